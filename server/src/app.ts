@@ -1,0 +1,91 @@
+/**
+ * createApp(): the Koa application, shared by main.ts and the tests. Middleware order is the
+ * request flow of DESIGN §4; the routers come from the one route table in routes/index.ts.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import Koa from 'koa'
+import Router from '@koa/router'
+import compress from 'koa-compress'
+import send from 'koa-send'
+import type { Services } from './services.js'
+import { clientIp } from './http/clientIp.js'
+import { requestContext } from './http/requestContext.js'
+import { errorMiddleware } from './http/errorMiddleware.js'
+import { securityHeaders } from './http/securityHeaders.js'
+import { loadSession } from './http/auth.js'
+import { globalRateLimit } from './http/rateLimit.js'
+import { xsrf } from './http/xsrf.js'
+import { mountRoutes } from './http/route.js'
+import { AppError } from './http/errors.js'
+import { allRoutes } from './routes/index.js'
+
+export const CLIENT_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../client/dist')
+
+export function createApp(services: Services): Koa {
+  const app = new Koa({ proxy: services.config.TRUST_PROXY })
+  app.context.services = services
+  app.silent = true
+
+  const router = new Router({ sensitive: false, strict: false })
+  mountRoutes(router, allRoutes)
+
+  app.use(clientIp(services.config.TRUST_PROXY))
+  app.use(requestContext())
+  app.use(errorMiddleware())
+  app.use(securityHeaders())
+  app.use(async (ctx, next) => {
+    if (ctx.path !== '/healthz') return next()
+    ctx.type = 'text/plain'
+    ctx.body = 'Healthy'
+  })
+  app.use(compress({ threshold: 2048, br: false }))
+  app.use(serveClient())
+  app.use(loadSession())
+  app.use(globalRateLimit())
+  app.use(xsrf())
+  app.use(router.routes())
+  app.use(fallback())
+  return app
+}
+
+/** The built SPA: hashed assets cached for a year, other files for a week (CONTRACT §2.10). */
+function serveClient(): Koa.Middleware {
+  return async (ctx, next) => {
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.path.startsWith('/api/') || ctx.path.startsWith('/hub/') || ctx.path.startsWith('/assets/')) {
+      return next()
+    }
+    const last = ctx.path.split('/').pop() ?? ''
+    if (!last.includes('.') || !fs.existsSync(CLIENT_DIST)) return next()
+    try {
+      await send(ctx, ctx.path, {
+        root: CLIENT_DIST,
+        maxage: ctx.path.startsWith('/static/') ? 365 * 24 * 3600 * 1000 : 7 * 24 * 3600 * 1000,
+        immutable: ctx.path.startsWith('/static/'),
+      })
+    } catch (err) {
+      if ((err as { status?: number }).status === 404) return next()
+      throw err
+    }
+  }
+}
+
+/**
+ * Unmatched requests: API and hub paths get a JSON 404 (DESIGN §2 departs from the reference's
+ * SPA answer here on purpose); every other GET without a file extension gets the SPA.
+ */
+function fallback(): Koa.Middleware {
+  const index = path.join(CLIENT_DIST, 'index.html')
+  return async (ctx) => {
+    const apiLike = /^\/(api|hub|assets)(\/|$)/i.test(ctx.path)
+    const last = ctx.path.split('/').pop() ?? ''
+    if (!apiLike && (ctx.method === 'GET' || ctx.method === 'HEAD') && !last.includes('.') && fs.existsSync(index)) {
+      ctx.type = 'text/html; charset=utf-8'
+      ctx.set('Cache-Control', 'no-cache')
+      ctx.body = fs.createReadStream(index)
+      return
+    }
+    throw new AppError(404, 'Not Found', 404, { kind: 'problem' })
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * The process environment, parsed once with zod into a frozen object (DESIGN §8).
+ * Every problem is collected and reported together, then the process exits.
+ */
+import path from 'node:path'
+import { z } from 'zod'
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes')
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['production', 'development', 'test']).default('production'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  ADMIN_PASSWORD: z.string().min(6).optional(),
+  CONTAINER_PROVIDER: z.enum(['docker', 'kubernetes', 'none']).default('none'),
+  DOCKER_HOST: z.string().optional(),
+  /** Public address challenge containers are reached at ("host" or "host:port" prefix for published ports). */
+  PUBLIC_ENTRY: z.string().optional(),
+  /** `default` publishes container ports; `proxy` tunnels them through /api/proxy (CONTRACT §3.7). */
+  CONTAINER_PORT_MAPPING: z.enum(['default', 'proxy']).default('default'),
+  CONTAINER_NETWORK: z.string().optional(),
+  KUBERNETES_NAMESPACE: z.string().default('flagwave-challenges'),
+  KUBECONFIG: z.string().optional(),
+  SMTP_URL: z.string().optional(),
+  SMTP_FROM: z.string().default('Flagwave <noreply@localhost>'),
+  XOR_KEY: z.string().default(''),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DISABLE_RATE_LIMIT: bool.default(false),
+  /** Trust X-Forwarded-For / X-Forwarded-Proto (CONTRACT §2.10). */
+  TRUST_PROXY: bool.default(false),
+  CAPTCHA_VERIFY_URL_RECAPTCHA: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
+  CAPTCHA_VERIFY_URL_TURNSTILE: z.url().default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
+  CAPTCHA_PROVIDER: z.enum(['None', 'GoogleRecaptcha', 'CloudflareTurnstile']).default('None'),
+  CAPTCHA_SITE_KEY: z.string().default(''),
+  CAPTCHA_SECRET_KEY: z.string().default(''),
+  CAPTCHA_RECAPTCHA_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.5),
+  /** Number of submission-checker workers in this process. */
+  CHECKER_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(2),
+  /** Build information shown in the footer (SPEC §3). */
+  BUILD_SHA: z.string().default(''),
+  BUILD_TAG: z.string().default('v2.0.1'),
+  BUILD_TIMESTAMP: z.string().default(''),
+})
+
+export type Config = Readonly<
+  z.infer<typeof EnvSchema> & {
+    dataDir: string
+    embeddedDatabase: boolean
+  }
+>
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+  }
+}
+
+/** Parse an environment (defaults to process.env); throws ConfigError listing every problem. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty variables mean "unset", as in compose files that pass `VAR=` through.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''))
+  const parsed = EnvSchema.safeParse(cleaned)
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`))
+  }
+  const value = parsed.data
+  return Object.freeze({
+    ...value,
+    dataDir: path.resolve(value.DATA_DIR),
+    embeddedDatabase: value.DATABASE_URL === undefined,
+  })
+}

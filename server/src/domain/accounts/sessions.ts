@@ -1,0 +1,68 @@
+/**
+ * Server-side sessions behind the `GZCTF_Token` cookie (CONTRACT §2.5): 7 days, renewed when
+ * more than half has elapsed, void as soon as the row is gone or the user's security stamp moved.
+ */
+import { createHash, randomBytes } from 'node:crypto'
+import type { EntityManager } from '@mikro-orm/postgresql'
+import { Session } from '../../entities/Session.js'
+import { User } from '../../entities/User.js'
+
+export const SESSION_COOKIE = 'GZCTF_Token'
+export const SESSION_LIFETIME_MS = 7 * 24 * 3600 * 1000
+const VISIT_GRANULARITY_MS = 5000
+
+export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex')
+
+export async function createSession(em: EntityManager, user: User, ip: string, userAgent: string): Promise<{ token: string; expiresAt: Date }> {
+  const token = randomBytes(32).toString('base64url')
+  const expiresAt = new Date(Date.now() + SESSION_LIFETIME_MS)
+  em.create(Session, { id: hashToken(token), user, securityStamp: user.securityStamp, expiresAt, ip, userAgent: userAgent.slice(0, 512) })
+  await em.flush()
+  return { token, expiresAt }
+}
+
+export interface ResolvedSession {
+  session: Session
+  user: User
+  renewed: boolean
+}
+
+export async function resolveSession(em: EntityManager, token: string): Promise<ResolvedSession | null> {
+  if (token.length > 128) return null
+  const session = await em.findOne(Session, { id: hashToken(token) }, { populate: ['user'] })
+  if (!session) return null
+  const user = session.user as User
+  const now = Date.now()
+  if (session.expiresAt.getTime() <= now || session.securityStamp !== user.securityStamp) {
+    await em.nativeDelete(Session, { id: session.id })
+    return null
+  }
+  let renewed = false
+  if (session.expiresAt.getTime() - now < SESSION_LIFETIME_MS / 2) {
+    session.expiresAt = new Date(now + SESSION_LIFETIME_MS)
+    await em.flush()
+    renewed = true
+  }
+  return { session, user, renewed }
+}
+
+export async function endSession(em: EntityManager, session: Session): Promise<void> {
+  await em.nativeDelete(Session, { id: session.id })
+}
+
+/** End every session of a user (bans, deletions); password and e-mail changes move the stamp instead. */
+export async function endAllSessions(em: EntityManager, userId: string): Promise<void> {
+  await em.nativeDelete(Session, { user: userId })
+}
+
+/** Record the last visit and address, at most once every 5 seconds (CONTRACT §2.5). */
+export async function touchUser(em: EntityManager, user: User, ip: string): Promise<void> {
+  const now = new Date()
+  if (now.getTime() - user.lastVisited.getTime() < VISIT_GRANULARITY_MS && user.ip === ip) return
+  user.lastVisited = now
+  user.ip = ip || user.ip
+  await em.nativeUpdate(User, { id: user.id }, { lastVisited: now, ip: user.ip })
+}
+
+/** A new random security stamp: every session minted under the old one stops working. */
+export const newSecurityStamp = (): string => randomBytes(16).toString('hex')

@@ -1,0 +1,33 @@
+import { defineEntity, p } from '@mikro-orm/core'
+import { DEFAULT_BLOOD_BONUS } from '@flagwave/shared/limits'
+
+export const GameSchema = defineEntity({
+  name: 'Game',
+  tableName: 'games',
+  properties: {
+    id: p.integer().primary(),
+    title: p.string().length(128),
+    summary: p.text().default(''),
+    content: p.text().default(''),
+    hidden: p.boolean().default(false),
+    practiceMode: p.boolean().default(true),
+    acceptWithoutReview: p.boolean().default(false),
+    inviteCode: p.string().length(32).nullable(),
+    organizations: p.array().nullable(),
+    teamMemberCountLimit: p.integer().default(0),
+    containerCountLimit: p.integer().default(3),
+    posterHash: p.string().length(64).nullable(),
+    /** Base64 of the raw 32-byte Ed25519 public key (CONTRACT §4.7). */
+    publicKey: p.string().length(64),
+    /** Base64 of the Ed25519 private seed, XOR-protected with XOR_KEY. */
+    privateKey: p.string().length(128),
+    start: p.datetime().index(),
+    end: p.datetime(),
+    wpddl: p.datetime(),
+    wpNote: p.text().default(''),
+    bloodBonus: p.bigint('number').default(DEFAULT_BLOOD_BONUS),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+})
+export class Game extends GameSchema.class {}
+GameSchema.setClass(Game)

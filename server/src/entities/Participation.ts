@@ -1,0 +1,26 @@
+import { defineEntity, p } from '@mikro-orm/core'
+import { ParticipationStatus } from '@flagwave/shared/enums'
+import { Game } from './Game.js'
+import { Team } from './Team.js'
+import { LocalFile } from './LocalFile.js'
+
+/** A team's entry in a game (one per team and game). */
+export const ParticipationSchema = defineEntity({
+  name: 'Participation',
+  tableName: 'participations',
+  properties: {
+    id: p.integer().primary(),
+    game: () => p.manyToOne(Game).deleteRule('cascade'),
+    team: () => p.manyToOne(Team).deleteRule('cascade').index(),
+    status: p.enum(ParticipationStatus).default('Pending'),
+    organization: p.string().length(64).nullable(),
+    /** `{teamId}:{signature}` (CONTRACT §7.3), fixed at creation. */
+    token: p.string().length(128),
+    writeup: () => p.manyToOne(LocalFile).nullable().deleteRule('set null'),
+    writeupTime: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+  uniques: [{ properties: ['game', 'team'] }],
+})
+export class Participation extends ParticipationSchema.class {}
+ParticipationSchema.setClass(Participation)

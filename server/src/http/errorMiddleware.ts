@@ -1,0 +1,47 @@
+/**
+ * Maps every thrown error to the contract's error body. Client mistakes are AppErrors (or
+ * Koa/http-errors with a 4xx status); anything else is a real 500: its stack is logged with
+ * the request id, and the body carries that id so a report can be matched to the log line.
+ */
+import type { Middleware } from 'koa'
+import { AppError, problemType } from './errors.js'
+
+export function errorMiddleware(): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next()
+    } catch (err) {
+      const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string }
+      if (err instanceof AppError) {
+        ctx.status = err.status
+        ctx.set(err.headers)
+        if (err.body.kind === 'problem') {
+          ctx.type = 'application/problem+json'
+          ctx.body = { type: problemType(err.status), title: err.title, status: err.status, traceId: ctx.state.requestId }
+        } else {
+          const body: Record<string, unknown> = { title: err.title }
+          if (err.body.data !== undefined) body.data = err.body.data
+          body.status = err.bodyStatus
+          ctx.body = body
+        }
+        return
+      }
+      const status = e.status ?? e.statusCode
+      if (status && status >= 400 && status < 500) {
+        // http-errors from Koa or its body parser: size limits, malformed bodies, aborted requests.
+        ctx.status = status
+        ctx.body = { title: clientErrorTitle(status, e), status }
+        return
+      }
+      ctx.state.log.error({ err, requestId: ctx.state.requestId }, 'unhandled error')
+      ctx.status = 500
+      ctx.body = { title: '服务器内部错误', status: 500, requestId: ctx.state.requestId }
+    }
+  }
+}
+
+function clientErrorTitle(status: number, e: { message?: string; type?: string }): string {
+  if (status === 413) return 'Request body too large.'
+  if (e.type === 'entity.parse.failed' || /JSON/i.test(e.message ?? '')) return `The JSON value is invalid: ${e.message ?? 'malformed'}`
+  return e.message || 'Bad Request'
+}

@@ -1,0 +1,27 @@
+import type { Logger } from 'pino'
+import type { EntityManager } from '@mikro-orm/postgresql'
+import type { Services } from '../services.js'
+import type { User } from '../entities/User.js'
+import type { Session } from '../entities/Session.js'
+import type { Outbox } from '../realtime/outbox.js'
+
+declare module 'koa' {
+  interface DefaultState {
+    requestId: string
+    log: Logger
+    /** The signed-in user, when the request carries a valid session cookie. */
+    user?: User
+    session?: Session
+    /** The validated request input (body, query or both), set by `validate()`. */
+    input?: unknown
+  }
+  interface DefaultContext {
+    services: Services
+    /** The request's own EntityManager (a fork of the global one). */
+    em: EntityManager
+    /** Realtime events raised by this request, published once the response succeeded. */
+    outbox: Outbox
+    /** The client address, from X-Forwarded-For when TRUST_PROXY is set. */
+    clientIp: string
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * The route table. Every endpoint is declared once as a `RouteSpec`; `mountRoutes` turns the
+ * specs into Koa middleware in the order of DESIGN §4 (rate limit → authorize → parse body →
+ * validate → handler), and the permission-matrix and conformance tests read the same table.
+ *
+ * A handler returns the success value: `undefined` answers 200 with an empty body, anything
+ * else is written as JSON (a string becomes a JSON string literal, CONTRACT §2.2). A handler
+ * that streams a file sets `ctx.body` itself and returns `RAW`.
+ */
+import type { Context, Middleware } from 'koa'
+import type Router from '@koa/router'
+import { z } from 'zod'
+import type { Role } from '@flagwave/shared/enums'
+import { assertRole } from './auth.js'
+import { jsonBody, multipartBody, type UploadedFile } from './body.js'
+import { parseOrThrow, parseParamsOrNotFound } from './validate.js'
+import { rateLimit, type PolicyName } from './rateLimit.js'
+
+export const RAW = Symbol('raw response')
+
+type Schema = z.ZodType
+
+export interface RouteInput<B, Q, P> {
+  body: B
+  query: Q
+  params: P
+  files: UploadedFile[]
+}
+
+export interface RouteSpec<B extends Schema | undefined = Schema | undefined, Q extends Schema | undefined = Schema | undefined, P extends Schema | undefined = Schema | undefined> {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  /** A @koa/router path, e.g. `/api/game/:id/challenges/:cid`. */
+  path: string
+  /** Minimum role; absent = anonymous (the session is still loaded when present). */
+  role?: Role
+  rateLimit?: PolicyName
+  /** JSON body schema, or 'multipart' for upload endpoints. */
+  body?: B | 'multipart'
+  query?: Q
+  /** Typed path parameters; a value failing its constraint matches no endpoint (404). */
+  params?: P
+  /** A short note for the OpenAPI document. */
+  summary?: string
+  handler: (
+    ctx: Context,
+    input: RouteInput<B extends Schema ? z.output<B> : undefined, Q extends Schema ? z.output<Q> : undefined, P extends Schema ? z.output<P> : Record<string, string>>,
+  ) => Promise<unknown>
+}
+
+/** Declare a route with full type inference of its inputs. */
+export function route<B extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, P extends Schema | undefined = undefined>(
+  spec: RouteSpec<B, Q, P>,
+): RouteSpec {
+  return spec as unknown as RouteSpec
+}
+
+export function mountRoutes(router: Router, routes: RouteSpec[]): void {
+  for (const spec of routes) {
+    const chain: Middleware[] = []
+    if (spec.rateLimit) chain.push(rateLimit(spec.rateLimit))
+    if (spec.role) {
+      const role = spec.role
+      chain.push(async (ctx, next) => {
+        assertRole(ctx, role)
+        await next()
+      })
+    }
+    if (spec.body === 'multipart') chain.push(multipartBody())
+    else if (spec.body) chain.push(jsonBody())
+    chain.push(async (ctx) => {
+      const params = spec.params ? parseParamsOrNotFound(spec.params, ctx.params) : ctx.params
+      const query = spec.query ? parseOrThrow(spec.query, ctx.query) : undefined
+      const body = spec.body && spec.body !== 'multipart' ? parseOrThrow(spec.body, ctx.request.body) : undefined
+      const files = spec.body === 'multipart' ? (ctx.state.files as UploadedFile[]) : []
+      const result = await spec.handler(ctx, { body, query, params, files } as never)
+      if (result === RAW) return
+      ctx.status = 200
+      if (result === undefined) {
+        ctx.body = ''
+        ctx.remove('Content-Type')
+        return
+      }
+      ctx.type = 'application/json; charset=utf-8'
+      ctx.body = JSON.stringify(result)
+    })
+    const method = spec.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'
+    router[method](spec.path, ...chain)
+  }
+}
+
+/** Path-parameter schemas shared by many routes. */
+export const intParam = z.string().regex(/^[+-]?\d{1,10}$/).transform(Number).pipe(z.number().int().min(-2147483648).max(2147483647))
+export const guidParam = z
+  .string()
+  .regex(/^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$/)
+  .transform((s) => s.toLowerCase().replace(/^(.{8})-?(.{4})-?(.{4})-?(.{4})-?(.{12})$/, '$1-$2-$3-$4-$5'))

@@ -1,0 +1,49 @@
+/**
+ * The only code that emits realtime events. Typed against the hub event maps of
+ * `shared/src/events.ts`; with the Redis adapter installed, emits reach every node.
+ */
+import type { Server } from 'socket.io'
+import { NAMESPACES, rooms, type HubEvents, type NamespaceName } from '@flagwave/shared/events'
+
+type EventOf<N extends NamespaceName> = keyof HubEvents[N] & string
+type ArgsOf<N extends NamespaceName, E extends EventOf<N>> = HubEvents[N][E] extends (...args: infer A) => void ? A : never
+
+export interface Envelope<N extends NamespaceName = NamespaceName, E extends EventOf<N> = EventOf<N>> {
+  namespace: N
+  room: string
+  event: E
+  args: ArgsOf<N, E>
+}
+
+/** Build a typed envelope (for outboxes) without emitting it. */
+export function envelope<N extends NamespaceName, E extends EventOf<N>>(namespace: N, room: string, event: E, ...args: ArgsOf<N, E>): Envelope {
+  return { namespace, room, event, args } as unknown as Envelope
+}
+
+export class Realtime {
+  private io: Server | null = null
+
+  attach(io: Server): void {
+    this.io = io
+  }
+
+  get server(): Server | null {
+    return this.io
+  }
+
+  emit(e: Envelope): void {
+    if (!this.io) return
+    const target = this.io.of(NAMESPACES[e.namespace]).to(e.room) as unknown as { emit: (event: string, ...args: unknown[]) => void }
+    target.emit(e.event, ...(e.args as unknown[]))
+  }
+
+  publish<N extends NamespaceName, E extends EventOf<N>>(namespace: N, room: string, event: E, ...args: ArgsOf<N, E>): void {
+    this.emit(envelope(namespace, room, event, ...args))
+  }
+
+  /** Drop every socket of a user on every namespace and node (bans, role changes, deletion). */
+  disconnectUser(userId: string): void {
+    if (!this.io) return
+    for (const ns of Object.values(NAMESPACES)) this.io.of(ns).in(rooms.user(userId)).disconnectSockets(true)
+  }
+}

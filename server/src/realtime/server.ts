@@ -1,0 +1,113 @@
+/**
+ * Socket.IO on the same HTTP server, with the three hubs of CONTRACT §6 as namespaces.
+ * The handshake reuses the session cookie; access is checked once on connect and a socket
+ * that may not listen is disconnected right away (DESIGN §5).
+ */
+import type { Server as HttpServer } from 'node:http'
+import { Server, type Socket } from 'socket.io'
+import { createAdapter } from '@socket.io/redis-adapter'
+import { parse as parseCookies } from 'cookie'
+import { NAMESPACES, rooms } from '@flagwave/shared/events'
+import { roleRank } from '@flagwave/shared/enums'
+import type { Services } from '../services.js'
+import { SESSION_COOKIE, resolveSession } from '../domain/accounts/sessions.js'
+import { gameRoomsFor } from './access.js'
+import type { User } from '../entities/User.js'
+
+export interface SocketData {
+  user: User | null
+  gameId: number | null
+}
+
+export function attachRealtime(http: HttpServer, services: Services): Server {
+  const io = new Server(http, {
+    path: '/socket.io',
+    serveClient: false,
+    transports: ['websocket', 'polling'],
+    pingInterval: 15_000,
+    pingTimeout: 20_000,
+    maxHttpBufferSize: 1e5,
+  })
+  if (services.redis) {
+    const pub = services.redis.duplicate()
+    const sub = services.redis.duplicate()
+    io.adapter(createAdapter(pub, sub, { key: 'flagwave:io' }))
+  }
+
+  const authenticate = async (socket: Socket): Promise<User | null> => {
+    const token = parseCookies(socket.handshake.headers.cookie ?? '')[SESSION_COOKIE]
+    if (!token) return null
+    const resolved = await resolveSession(services.orm.em.fork(), token)
+    return resolved?.user ?? null
+  }
+
+  const gameQuery = (socket: Socket): number | null => {
+    const raw = socket.handshake.query.game
+    const value = Array.isArray(raw) ? raw[0] : raw
+    return value && /^\d{1,10}$/.test(value) ? Number(value) : null
+  }
+
+  const refuse = (socket: Socket, reason: string) => {
+    socket.emit('Refused' as never, { reason } as never)
+    socket.disconnect(true)
+  }
+
+  io.of(NAMESPACES.user).on('connection', async (socket) => {
+    try {
+      const user = await authenticate(socket)
+      const gameId = gameQuery(socket)
+      if (user?.role === 'Banned') return refuse(socket, 'banned')
+      if (user) socket.join(rooms.user(user.id))
+      socket.join(rooms.everyone)
+      if (gameId === null) {
+        // A socket without a game still receives config pushes and, when signed in, team updates.
+        if (user) {
+          for (const teamRoom of await teamRoomsOf(services, user)) socket.join(teamRoom)
+        }
+        return
+      }
+      const joined = await gameRoomsFor(services.orm.em.fork(), gameId, user)
+      if (!joined) return refuse(socket, 'game')
+      socket.join(joined)
+    } catch (err) {
+      services.log.warn({ err }, 'user hub connection failed')
+      socket.disconnect(true)
+    }
+  })
+
+  io.of(NAMESPACES.monitor).on('connection', async (socket) => {
+    try {
+      const user = await authenticate(socket)
+      const gameId = gameQuery(socket)
+      if (!user || roleRank(user.role) < roleRank('Monitor') || gameId === null) return refuse(socket, 'role')
+      const exists = await services.orm.em.fork().getConnection().execute('select 1 from games where id = ?', [gameId])
+      if (exists.length === 0) return refuse(socket, 'game')
+      socket.join([rooms.game(gameId), rooms.user(user.id)])
+    } catch (err) {
+      services.log.warn({ err }, 'monitor hub connection failed')
+      socket.disconnect(true)
+    }
+  })
+
+  io.of(NAMESPACES.admin).on('connection', async (socket) => {
+    try {
+      const user = await authenticate(socket)
+      if (!user || user.role !== 'Admin') return refuse(socket, 'role')
+      socket.join([rooms.admins, rooms.user(user.id)])
+    } catch (err) {
+      services.log.warn({ err }, 'admin hub connection failed')
+      socket.disconnect(true)
+    }
+  })
+
+  services.realtime.attach(io)
+  return io
+}
+
+async function teamRoomsOf(services: Services, user: User): Promise<string[]> {
+  const rows = await services.orm.em
+    .fork()
+    .getConnection()
+    .execute<{ team_id: number }[]>('select team_id from team_members where user_id = ?', [user.id])
+  return rows.map((r) => rooms.teamMembers(r.team_id))
+}

@@ -1,0 +1,19 @@
+/** Group `info` (CONTRACT §3.6): public configuration and captcha settings. Posts live in routes/posts.ts. */
+import { route } from '../http/route.js'
+import { presentGlobalConfig } from '../presenters/config.js'
+import { captchaInfo } from '../domain/accounts/captcha.js'
+
+export const infoRoutes = [
+  route({
+    method: 'GET',
+    path: '/api/config',
+    summary: 'Public platform configuration (GlobalConfig + beianInfo)',
+    handler: async (ctx) => presentGlobalConfig(await ctx.services.settings.get(ctx.em)),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/captcha',
+    summary: 'Captcha provider and public site key',
+    handler: async (ctx) => captchaInfo(ctx.services.config, await ctx.services.settings.get(ctx.em)),
+  }),
+]

@@ -1,0 +1,71 @@
+/**
+ * startServer(): one Flagwave node — database (embedded or by URL), migrations, services,
+ * the Koa app, Socket.IO and the background workers — with a graceful close().
+ * main.ts runs it for production; the test-suite runs it in-process against a scratch database.
+ */
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Logger } from 'pino'
+import type { Config } from './config.js'
+import { migrate, openDatabase } from './db/orm.js'
+import { startEmbeddedDatabase, type EmbeddedDatabase } from './db/embedded.js'
+import { createServices, type Services } from './services.js'
+import { createApp } from './app.js'
+import { attachRealtime } from './realtime/server.js'
+import { ensureAdmin } from './domain/accounts/bootstrap.js'
+import { startWorkers, type Workers } from './workers/index.js'
+
+export interface RunningServer {
+  url: string
+  port: number
+  services: Services
+  http: http.Server
+  /** Set when this node created the Admin account with a generated password. */
+  adminPassword?: string
+  close(): Promise<void>
+}
+
+export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
+  let embedded: EmbeddedDatabase | null = null
+  let databaseUrl = config.DATABASE_URL
+  if (!databaseUrl) {
+    embedded = await startEmbeddedDatabase(config.dataDir, log)
+    databaseUrl = embedded.url
+  }
+  const orm = await openDatabase(databaseUrl, log)
+  await migrate(orm)
+  const services = await createServices(config, orm, log)
+  const admin = await ensureAdmin(orm.em.fork(), config.ADMIN_PASSWORD)
+
+  const app = createApp(services)
+  const server = http.createServer(app.callback())
+  server.keepAliveTimeout = 65_000
+  const io = attachRealtime(server, services)
+  const workers: Workers = await startWorkers(services)
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(config.PORT, config.HOST, () => resolve())
+  })
+  const port = (server.address() as AddressInfo).port
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST
+
+  let closing: Promise<void> | null = null
+  const close = () =>
+    (closing ??= (async () => {
+      // Stop accepting, tell sockets to come back later, drain in-flight work, then release resources.
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()))
+      for (const ns of ['/hub/user', '/hub/monitor', '/hub/admin']) io.of(ns).emit('ServerShutdown', { retryMs: 2000 })
+      await workers.stop()
+      io.disconnectSockets(true)
+      await new Promise<void>((resolve) => io.close(() => resolve()))
+      server.closeIdleConnections()
+      await Promise.race([stopped, new Promise((r) => setTimeout(r, 10_000))])
+      server.closeAllConnections()
+      await services.close()
+      await orm.close(true)
+      await embedded?.stop()
+    })())
+
+  return { url: `http://${host}:${port}`, port, services, http: server, adminPassword: admin.password, close }
+}

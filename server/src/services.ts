@@ -1,0 +1,69 @@
+/**
+ * Everything a request or a worker needs, built once per process (and once per test server).
+ */
+import path from 'node:path'
+import { Redis } from 'ioredis'
+import pino, { type Logger } from 'pino'
+import type { Config } from './config.js'
+import type { Orm } from './db/orm.js'
+import { Realtime } from './realtime/publish.js'
+import { LocalBlobStore, type BlobStore } from './storage/blobStore.js'
+import { Mailer } from './lib/mailer.js'
+import { SettingsStore } from './domain/config/settings.js'
+import { AuditLog } from './domain/logs/audit.js'
+import { RateLimits } from './http/rateLimit.js'
+import { rooms } from '@flagwave/shared/events'
+import { presentGlobalConfig } from './presenters/config.js'
+
+export interface Services {
+  config: Config
+  orm: Orm
+  log: Logger
+  redis: Redis | null
+  realtime: Realtime
+  storage: BlobStore
+  mailer: Mailer
+  settings: SettingsStore
+  audit: AuditLog
+  limits: RateLimits
+  /** Stop background work and close connections (graceful shutdown, tests). */
+  close(): Promise<void>
+}
+
+export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
+  return pino({ level: config.LOG_LEVEL, base: { app: 'flagwave' } })
+}
+
+export async function createServices(config: Config, orm: Orm, log: Logger): Promise<Services> {
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 3 }) : null
+  if (redis) await redis.connect()
+  const realtime = new Realtime()
+  const closers: (() => Promise<unknown>)[] = []
+  const settings = new SettingsStore((changed) => {
+    void redis?.publish('flagwave:settings', 'changed')
+    realtime.publish('user', rooms.everyone, 'ReceivedConfigUpdate', presentGlobalConfig(changed))
+  })
+  if (redis) {
+    const sub = redis.duplicate()
+    await sub.subscribe('flagwave:settings')
+    sub.on('message', () => settings.invalidate())
+    closers.push(() => sub.quit())
+  }
+  const services: Services = {
+    config,
+    orm,
+    log,
+    redis,
+    realtime,
+    storage: new LocalBlobStore(path.join(config.dataDir, 'files')),
+    mailer: new Mailer(config.SMTP_URL, config.SMTP_FROM, log),
+    settings,
+    audit: new AuditLog(orm, realtime, log),
+    limits: new RateLimits(redis, !config.DISABLE_RATE_LIMIT),
+    async close() {
+      for (const close of closers.splice(0).reverse()) await close().catch(() => undefined)
+      if (redis) await redis.quit().catch(() => undefined)
+    },
+  }
+  return services
+}

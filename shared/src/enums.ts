@@ -1,0 +1,103 @@
+/**
+ * Every enumeration of the wire contract, spelled exactly as on the wire (CONTRACT §5).
+ * Each enum is a readonly tuple of names in integer-code order, so `names.indexOf(x)`
+ * is the code GZ::CTF stores, and a zod enum derived from it validates input.
+ */
+import { z } from 'zod'
+
+export const Role = ['Banned', 'User', 'Monitor', 'Admin'] as const
+export type Role = (typeof Role)[number]
+
+export const RegisterStatus = ['LoggedIn', 'AdminConfirmationRequired', 'EmailConfirmationRequired'] as const
+export type RegisterStatus = (typeof RegisterStatus)[number]
+
+/** TaskStatus codes start at -1 (Pending); `taskStatusCode` handles the offset. */
+export const TaskStatus = ['Pending', 'Success', 'Failed', 'Duplicate', 'Denied', 'NotFound', 'Exit'] as const
+export type TaskStatus = (typeof TaskStatus)[number]
+
+export const FileType = ['None', 'Local', 'Remote'] as const
+export type FileType = (typeof FileType)[number]
+
+export const ContainerStatus = ['Pending', 'Running', 'Destroyed'] as const
+export type ContainerStatus = (typeof ContainerStatus)[number]
+
+export const NoticeType = ['Normal', 'FirstBlood', 'SecondBlood', 'ThirdBlood', 'NewHint', 'NewChallenge'] as const
+export type NoticeType = (typeof NoticeType)[number]
+
+export const EventType = ['Normal', 'ContainerStart', 'ContainerDestroy', 'FlagSubmit', 'CheatDetected'] as const
+export type EventType = (typeof EventType)[number]
+
+export const SubmissionType = ['Unaccepted', 'FirstBlood', 'SecondBlood', 'ThirdBlood', 'Normal'] as const
+export type SubmissionType = (typeof SubmissionType)[number]
+
+export const ParticipationStatus = ['Pending', 'Accepted', 'Rejected', 'Suspended', 'Unsubmitted'] as const
+export type ParticipationStatus = (typeof ParticipationStatus)[number]
+
+export const ChallengeType = ['StaticAttachment', 'StaticContainer', 'DynamicAttachment', 'DynamicContainer'] as const
+export type ChallengeType = (typeof ChallengeType)[number]
+
+export const ChallengeTag = [
+  'Misc',
+  'Crypto',
+  'Pwn',
+  'Web',
+  'Reverse',
+  'Blockchain',
+  'Forensics',
+  'Hardware',
+  'Mobile',
+  'PPC',
+] as const
+export type ChallengeTag = (typeof ChallengeTag)[number]
+
+/** Flag submission status (CONTRACT §5.12, "AnswerResult" on the wire). */
+export const AnswerResult = ['FlagSubmitted', 'Accepted', 'WrongAnswer', 'NotFound', 'CheatDetected'] as const
+export type AnswerResult = (typeof AnswerResult)[number]
+
+export const CaptchaProvider = ['None', 'GoogleRecaptcha', 'CloudflareTurnstile'] as const
+export type CaptchaProvider = (typeof CaptchaProvider)[number]
+
+/** SPEC §3 "Answer/submission result" — the task outcome names as the SPEC lists them. */
+export const AnswerOutcome = ['Success', 'Failed', 'Duplicate', 'Denied', 'NotFound', 'Exit', 'Pending'] as const
+export type AnswerOutcome = (typeof AnswerOutcome)[number]
+
+export const LogLevel = ['Information', 'Warning', 'Error', 'Fatal'] as const
+export type LogLevel = (typeof LogLevel)[number]
+
+/** Short Chinese texts of AnswerResult used in events and sheets (CONTRACT §5.12). */
+export const answerResultText: Record<AnswerResult, string> = {
+  FlagSubmitted: '成功提交',
+  Accepted: '答案正确',
+  WrongAnswer: '答案错误',
+  NotFound: '实例未知',
+  CheatDetected: '作弊检测',
+}
+
+export const roleRank = (role: Role): number => Role.indexOf(role)
+
+export const isContainerType = (type: ChallengeType): boolean => (ChallengeType.indexOf(type) & 1) === 1
+export const isDynamicType = (type: ChallengeType): boolean => (ChallengeType.indexOf(type) & 2) === 2
+
+/**
+ * A zod schema for an enum that accepts, like the reference server, the name in any
+ * letter case or its integer code, and always yields the canonical name.
+ * `offset` is the integer code of the first name (TaskStatus starts at -1).
+ */
+export function wireEnum<const T extends readonly [string, ...string[]]>(names: T, offset = 0) {
+  const byLower = new Map(names.map((n) => [n.toLowerCase(), n]))
+  return z
+    .union([z.string(), z.number()])
+    .transform((value, ctx): T[number] => {
+      const found =
+        typeof value === 'number'
+          ? Number.isInteger(value)
+            ? names[value - offset]
+            : undefined
+          : (byLower.get(value.toLowerCase()) ?? (/^-?\d+$/.test(value) ? names[Number(value) - offset] : undefined))
+      if (found === undefined) {
+        ctx.addIssue({ code: 'custom', message: `The value '${String(value)}' is not valid.` })
+        return z.NEVER
+      }
+      return found
+    })
+}

@@ -1,0 +1,82 @@
+/**
+ * The realtime protocol (DESIGN §5, CONTRACT §6): namespaces, room names and the typed event
+ * maps shared by the server's one emitter, the SPA and the tests.
+ */
+import type { AnswerResult, ContainerStatus } from './enums.js'
+import type { GameNotice, GameEvent, Submission, LogMessageModel, ScoreboardModel, ChallengeInfo, GlobalConfig, TeamInfoModel } from './schemas/wire.js'
+
+export const NAMESPACES = { user: '/hub/user', monitor: '/hub/monitor', admin: '/hub/admin' } as const
+export type NamespaceName = keyof typeof NAMESPACES
+
+export const rooms = {
+  game: (gameId: number) => `Game_${gameId}`,
+  team: (gameId: number, participationId: number) => `Game_${gameId}_Team_${participationId}`,
+  /** Every socket of one user, whatever game it watches: bans and role changes disconnect them. */
+  user: (userId: string) => `User_${userId}`,
+  /** Members of one team watching their team page (membership changes). */
+  teamMembers: (teamId: number) => `Team_${teamId}`,
+  admins: 'Admins',
+  everyone: 'Everyone',
+} as const
+
+/** A versioned change of the scoreboard; `scoreboard` is the full new snapshot (clients keep it). */
+export interface ScoreboardUpdate {
+  gameId: number
+  version: number
+  scoreboard: ScoreboardModel
+}
+
+export interface ChallengeUpdate {
+  gameId: number
+  challenges: Pick<ChallengeInfo, 'id' | 'score' | 'solved' | 'bloods'>[]
+}
+
+export interface SubmissionResult {
+  id: number
+  challengeId: number
+  status: AnswerResult
+}
+
+export interface ContainerUpdate {
+  challengeId: number
+  status: ContainerStatus
+  entry: string | null
+  expectStopAt: string | null
+  /** started | prolonged | expiring | destroyed */
+  reason: 'started' | 'prolonged' | 'expiring' | 'destroyed'
+}
+
+export interface TeamUpdate {
+  teamId: number
+  /** The team after the change, or null when it was deleted. */
+  team: TeamInfoModel | null
+}
+
+export interface UserHubEvents {
+  ReceivedGameNotice: (notice: GameNotice) => void
+  ReceivedScoreboardUpdate: (update: ScoreboardUpdate) => void
+  ReceivedChallengeUpdate: (update: ChallengeUpdate) => void
+  ReceivedSubmissionResult: (result: SubmissionResult) => void
+  ReceivedContainerUpdate: (update: ContainerUpdate) => void
+  ReceivedTeamUpdate: (update: TeamUpdate) => void
+  ReceivedConfigUpdate: (config: GlobalConfig) => void
+  /** The server is shutting down; reconnect after `retryMs`. */
+  ServerShutdown: (hint: { retryMs: number }) => void
+}
+
+export interface MonitorHubEvents {
+  ReceivedGameEvent: (event: GameEvent) => void
+  ReceivedSubmissions: (submission: Submission) => void
+  ServerShutdown: (hint: { retryMs: number }) => void
+}
+
+export interface AdminHubEvents {
+  ReceivedLog: (log: LogMessageModel) => void
+  ServerShutdown: (hint: { retryMs: number }) => void
+}
+
+export interface HubEvents {
+  user: UserHubEvents
+  monitor: MonitorHubEvents
+  admin: AdminHubEvents
+}

@@ -1,0 +1,79 @@
+/**
+ * Field builders that reproduce the reference server's validation semantics
+ * (CONTRACT §2.7.2, §4): explicit required members reject null/missing/empty,
+ * implicit ones reject null/missing only; messages are the contract's texts.
+ */
+import { z } from 'zod'
+
+/** A string member marked [Required]: missing, null or "" → `message`. */
+export const requiredString = (message: string) =>
+  z.string({ error: (issue) => (issue.input === undefined || issue.input === null ? message : typeMessage(issue.input, 'String')) }).min(1, message)
+
+/** A non-nullable string member without [Required]: missing/null → `The {Name} field is required.`, "" allowed. */
+export const implicitString = (csharpName: string) =>
+  z.string({ error: (issue) => (issue.input === undefined || issue.input === null ? `The ${csharpName} field is required.` : typeMessage(issue.input, 'String')) })
+
+/** An optional string member; null and missing both mean "not given". */
+export const optionalString = () =>
+  z
+    .string({ error: (issue) => typeMessage(issue.input, 'String') })
+    .nullish()
+    .transform((v) => v ?? null)
+
+/** The System.Text.Json style message for a value of the wrong JSON type. */
+export function typeMessage(input: unknown, target: 'String' | 'Int32' | 'Int64' | 'Boolean' | 'Double'): string {
+  if (input === undefined) return `The value is required.`
+  return `The JSON value could not be converted to System.${target}.`
+}
+
+/** An int member: JSON number or numeric string (ASP.NET web defaults accept both). */
+export const wireInt = (opts: { min?: number; max?: number; message?: string } = {}) =>
+  z
+    .union([z.number(), z.string().regex(/^\s*-?\d+\s*$/)], { error: (issue) => typeMessage(issue.input, 'Int32') })
+    .transform((v) => (typeof v === 'string' ? Number(v) : v))
+    .pipe(
+      z
+        .number()
+        .int({ error: () => 'The JSON value could not be converted to System.Int32.' })
+        .min(opts.min ?? -2147483648, opts.message)
+        .max(opts.max ?? 2147483647, opts.message),
+    )
+
+/** A long member (64-bit): JS numbers are safe up to 2^53, far above every contract value. */
+export const wireLong = () =>
+  z
+    .union([z.number(), z.string().regex(/^\s*-?\d+\s*$/)], { error: (issue) => typeMessage(issue.input, 'Int64') })
+    .transform((v) => (typeof v === 'string' ? Number(v) : v))
+    .pipe(z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER))
+
+export const wireDouble = (opts: { min?: number; max?: number; message?: string } = {}) =>
+  z
+    .union([z.number(), z.string().regex(/^\s*-?\d+(\.\d+)?([eE][-+]?\d+)?\s*$/)], { error: (issue) => typeMessage(issue.input, 'Double') })
+    .transform((v) => (typeof v === 'string' ? Number(v) : v))
+    .pipe(z.number().min(opts.min ?? -Number.MAX_VALUE, opts.message).max(opts.max ?? Number.MAX_VALUE, opts.message))
+
+export const wireBool = () => z.boolean({ error: (issue) => typeMessage(issue.input, 'Boolean') })
+
+/** ISO-8601 date input with `Z` or an offset; yields a Date. */
+export const wireDate = () =>
+  z
+    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? 'The value is required.' : 'The JSON value could not be converted to System.DateTimeOffset.') })
+    .refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(s) && !Number.isNaN(Date.parse(s)), {
+      message: 'The JSON value could not be converted to System.DateTimeOffset.',
+    })
+    .transform((s) => new Date(s))
+
+/** Date output: ISO-8601 with an explicit +00:00 offset and trailing zeros trimmed (CONTRACT §2.4). */
+export const dateOut = z.string()
+
+/** .NET [EmailAddress]: exactly one '@', neither first nor last. */
+export const isEmailLike = (s: string): boolean => {
+  const at = s.indexOf('@')
+  return at > 0 && at === s.lastIndexOf('@') && at < s.length - 1
+}
+
+/** .NET [Phone]: after dropping '+' and an extension, digits plus space - . ( ) with at least one digit. */
+export const isPhoneLike = (s: string): boolean => {
+  const stripped = s.replace(/\+/g, '').replace(/\s*(x|ext\.?)\s*\d+\s*$/i, '')
+  return /\d/.test(stripped) && /^[\d\s\-.()]+$/.test(stripped)
+}

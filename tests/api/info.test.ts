@@ -1,0 +1,36 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestServer, type TestServer } from '../support/server.js'
+
+let server: TestServer
+beforeAll(async () => {
+  server = await startTestServer()
+})
+afterAll(async () => {
+  await server?.close()
+})
+
+describe('info', () => {
+  it('GET /api/config answers the global config with the SPEC additions', async () => {
+    const res = await server.client().get('/api/config')
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({ title: 'GZ', slogan: 'Hack for fun not for profit', footerInfo: null, beianInfo: null })
+  })
+
+  it('GET /api/captcha answers None when captcha is off', async () => {
+    const res = await server.client().get('/api/captcha')
+    expect(res.body).toEqual({ type: 'None', siteKey: '' })
+  })
+
+  it('/healthz answers Healthy', async () => {
+    const res = await server.client().get('/healthz')
+    expect(res.status).toBe(200)
+    expect(res.text).toBe('Healthy')
+  })
+
+  it('unknown /api paths answer a JSON 404, case-insensitive routes match', async () => {
+    const res = await server.client().get('/api/nothing/here')
+    expect(res.status).toBe(404)
+    expect(res.body).toMatchObject({ title: 'Not Found', status: 404 })
+    expect((await server.client().get('/API/Config')).status).toBe(200)
+  })
+})
