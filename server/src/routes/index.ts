@@ -1,8 +1,43 @@
 /**
- * The route table: every endpoint of the platform, in the contract's group order.
+ * The route table: every endpoint of the platform, in the contract's group order (CONTRACT §8).
  * The permission matrix and conformance tests iterate this list.
  */
 import type { RouteSpec } from '../http/route.js'
+import { accountRoutes } from './account.js'
+import { adminUserRoutes } from './adminUsers.js'
+import { adminConfigRoutes } from './adminConfig.js'
+import { adminInstanceRoutes } from './adminInstances.js'
+import { participationRoutes } from './participation.js'
+import { assetRoutes } from './assets.js'
+import { postRoutes } from './posts.js'
+import { editGameRoutes } from './editGames.js'
+import { editContainerRoutes } from './editContainers.js'
+import { gameRoutes } from './game.js'
+import { submissionRoutes } from './submissions.js'
+import { gameMonitorRoutes } from './gameMonitor.js'
+import { containerRoutes } from './containers.js'
+import { captureRoutes } from './captures.js'
 import { infoRoutes } from './info.js'
+import { proxyRoutes } from './proxy.js'
+import { teamRoutes } from './team.js'
 
-export const allRoutes: RouteSpec[] = [...infoRoutes]
+export const allRoutes: RouteSpec[] = [
+  ...accountRoutes,
+  ...adminUserRoutes,
+  ...adminConfigRoutes,
+  ...adminInstanceRoutes,
+  ...participationRoutes,
+  ...assetRoutes,
+  ...postRoutes,
+  ...editGameRoutes,
+  ...editContainerRoutes,
+  // Literal segments (`/api/game/games/...`, `/api/game/captures/...`) before `/api/game/:id`.
+  ...captureRoutes,
+  ...gameMonitorRoutes,
+  ...containerRoutes,
+  ...submissionRoutes,
+  ...gameRoutes,
+  ...infoRoutes,
+  ...proxyRoutes,
+  ...teamRoutes,
+]

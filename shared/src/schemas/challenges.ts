@@ -1,0 +1,174 @@
+/** Challenge administration shapes (CONTRACT §4.8, §3.4.16–3.4.25). */
+import { z } from 'zod'
+import { ChallengeTag, ChallengeType, ContainerStatus, FileType, wireEnum } from '../enums.js'
+import { FLAG_MAX, FLAG_TEMPLATE_MAX } from '../limits.js'
+import {
+  intInRange,
+  intOut,
+  keep,
+  optionalMaxString,
+  optionalString,
+  requiredString,
+  stringArray,
+  wireBool,
+  wireDateOut,
+  wireDouble,
+  wireInt,
+} from './fields.js'
+
+/** Element of `GET /api/edit/games/{id}/challenges`. */
+export const ChallengeInfoModel = z.object({
+  id: intOut(),
+  title: z.string(),
+  tag: z.enum(ChallengeTag),
+  type: z.enum(ChallengeType),
+  isEnabled: z.boolean(),
+  score: intOut(),
+  minScore: intOut(),
+  originalScore: intOut(),
+})
+export type ChallengeInfoModel = z.infer<typeof ChallengeInfoModel>
+
+/**
+ * Request of `POST /api/edit/games/{id}/challenges` (ChallengeInfoModel on the wire): only
+ * `title`, `tag` and `type` are used; `id`, `isEnabled`, `score`, `minScore`, `originalScore`
+ * are ignored (stripped).
+ */
+export const ChallengeCreateModel = z.object({
+  title: requiredString('标题是必需的').min(1, '标题过短'),
+  tag: wireEnum(ChallengeTag).default('Misc'),
+  type: wireEnum(ChallengeType).default('StaticAttachment'),
+})
+export type ChallengeCreateModel = z.infer<typeof ChallengeCreateModel>
+
+export const Attachment = z.object({
+  id: intOut(),
+  type: z.enum(FileType),
+  url: z.string().nullable(),
+  fileSize: intOut().nullable(),
+})
+export type Attachment = z.infer<typeof Attachment>
+
+export const ContainerInfoModel = z.object({
+  status: z.enum(ContainerStatus),
+  startedAt: wireDateOut(),
+  expectStopAt: wireDateOut(),
+  entry: z.string(),
+})
+export type ContainerInfoModel = z.infer<typeof ContainerInfoModel>
+
+export const FlagInfoModel = z.object({
+  id: intOut(),
+  flag: z.string(),
+  attachment: Attachment.nullable(),
+})
+export type FlagInfoModel = z.infer<typeof FlagInfoModel>
+
+export const ChallengeEditDetailModel = z.object({
+  id: intOut(),
+  title: z.string(),
+  content: z.string(),
+  tag: z.enum(ChallengeTag),
+  type: z.enum(ChallengeType),
+  hints: z.array(z.string()),
+  flagTemplate: z.string().nullable(),
+  isEnabled: z.boolean(),
+  acceptedCount: intOut(),
+  fileName: z.string().nullable(),
+  attachment: Attachment.nullable(),
+  testContainer: ContainerInfoModel.nullable(),
+  flags: z.array(FlagInfoModel),
+  containerImage: z.string().nullable(),
+  memoryLimit: intOut().nullable(),
+  cpuCount: intOut().nullable(),
+  storageLimit: intOut().nullable(),
+  containerExposePort: intOut().nullable(),
+  enableTrafficCapture: z.boolean().nullable(),
+  originalScore: intOut(),
+  minScoreRate: z.number(),
+  difficulty: z.number(),
+})
+export type ChallengeEditDetailModel = z.infer<typeof ChallengeEditDetailModel>
+
+/** Defaults of a new challenge (CONTRACT §4.8, ChallengeEditDetailModel). */
+export const CHALLENGE_DEFAULTS = Object.freeze({
+  content: '',
+  hints: [] as string[],
+  flagTemplate: null,
+  isEnabled: false,
+  fileName: 'attachment',
+  containerImage: '',
+  memoryLimit: 64,
+  cpuCount: 1,
+  storageLimit: 256,
+  containerExposePort: 80,
+  enableTrafficCapture: false,
+  originalScore: 500,
+  minScoreRate: 0.25,
+  difficulty: 5,
+})
+
+/**
+ * Request of `PUT /api/edit/games/{id}/challenges/{cId}` (partial update). Every member
+ * yields `null` when omitted or null (= keep), except:
+ * - `flagTemplate`: `""`/blank clears the template (left to the endpoint, the raw text is kept);
+ * - `fileName`: blank is rejected by the endpoint (`动态附件名不可为空`) after the lookups;
+ * - `containerImage`: trimmed;
+ * - `enableTrafficCapture`: `undefined` when omitted (means false), `null` when sent as null
+ *   (keep), else the boolean. Use `trafficCaptureAfterUpdate` to apply it.
+ */
+export const ChallengeUpdateModel = z.object({
+  title: optionalString().refine((v) => v === null || v.length >= 1, '标题过短'),
+  content: optionalString(),
+  flagTemplate: optionalMaxString(FLAG_TEMPLATE_MAX, 'flag 字符串过长'),
+  tag: keep(wireEnum(ChallengeTag)),
+  hints: keep(stringArray()),
+  isEnabled: keep(wireBool()),
+  fileName: optionalString(),
+  containerImage: optionalString().transform((v) => (v === null ? null : v.trim())),
+  memoryLimit: keep(intInRange(32, 1048576, 'MemoryLimit 的值必须介于 32 - 1048576')),
+  cpuCount: keep(intInRange(1, 1024, 'CPUCount 的值必须介于 1 - 1024')),
+  storageLimit: keep(intInRange(128, 1048576, 'StorageLimit 的值必须介于 128 - 1048576')),
+  containerExposePort: keep(wireInt()),
+  enableTrafficCapture: wireBool().nullable().optional(),
+  originalScore: keep(wireInt()),
+  minScoreRate: keep(wireDouble({ min: 0, max: 1, message: 'The field MinScoreRate must be between 0 and 1.' })),
+  difficulty: keep(wireDouble()),
+})
+export type ChallengeUpdateModel = z.infer<typeof ChallengeUpdateModel>
+
+/**
+ * The stored `enableTrafficCapture` after an update (CONTRACT §4.8): container type AND
+ * (the value sent, false when omitted, the stored value when sent as null).
+ */
+export function trafficCaptureAfterUpdate(sent: boolean | null | undefined, stored: boolean, type: ChallengeType): boolean {
+  const isContainer = (ChallengeType.indexOf(type) & 1) === 1
+  const value = sent === undefined ? false : sent === null ? stored : sent
+  return isContainer && value
+}
+
+export const FlagCreateModel = z.object({
+  flag: requiredString('The Flag field is required.').max(FLAG_MAX, 'flag 字符串过长'),
+  attachmentType: wireEnum(FileType).default('None'),
+  fileHash: optionalString(),
+  remoteUrl: optionalString(),
+})
+export type FlagCreateModel = z.infer<typeof FlagCreateModel>
+
+/** Request body of `POST /api/edit/games/{id}/challenges/{cId}/flags`. */
+export const FlagCreateModelList = z.array(FlagCreateModel)
+export type FlagCreateModelList = z.infer<typeof FlagCreateModelList>
+
+export const AttachmentCreateModel = z.object({
+  attachmentType: wireEnum(FileType).default('None'),
+  fileHash: optionalString(),
+  remoteUrl: optionalString(),
+})
+export type AttachmentCreateModel = z.infer<typeof AttachmentCreateModel>
+
+export const ChallengeModel = z.object({
+  id: intOut(),
+  title: z.string(),
+  tag: z.enum(ChallengeTag),
+})
+export type ChallengeModel = z.infer<typeof ChallengeModel>

@@ -1,0 +1,99 @@
+/**
+ * Platform configuration (CONTRACT §4.4, §3.2.1–3.2.2, §3.6.4–3.6.5).
+ * Response shapes are `AccountPolicy`, `GlobalConfig`, `GamePolicy`, `ConfigEditModel`,
+ * `ClientCaptchaInfoModel`; the `PUT /api/admin/config` body is `ConfigEditInput`, where a
+ * null section and, inside a section, a null or omitted leaf mean "keep the stored value".
+ */
+import { z } from 'zod'
+import { CaptchaProvider } from '../enums.js'
+import { keep, optionalString, wireBool } from './fields.js'
+
+export const AccountPolicy = z.object({
+  allowRegister: z.boolean(),
+  activeOnRegister: z.boolean(),
+  useCaptcha: z.boolean(),
+  emailConfirmationRequired: z.boolean(),
+  emailDomainList: z.string(),
+})
+export type AccountPolicy = z.infer<typeof AccountPolicy>
+
+/**
+ * Public configuration, also the body of `GET /api/config`.
+ * Flagwave extension: `beianInfo` (ICP filing text shown in the footer); absent in GZ::CTF
+ * responses, hence the parse default `null`.
+ */
+export const GlobalConfig = z.object({
+  title: z.string(),
+  slogan: z.string(),
+  footerInfo: z.string().nullable(),
+  beianInfo: z.string().nullable().default(null),
+})
+export type GlobalConfig = z.infer<typeof GlobalConfig>
+
+export const GamePolicy = z.object({
+  autoDestroyOnLimitReached: z.boolean(),
+})
+export type GamePolicy = z.infer<typeof GamePolicy>
+
+/** Response of `GET /api/admin/config` (all three sections are non-null there in practice). */
+export const ConfigEditModel = z.object({
+  accountPolicy: AccountPolicy.nullable(),
+  globalConfig: GlobalConfig.nullable(),
+  gamePolicy: GamePolicy.nullable(),
+})
+export type ConfigEditModel = z.infer<typeof ConfigEditModel>
+
+export const ClientCaptchaInfoModel = z.object({
+  type: z.enum(CaptchaProvider),
+  siteKey: z.string(),
+})
+export type ClientCaptchaInfoModel = z.infer<typeof ClientCaptchaInfoModel>
+
+/** Server defaults of each section (CONTRACT §4.4). */
+export const DEFAULT_ACCOUNT_POLICY: AccountPolicy = Object.freeze({
+  allowRegister: true,
+  activeOnRegister: true,
+  useCaptcha: false,
+  emailConfirmationRequired: false,
+  emailDomainList: '',
+})
+export const DEFAULT_GLOBAL_CONFIG: GlobalConfig = Object.freeze({
+  title: 'GZ',
+  slogan: 'Hack for fun not for profit',
+  footerInfo: null,
+  beianInfo: null,
+})
+export const DEFAULT_GAME_POLICY: GamePolicy = Object.freeze({ autoDestroyOnLimitReached: false })
+
+/* ---- request variants of `PUT /api/admin/config`: every leaf null/omitted = keep ---- */
+
+export const AccountPolicyInput = z.object({
+  allowRegister: keep(wireBool()),
+  activeOnRegister: keep(wireBool()),
+  useCaptcha: keep(wireBool()),
+  emailConfirmationRequired: keep(wireBool()),
+  emailDomainList: optionalString(),
+})
+export type AccountPolicyInput = z.infer<typeof AccountPolicyInput>
+
+/** `footerInfo: null` does not clear the footer (send `""`); the same holds for `beianInfo`. */
+export const GlobalConfigInput = z.object({
+  title: optionalString(),
+  slogan: optionalString(),
+  footerInfo: optionalString(),
+  beianInfo: optionalString(),
+})
+export type GlobalConfigInput = z.infer<typeof GlobalConfigInput>
+
+export const GamePolicyInput = z.object({
+  autoDestroyOnLimitReached: keep(wireBool()),
+})
+export type GamePolicyInput = z.infer<typeof GamePolicyInput>
+
+/** Body of `PUT /api/admin/config`: a null or omitted section is left untouched. */
+export const ConfigEditInput = z.object({
+  accountPolicy: keep(AccountPolicyInput),
+  globalConfig: keep(GlobalConfigInput),
+  gamePolicy: keep(GamePolicyInput),
+})
+export type ConfigEditInput = z.infer<typeof ConfigEditInput>

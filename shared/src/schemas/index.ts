@@ -1,0 +1,13 @@
+/** Every zod schema of the wire contract (CONTRACT §4), one module per group. */
+export * from './fields.js'
+export * from './common.js'
+export * from './account.js'
+export * from './users.js'
+export * from './config.js'
+export * from './teams.js'
+export * from './posts.js'
+export * from './games.js'
+export * from './challenges.js'
+export * from './scoreboard.js'
+export * from './play.js'
+export * from './admin.js'

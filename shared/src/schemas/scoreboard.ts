@@ -1,0 +1,73 @@
+/** Scoreboard shapes (CONTRACT §4.9; computation rules in §7.6 and ../scoring.ts). */
+import { z } from 'zod'
+import { ChallengeTag, SubmissionType } from '../enums.js'
+import { intOut, wireDateOut } from './fields.js'
+
+export const Blood = z.object({
+  id: intOut(),
+  name: z.string(),
+  avatar: z.string().nullable(),
+  submitTimeUTC: wireDateOut().nullable(),
+})
+export type Blood = z.infer<typeof Blood>
+
+export const ChallengeInfo = z.object({
+  id: intOut(),
+  title: z.string(),
+  tag: z.enum(ChallengeTag),
+  score: intOut(),
+  solved: intOut(),
+  bloods: z.array(Blood),
+})
+export type ChallengeInfo = z.infer<typeof ChallengeInfo>
+
+export const ChallengeItem = z.object({
+  id: intOut(),
+  score: intOut(),
+  type: z.enum(SubmissionType),
+  userName: z.string().nullable(),
+  time: wireDateOut().nullable(),
+})
+export type ChallengeItem = z.infer<typeof ChallengeItem>
+
+export const ScoreboardItem = z.object({
+  id: intOut(),
+  name: z.string(),
+  bio: z.string().nullable(),
+  organization: z.string().nullable(),
+  avatar: z.string().nullable(),
+  score: intOut(),
+  rank: intOut(),
+  organizationRank: intOut().nullable(),
+  solvedCount: intOut(),
+  lastSubmissionTime: wireDateOut(),
+  challenges: z.array(ChallengeItem),
+})
+export type ScoreboardItem = z.infer<typeof ScoreboardItem>
+
+export const TimeLine = z.object({
+  time: wireDateOut(),
+  score: intOut(),
+})
+export type TimeLine = z.infer<typeof TimeLine>
+
+export const TopTimeLine = z.object({
+  id: intOut(),
+  name: z.string(),
+  items: z.array(TimeLine),
+})
+export type TopTimeLine = z.infer<typeof TopTimeLine>
+
+/** `map<ChallengeTag, ChallengeInfo[]>`: only the tags that occur are present, in tag order. */
+export const ChallengesByTag = z.partialRecord(z.enum(ChallengeTag), z.array(ChallengeInfo))
+export type ChallengesByTag = z.infer<typeof ChallengesByTag>
+
+export const ScoreboardModel = z.object({
+  updateTimeUTC: wireDateOut(),
+  bloodBonus: intOut(),
+  /** Key `"all"` plus one key per organization when the game lists organizations. */
+  timeLines: z.record(z.string(), z.array(TopTimeLine)),
+  items: z.array(ScoreboardItem),
+  challenges: ChallengesByTag,
+})
+export type ScoreboardModel = z.infer<typeof ScoreboardModel>
