@@ -14,6 +14,8 @@ import { AuditLog } from './domain/logs/audit.js'
 import { RateLimits } from './http/rateLimit.js'
 import { rooms } from '@flagwave/shared/events'
 import { presentGlobalConfig } from './presenters/config.js'
+import { ScoreboardService } from './domain/scoreboard/service.js'
+import { createContainerRuntime, type ContainerRuntime } from './containers/runtime.js'
 
 export interface Services {
   config: Config
@@ -26,6 +28,13 @@ export interface Services {
   settings: SettingsStore
   audit: AuditLog
   limits: RateLimits
+  /**
+   * The scoreboard engine (domain/scoreboard/service.ts): `get(gameId)` → the current ScoreboardModel;
+   * `snapshot(gameId)` → `{ version, etag, json, model, start }` or null; `applySolve`; `rebuild`.
+   */
+  scoreboard: ScoreboardService
+  /** The container provider (CONTAINER_PROVIDER) and the proxy's shared state. */
+  containers: ContainerRuntime
   /** Stop background work and close connections (graceful shutdown, tests). */
   close(): Promise<void>
 }
@@ -42,13 +51,15 @@ export async function createServices(config: Config, orm: Orm, log: Logger): Pro
   const settings = new SettingsStore((changed) => {
     void redis?.publish('flagwave:settings', 'changed')
     realtime.publish('user', rooms.everyone, 'ReceivedConfigUpdate', presentGlobalConfig(changed))
-  })
+  }, { log })
   if (redis) {
     const sub = redis.duplicate()
     await sub.subscribe('flagwave:settings')
     sub.on('message', () => settings.invalidate())
     closers.push(() => sub.quit())
   }
+  const containers = await createContainerRuntime(config, orm, log)
+  closers.push(() => containers.close())
   const services: Services = {
     config,
     orm,
@@ -60,6 +71,8 @@ export async function createServices(config: Config, orm: Orm, log: Logger): Pro
     settings,
     audit: new AuditLog(orm, realtime, log),
     limits: new RateLimits(redis, !config.DISABLE_RATE_LIMIT),
+    scoreboard: new ScoreboardService({ orm, redis, realtime, log }),
+    containers,
     async close() {
       for (const close of closers.splice(0).reverse()) await close().catch(() => undefined)
       if (redis) await redis.quit().catch(() => undefined)

@@ -7,10 +7,17 @@ import { requestResponseOf } from './common.js'
 
 const withCaptcha = { challenge: optionalString() }
 
+/** .NET [EmailAddress]: one '@', neither first nor last, and no line break. */
+const isEmailAddress = (s: string): boolean => isEmailLike(s) && !/[\r\n]/.test(s)
+/** Longest address the users table stores; longer ones are refused like malformed ones. */
+const EMAIL_MAX = 256
+/** Longest phone number the users table stores. */
+const PHONE_MAX = 64
+
 export const RegisterModel = z.object({
   userName: requiredString('用户名是必需的').min(USER_NAME_MIN, '用户名过短').max(USER_NAME_MAX, '用户名过长'),
   password: requiredString('密码是必需的').min(PASSWORD_MIN, `The field Password must be a string or array type with a minimum length of '${PASSWORD_MIN}'.`),
-  email: requiredString('邮箱是必需的').refine(isEmailLike, '邮箱地址无效'),
+  email: requiredString('邮箱是必需的').refine((v) => isEmailAddress(v) && v.length <= EMAIL_MAX, '邮箱地址无效'),
   ...withCaptcha,
 })
 export type RegisterModel = z.infer<typeof RegisterModel>
@@ -23,7 +30,7 @@ export const LoginModel = z.object({
 export type LoginModel = z.infer<typeof LoginModel>
 
 export const RecoveryModel = z.object({
-  email: requiredString('邮箱是必需的').refine(isEmailLike, '邮箱地址无效'),
+  email: requiredString('邮箱是必需的').refine(isEmailAddress, '邮箱地址无效'),
   ...withCaptcha,
 })
 export type RecoveryModel = z.infer<typeof RecoveryModel>
@@ -44,7 +51,7 @@ export type AccountVerifyModel = z.infer<typeof AccountVerifyModel>
 export const ProfileUpdateModel = z.object({
   userName: optionalString().refine((v) => v === null || v.length >= USER_NAME_MIN, '用户名过短').refine((v) => v === null || v.length <= USER_NAME_MAX, '用户名过长'),
   bio: optionalString().refine((v) => v === null || v.length <= BIO_MAX, '描述过长'),
-  phone: optionalString().refine((v) => v === null || isPhoneLike(v), '手机号格式错误'),
+  phone: optionalString().refine((v) => v === null || (isPhoneLike(v) && v.length <= PHONE_MAX), '手机号格式错误'),
   realName: optionalString().refine((v) => v === null || v.length <= REAL_NAME_MAX, '真实姓名过长'),
   stdNumber: optionalString().refine((v) => v === null || v.length <= STD_NUMBER_MAX, '学工号过长'),
 })
@@ -57,7 +64,7 @@ export const PasswordChangeModel = z.object({
 export type PasswordChangeModel = z.infer<typeof PasswordChangeModel>
 
 export const MailChangeModel = z.object({
-  newMail: requiredString('邮箱是必需的').refine(isEmailLike, '邮箱地址无效'),
+  newMail: requiredString('邮箱是必需的').refine((v) => isEmailAddress(v) && v.length <= EMAIL_MAX, '邮箱地址无效'),
 })
 export type MailChangeModel = z.infer<typeof MailChangeModel>
 

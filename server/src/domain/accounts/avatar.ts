@@ -1,0 +1,41 @@
+/**
+ * The caller's avatar (CONTRACT §3.1.12, §7.1): checked by content, GIFs kept as they are,
+ * everything else resized to 300 px wide and stored as WebP. The previous avatar's file
+ * reference is released only once the new one is saved, and its blob deleted after the commit.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql'
+import { UniqueConstraintViolationException } from '@mikro-orm/core'
+import { AVATAR_WIDTH, IMAGE_MAX_BYTES } from '@flagwave/shared/limits'
+import type { Services } from '../../services.js'
+import type { User } from '../../entities/User.js'
+import { badRequest } from '../../http/errors.js'
+import { processImage } from '../../lib/images.js'
+import { assetUrl, releaseFile, removeBlobs, storeFile } from '../files/files.js'
+import type { RequestInfo } from './identity.js'
+
+/** The size checks every image upload shares (avatars, team avatars, posters). */
+export function checkImageUpload(file: { size: number }): void {
+  if (file.size === 0) throw badRequest('文件非法')
+  if (file.size > IMAGE_MAX_BYTES) throw badRequest('文件过大')
+}
+
+/** Returns the stored file's URL with its name: `/assets/{hash}/avatar.webp` or `…/avatar.gif`. */
+export async function updateAvatar(em: EntityManager, services: Services, user: User, file: { path: string; size: number }, req: RequestInfo): Promise<string> {
+  checkImageUpload(file)
+  const image = await processImage(file.path, { resizeWidth: AVATAR_WIDTH })
+  if (!image) throw badRequest('用户头像更新失败')
+  const name = `avatar.${image.extension}`
+  const stored = await storeFile(em, services.storage, image.data, name)
+  const released = await releaseFile(em, user.avatarHash)
+  user.avatarHash = stored.hash
+  try {
+    await em.flush()
+  } catch (err) {
+    await removeBlobs(em, services.storage, [stored.hash])
+    if (err instanceof UniqueConstraintViolationException) throw badRequest('用户更新失败')
+    throw err
+  }
+  await removeBlobs(em, services.storage, [released])
+  await services.audit.write({ message: `更改新头像：[${stored.hash.slice(0, 8)}]`, userName: user.userName, ip: req.ip, status: 'Success' })
+  return assetUrl(stored.hash, name)
+}

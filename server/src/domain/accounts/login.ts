@@ -1,0 +1,54 @@
+/**
+ * Sign-in (CONTRACT §3.1.5): the name is tried as a user name, then as an e-mail address, both
+ * case-insensitively. Banned accounts get their own message; a wrong password and an unconfirmed
+ * e-mail share the generic one. No lockout. Unknown names still cost one password verification,
+ * so response times do not tell which names exist.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql'
+import type { LoginModel } from '@flagwave/shared/schemas/account'
+import type { Services } from '../../services.js'
+import type { User } from '../../entities/User.js'
+import { badRequest, unauthorized } from '../../http/errors.js'
+import { verifyCaptcha } from './captcha.js'
+import { hashPassword, verifyPassword } from './passwords.js'
+import { findByEmail, findByUserName, type RequestInfo } from './identity.js'
+import { CAPTCHA_FAILED } from './register.js'
+
+export const WRONG_CREDENTIALS = '用户名或密码错误'
+export const USER_BANNED = '用户已被禁用'
+
+let dummyHash: Promise<string> | null = null
+/** Spend the time of a real verification when there is no account to verify against. */
+async function burnVerification(password: string): Promise<void> {
+  dummyHash ??= hashPassword('flagwave-timing-equalizer')
+  await verifyPassword(await dummyHash, password)
+}
+
+export async function login(em: EntityManager, services: Services, input: LoginModel, req: RequestInfo): Promise<User> {
+  const settings = await services.settings.get(em)
+  if (!(await verifyCaptcha(services.config, settings, input.challenge, req.ip))) throw badRequest(CAPTCHA_FAILED)
+
+  const user = (await findByUserName(em, input.userName)) ?? (await findByEmail(em, input.userName))
+  const fail = async (title: string, reason: string) => {
+    await services.audit.write({ message: `用户登录失败：${reason}`, userName: (user?.userName ?? input.userName).slice(0, 64), ip: req.ip, status: 'Failed', level: 'Warning' })
+    return unauthorized(title)
+  }
+  if (!user) {
+    await burnVerification(input.password)
+    throw await fail(WRONG_CREDENTIALS, '用户不存在')
+  }
+  if (user.role === 'Banned') throw await fail(USER_BANNED, '用户已被禁用')
+  if (!user.emailConfirmed) {
+    await burnVerification(input.password)
+    throw await fail(WRONG_CREDENTIALS, '账户未激活')
+  }
+  if (!(await verifyPassword(user.passwordHash, input.password))) throw await fail(WRONG_CREDENTIALS, '密码错误')
+
+  const now = new Date()
+  user.lastSignIn = now
+  user.lastVisited = now
+  user.ip = req.ip || user.ip
+  await em.flush()
+  await services.audit.write({ message: '用户成功登录', userName: user.userName, ip: req.ip, status: 'Success' })
+  return user
+}
