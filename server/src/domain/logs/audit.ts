@@ -1,15 +1,16 @@
 /**
  * The platform's audit log (CONTRACT §3.2.14, §6.4): every entry is persisted and pushed to
  * admin sockets as ReceivedLog. Entries are written in their own transaction, after the
- * action they describe has committed.
+ * action they describe has committed. `write` never throws: a log line that cannot be stored
+ * is reported to the process log and still pushed, and the caller's action goes on.
  */
-import type { LogLevel, TaskStatus } from '@flagwave/shared/enums'
+import { LogLevel, TaskStatus } from '@flagwave/shared/enums'
 import { rooms } from '@flagwave/shared/events'
-import { toWireDate } from '@flagwave/shared/format'
+import type { Logger } from 'pino'
 import type { Orm } from '../../db/orm.js'
 import { LogEntry } from '../../entities/LogEntry.js'
 import type { Realtime } from '../../realtime/publish.js'
-import type { Logger } from 'pino'
+import { presentLiveLog } from '../../presenters/logs.js'
 
 export interface AuditEntry {
   message: string
@@ -20,6 +21,9 @@ export interface AuditEntry {
   status?: TaskStatus | null
 }
 
+/** Width of the `user_name` and `ip` columns. */
+const COLUMN_MAX = 64
+
 export class AuditLog {
   constructor(
     private readonly orm: Orm,
@@ -28,37 +32,30 @@ export class AuditLog {
   ) {}
 
   async write(entry: AuditEntry): Promise<void> {
-    const time = new Date()
-    const level = entry.level ?? 'Information'
-    const userName = entry.userName ?? 'System'
-    const ip = entry.ip ?? ''
-    const status = entry.status ?? null
     try {
-      const em = this.orm.em.fork()
-      em.create(LogEntry, { time, level, userName, ip, message: entry.message, status })
-      await em.flush()
+      const record = {
+        time: new Date(),
+        level: (LogLevel as readonly string[]).includes(entry.level ?? '') ? (entry.level as LogLevel) : 'Information',
+        userName: (entry.userName || 'System').slice(0, COLUMN_MAX),
+        ip: (entry.ip ?? '').slice(0, COLUMN_MAX),
+        message: String(entry.message ?? ''),
+        status: (TaskStatus as readonly string[]).includes(entry.status ?? '') ? (entry.status as TaskStatus) : null,
+      }
+      try {
+        const em = this.orm.em.fork()
+        em.create(LogEntry, record)
+        await em.flush()
+      } catch (err) {
+        this.log.error({ err, audit: record.message }, 'audit log write failed')
+      }
+      this.log.info({ audit: record.message, user: record.userName, status: record.status }, 'audit')
+      this.realtime.publish('admin', rooms.admins, 'ReceivedLog', presentLiveLog(record))
     } catch (err) {
-      this.log.error({ err }, 'audit log write failed')
+      try {
+        this.log.error({ err }, 'audit log failed')
+      } catch {
+        // nothing left to report to
+      }
     }
-    this.log.info({ audit: entry.message, user: userName, status }, 'audit')
-    this.realtime.publish('admin', rooms.admins, 'ReceivedLog', {
-      time: toLocalWireDate(time),
-      name: userName,
-      level,
-      ip,
-      msg: entry.message,
-      status: status ?? 'Success',
-    })
   }
-}
-
-/** The hub's log time carries the server's local offset (CONTRACT §6.4). */
-function toLocalWireDate(d: Date): string {
-  const offsetMin = -d.getTimezoneOffset()
-  if (offsetMin === 0) return toWireDate(d)
-  const local = new Date(d.getTime() + offsetMin * 60000)
-  const sign = offsetMin >= 0 ? '+' : '-'
-  const abs = Math.abs(offsetMin)
-  const offset = `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`
-  return toWireDate(local).replace('+00:00', offset)
 }
