@@ -14,6 +14,8 @@ declare module 'koa' {
     session?: Session
     /** The validated request input (body, query or both), set by `validate()`. */
     input?: unknown
+    /** Typed path parameters, set by the route table once they passed their constraints. */
+    params?: unknown
   }
   interface DefaultContext {
     services: Services

@@ -39,6 +39,11 @@ export interface RouteSpec<B extends Schema | undefined = Schema | undefined, Q 
   query?: Q
   /** Typed path parameters; a value failing its constraint matches no endpoint (404). */
   params?: P
+  /**
+   * The success response, for the OpenAPI document and the conformance test: a zod schema of the
+   * JSON body, 'empty' for 200 with no body, or a media type for file downloads.
+   */
+  response?: z.ZodType | 'empty' | `file:${string}`
   /** A short note for the OpenAPI document. */
   summary?: string
   handler: (
@@ -57,6 +62,15 @@ export function route<B extends Schema | undefined = undefined, Q extends Schema
 export function mountRoutes(router: Router, routes: RouteSpec[]): void {
   for (const spec of routes) {
     const chain: Middleware[] = []
+    // A path parameter failing its type constraint means no endpoint matched (CONTRACT §2.1),
+    // so it is checked before anything else, authorization included.
+    if (spec.params) {
+      const paramsSchema = spec.params
+      chain.push(async (ctx, next) => {
+        ctx.state.params = parseParamsOrNotFound(paramsSchema, ctx.params)
+        await next()
+      })
+    }
     if (spec.rateLimit) chain.push(rateLimit(spec.rateLimit))
     if (spec.role) {
       const role = spec.role
@@ -68,7 +82,7 @@ export function mountRoutes(router: Router, routes: RouteSpec[]): void {
     if (spec.body === 'multipart') chain.push(multipartBody())
     else if (spec.body) chain.push(jsonBody())
     chain.push(async (ctx) => {
-      const params = spec.params ? parseParamsOrNotFound(spec.params, ctx.params) : ctx.params
+      const params = spec.params ? ctx.state.params : ctx.params
       const query = spec.query ? parseOrThrow(spec.query, ctx.query) : undefined
       const body = spec.body && spec.body !== 'multipart' ? parseOrThrow(spec.body, ctx.request.body) : undefined
       const files = spec.body === 'multipart' ? (ctx.state.files as UploadedFile[]) : []

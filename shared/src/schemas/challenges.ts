@@ -16,6 +16,14 @@ import {
   wireInt,
 } from './fields.js'
 
+/**
+ * Storage limits the reference does not check (its columns are unbounded): longer values are
+ * refused with a 400 instead of failing in the database.
+ */
+export const CHALLENGE_TITLE_MAX = 128
+export const CHALLENGE_FILE_NAME_MAX = 256
+export const CONTAINER_IMAGE_MAX = 256
+
 /** Element of `GET /api/edit/games/{id}/challenges`. */
 export const ChallengeInfoModel = z.object({
   id: intOut(),
@@ -35,7 +43,7 @@ export type ChallengeInfoModel = z.infer<typeof ChallengeInfoModel>
  * are ignored (stripped).
  */
 export const ChallengeCreateModel = z.object({
-  title: requiredString('标题是必需的').min(1, '标题过短'),
+  title: requiredString('标题是必需的').min(1, '标题过短').max(CHALLENGE_TITLE_MAX, '标题过长'),
   tag: wireEnum(ChallengeTag).default('Misc'),
   type: wireEnum(ChallengeType).default('StaticAttachment'),
 })
@@ -118,14 +126,18 @@ export const CHALLENGE_DEFAULTS = Object.freeze({
  *   (keep), else the boolean. Use `trafficCaptureAfterUpdate` to apply it.
  */
 export const ChallengeUpdateModel = z.object({
-  title: optionalString().refine((v) => v === null || v.length >= 1, '标题过短'),
+  title: optionalString()
+    .refine((v) => v === null || v.length >= 1, '标题过短')
+    .refine((v) => v === null || v.length <= CHALLENGE_TITLE_MAX, '标题过长'),
   content: optionalString(),
   flagTemplate: optionalMaxString(FLAG_TEMPLATE_MAX, 'flag 字符串过长'),
   tag: keep(wireEnum(ChallengeTag)),
   hints: keep(stringArray()),
   isEnabled: keep(wireBool()),
-  fileName: optionalString(),
-  containerImage: optionalString().transform((v) => (v === null ? null : v.trim())),
+  fileName: optionalMaxString(CHALLENGE_FILE_NAME_MAX, '动态附件名过长'),
+  containerImage: optionalString()
+    .transform((v) => (v === null ? null : v.trim()))
+    .refine((v) => v === null || v.length <= CONTAINER_IMAGE_MAX, '容器镜像名过长'),
   memoryLimit: keep(intInRange(32, 1048576, 'MemoryLimit 的值必须介于 32 - 1048576')),
   cpuCount: keep(intInRange(1, 1024, 'CPUCount 的值必须介于 1 - 1024')),
   storageLimit: keep(intInRange(128, 1048576, 'StorageLimit 的值必须介于 128 - 1048576')),
@@ -156,7 +168,9 @@ export const FlagCreateModel = z.object({
 export type FlagCreateModel = z.infer<typeof FlagCreateModel>
 
 /** Request body of `POST /api/edit/games/{id}/challenges/{cId}/flags`. */
-export const FlagCreateModelList = z.array(FlagCreateModel)
+export const FlagCreateModelList = z.array(FlagCreateModel, {
+  error: () => 'The JSON value could not be converted to System.Collections.Generic.List`1[GZCTF.Models.Request.Edit.FlagCreateModel].',
+})
 export type FlagCreateModelList = z.infer<typeof FlagCreateModelList>
 
 export const AttachmentCreateModel = z.object({

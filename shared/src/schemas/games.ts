@@ -44,6 +44,9 @@ export type GameInfoModel = z.infer<typeof GameInfoModel>
 
 const epoch = () => new Date(0)
 
+/** Storage limit of a game title (the reference has none; longer titles are refused, never a 500). */
+export const GAME_TITLE_MAX = 128
+
 /**
  * Request of `POST /api/edit/games` and `PUT /api/edit/games/{id}` (GameInfoModel on the wire).
  * `id`, `poster` and `publicKey` are ignored (stripped). Omitted members take the §4.7 defaults;
@@ -51,7 +54,7 @@ const epoch = () => new Date(0)
  * collapse; `bloodBonus` with a 10-bit field above 1000 becomes the default (§7.5).
  */
 export const GameInfoInput = z.object({
-  title: requiredString('The Title field is required.'),
+  title: requiredString('The Title field is required.').max(GAME_TITLE_MAX, '标题过长'),
   hidden: wireBool().default(false),
   summary: defaultedString('Summary'),
   content: defaultedString('Content'),

@@ -3,7 +3,7 @@
  * Times default to a game that is running now (started an hour ago, ends in a day).
  */
 import { randomBytes } from 'node:crypto'
-import type { ChallengeTag, ChallengeType, ParticipationStatus } from '@flagwave/shared/enums'
+import type { ChallengeTag, ChallengeType, NoticeType, ParticipationStatus } from '@flagwave/shared/enums'
 import { Game } from '../../../server/src/entities/Game.js'
 import { Challenge } from '../../../server/src/entities/Challenge.js'
 import { Flag } from '../../../server/src/entities/Flag.js'
@@ -11,7 +11,10 @@ import { Team } from '../../../server/src/entities/Team.js'
 import { Participation } from '../../../server/src/entities/Participation.js'
 import { Registration } from '../../../server/src/entities/Registration.js'
 import { User } from '../../../server/src/entities/User.js'
+import { GameNotice } from '../../../server/src/entities/GameNotice.js'
+import { LocalFile } from '../../../server/src/entities/LocalFile.js'
 import { generateGameKeys, teamToken } from '../../../server/src/domain/games/keys.js'
+import { releaseFile, storeFile } from '../../../server/src/domain/files/files.js'
 import type { TestServer } from '../server.js'
 
 const HOUR = 3600_000
@@ -72,4 +75,65 @@ export async function createParticipation(
   for (const member of members) em.create(Registration, { user: typeof member === 'string' ? member : member.id, game: game.id, participation } as never)
   await em.flush()
   return participation
+}
+
+/* ----------------------------------------------------------------------------------------------
+ * Notices, stored files, attachments and write-ups (game administration tests).
+ * -------------------------------------------------------------------------------------------- */
+
+/** A notice of any type, written directly (system notices cannot be created through the API). */
+export async function createNotice(
+  server: TestServer,
+  game: Game | number,
+  overrides: { type?: NoticeType; content?: string; publishTime?: Date } = {},
+): Promise<GameNotice> {
+  const em = server.services.orm.em.fork()
+  const notice = em.create(GameNotice, {
+    game: typeof game === 'number' ? game : game.id,
+    type: overrides.type ?? 'Normal',
+    content: overrides.content ?? `notice ${randomBytes(3).toString('hex')}`,
+    publishTime: overrides.publishTime ?? new Date(),
+  } as never)
+  await em.flush()
+  return notice
+}
+
+/** Store bytes as a file with one reference (like an upload through `POST /api/assets`). */
+export async function createStoredFile(server: TestServer, data: Buffer | string = randomBytes(32), name = 'file.bin'): Promise<LocalFile> {
+  const em = server.services.orm.em.fork()
+  const file = await storeFile(em, server.services.storage, Buffer.isBuffer(data) ? data : Buffer.from(data), name)
+  await em.flush()
+  return file
+}
+
+/** The stored-file row of `hash` (null when gone). */
+export async function fileRow(server: TestServer, hash: string): Promise<LocalFile | null> {
+  return server.services.orm.em.fork().findOne(LocalFile, { hash })
+}
+
+/** Whether the blob of `hash` is still on disk. */
+export const blobExists = (server: TestServer, hash: string): Promise<boolean> => server.services.storage.has(hash)
+
+/** Give a participation a write-up file (holding one reference on it). */
+export async function setWriteup(server: TestServer, participation: Participation | number, data: Buffer | string = randomBytes(64), name = 'writeup.pdf'): Promise<LocalFile> {
+  const em = server.services.orm.em.fork()
+  const file = await storeFile(em, server.services.storage, Buffer.isBuffer(data) ? data : Buffer.from(data), name)
+  const p = await em.findOneOrFail(Participation, { id: typeof participation === 'number' ? participation : participation.id })
+  p.writeup = file
+  p.writeupTime = new Date()
+  await em.flush()
+  return file
+}
+
+/** Count rows of a table (by SQL) matching an optional condition, for "nothing changed" checks. */
+export async function countRows(server: TestServer, table: string, where = 'true', params: unknown[] = []): Promise<number> {
+  const rows = await server.services.orm.em.fork().getConnection().execute<{ n: string }[]>(`select count(*) as n from "${table}" where ${where}`, params)
+  return Number(rows[0]!.n)
+}
+
+/** Drop one reference of a stored file, as its uploader giving it up would (no blob removal). */
+export async function dropReference(server: TestServer, hash: string): Promise<void> {
+  const em = server.services.orm.em.fork()
+  await releaseFile(em, hash)
+  await em.flush()
 }

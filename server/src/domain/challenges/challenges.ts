@@ -1,0 +1,171 @@
+/**
+ * Challenge administration (CONTRACT §3.4.16–3.4.19, §3.4.22). An update that enables a
+ * challenge creates the missing team instances and, in a running game, a `NewChallenge` notice;
+ * changed hints of an enabled challenge in a running game give a `NewHint` notice. Notices and
+ * score changes are queued on the request's outbox and go out after the commit.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql'
+import { rooms } from '@flagwave/shared/events'
+import { CHALLENGE_DEFAULTS, trafficCaptureAfterUpdate, type ChallengeCreateModel, type ChallengeUpdateModel } from '@flagwave/shared/schemas/challenges'
+import { Challenge } from '../../entities/Challenge.js'
+import { Flag } from '../../entities/Flag.js'
+import { Attachment } from '../../entities/Attachment.js'
+import { LocalFile } from '../../entities/LocalFile.js'
+import { Container } from '../../entities/Container.js'
+import type { Game } from '../../entities/Game.js'
+import type { GameNotice } from '../../entities/GameNotice.js'
+import { notFound } from '../../http/errors.js'
+import { envelope } from '../../realtime/publish.js'
+import type { Outbox } from '../../realtime/outbox.js'
+import type { ChallengeDetailView } from '../../presenters/challenges.js'
+import { releaseFile } from '../files/files.js'
+import { isGameActive } from '../games/policy.js'
+import { lockFiles } from '../games/locks.js'
+import { addNotice, noticeText, pushNotices } from '../notices/notices.js'
+import { assertChallengeUpdate, isBlank } from './policy.js'
+import { challengeUpdateOf, scoringChanged, scoringSnapshot } from './scores.js'
+
+/** Challenge lookup of the edit endpoints (after the game lookup): 404 `题目未找到`. */
+export async function findChallenge(em: EntityManager, gameId: number, challengeId: number): Promise<Challenge> {
+  const challenge = await em.findOne(Challenge, { id: challengeId, game: gameId })
+  if (!challenge) throw notFound('题目未找到')
+  return challenge
+}
+
+/** `GET .../challenges`: by id; an unknown game simply has none. */
+export async function listChallenges(em: EntityManager, gameId: number): Promise<Challenge[]> {
+  return em.find(Challenge, { game: gameId }, { orderBy: { id: 'asc' } })
+}
+
+/** `POST .../challenges`: a disabled challenge with the defaults of CONTRACT §4.8. */
+export async function createChallenge(em: EntityManager, game: Game, model: ChallengeCreateModel): Promise<Challenge> {
+  const challenge = em.create(Challenge, {
+    ...CHALLENGE_DEFAULTS,
+    hints: [],
+    game,
+    title: model.title,
+    tag: model.tag,
+    type: model.type,
+    acceptedCount: 0,
+    attachment: null,
+  })
+  await em.flush()
+  return challenge
+}
+
+/** Flags (with attachments), the stored files they point at and the running test container. */
+export async function loadChallengeDetail(em: EntityManager, challenge: Challenge): Promise<ChallengeDetailView> {
+  await em.populate(challenge, ['attachment'])
+  const flags = await em.find(Flag, { challenge: challenge.id }, { populate: ['attachment'], orderBy: { id: 'asc' } })
+  const hashes = [challenge.attachment as Attachment | null, ...flags.map((f) => f.attachment as Attachment | null)]
+    .map((a) => a?.fileHash)
+    .filter((h): h is string => !!h)
+  const files = hashes.length ? await em.find(LocalFile, { hash: { $in: [...new Set(hashes)] } }) : []
+  const testContainer = await em.findOne(
+    Container,
+    { testChallengeId: challenge.id, status: { $ne: 'Destroyed' } },
+    { orderBy: { startedAt: 'desc' } },
+  )
+  return { challenge, flags, files: new Map(files.map((f) => [f.hash, f])), testContainer }
+}
+
+const sameSet = (a: readonly string[], b: readonly string[]): boolean => {
+  const sa = new Set(a)
+  const sb = new Set(b)
+  return sa.size === sb.size && [...sa].every((x) => sb.has(x))
+}
+
+export interface ChallengeUpdateResult {
+  challenge: Challenge
+  notices: GameNotice[]
+  scoringChanged: boolean
+}
+
+/**
+ * `PUT .../challenges/{cId}`: the partial update of ChallengeUpdateModel (flags untouched), its
+ * instances and notices, in one transaction. Realtime pushes are queued on `outbox`.
+ */
+export async function updateChallenge(
+  em: EntityManager,
+  game: Game,
+  challenge: Challenge,
+  model: ChallengeUpdateModel,
+  outbox: Outbox,
+  now: Date = new Date(),
+): Promise<ChallengeUpdateResult> {
+  const flagCount = model.isEnabled === true ? await em.count(Flag, { challenge: challenge.id }) : 1
+  assertChallengeUpdate(challenge, flagCount, model)
+  const active = isGameActive(game, now)
+
+  const result = await em.transactional(async (tx) => {
+    const c = await tx.findOneOrFail(Challenge, { id: challenge.id })
+    const before = scoringSnapshot(c)
+    const hintsUpdated = model.hints !== null && model.hints.length > 0 && !sameSet(model.hints, c.hints ?? [])
+
+    if (model.title !== null) c.title = model.title
+    if (model.content !== null) c.content = model.content
+    if (model.tag !== null) c.tag = model.tag
+    if (model.hints !== null) c.hints = model.hints
+    if (model.isEnabled !== null) c.isEnabled = model.isEnabled
+    if (model.cpuCount !== null) c.cpuCount = model.cpuCount
+    if (model.memoryLimit !== null) c.memoryLimit = model.memoryLimit
+    if (model.storageLimit !== null) c.storageLimit = model.storageLimit
+    if (model.containerImage !== null) c.containerImage = model.containerImage
+    if (model.containerExposePort !== null) c.containerExposePort = model.containerExposePort
+    if (model.originalScore !== null) c.originalScore = model.originalScore
+    if (model.minScoreRate !== null) c.minScoreRate = model.minScoreRate
+    if (model.difficulty !== null) c.difficulty = model.difficulty
+    if (model.fileName !== null) c.fileName = model.fileName
+    if (model.flagTemplate !== null) c.flagTemplate = isBlank(model.flagTemplate) ? null : model.flagTemplate
+    c.enableTrafficCapture = trafficCaptureAfterUpdate(model.enableTrafficCapture, c.enableTrafficCapture, c.type)
+
+    const notices: GameNotice[] = []
+    if (model.isEnabled === true) {
+      await ensureInstances(tx, game.id, c.id)
+      if (active) notices.push(addNotice(tx, game.id, 'NewChallenge', noticeText.newChallenge(c.title), now))
+    }
+    if (active && c.isEnabled && hintsUpdated) notices.push(addNotice(tx, game.id, 'NewHint', noticeText.newHint(c.title), now))
+    return { challenge: c, notices, scoringChanged: scoringChanged(before, c) }
+  })
+
+  pushNotices(outbox, game.id, result.notices)
+  if (result.scoringChanged) {
+    outbox.add(envelope('user', rooms.game(game.id), 'ReceivedChallengeUpdate', await challengeUpdateOf(em, game, [result.challenge])))
+  }
+  return result
+}
+
+/**
+ * An instance of the challenge for every participation of the game that has none (GZ::CTF
+ * `EnsureInstances`); a concurrent join that created one first is not an error.
+ */
+export async function ensureInstances(em: EntityManager, gameId: number, challengeId: number): Promise<number> {
+  const res = await em.execute<{ affectedRows?: number; rowCount?: number }>(
+    `insert into instances (participation_id, challenge_id, is_loaded)
+     select p.id, ?, false from participations p where p.game_id = ?
+     on conflict (participation_id, challenge_id) do nothing`,
+    [challengeId, gameId],
+    'run',
+  )
+  return Number(res.affectedRows ?? res.rowCount ?? 0)
+}
+
+/**
+ * `DELETE .../challenges/{cId}`: the challenge, its attachment and every flag attachment, with
+ * their file references, in one transaction (flags, instances and submissions cascade).
+ * Returns the hashes whose blobs are now unreferenced.
+ */
+export async function deleteChallenge(em: EntityManager, challenge: Challenge): Promise<(string | null)[]> {
+  return em.transactional(async (tx) => {
+    const c = await tx.findOneOrFail(Challenge, { id: challenge.id }, { populate: ['attachment'] })
+    const flags = await tx.find(Flag, { challenge: c.id }, { populate: ['attachment'] })
+    const attachments = [c.attachment as Attachment | null, ...flags.map((f) => f.attachment as Attachment | null)].filter((a): a is Attachment => !!a)
+    const hashes = attachments.map((a) => (a.type === 'Local' ? a.fileHash : null))
+    await lockFiles(tx, hashes)
+    const freed: (string | null)[] = []
+    for (const hash of hashes) freed.push(await releaseFile(tx, hash))
+    if (attachments.length) await tx.nativeDelete(Attachment, { id: { $in: attachments.map((a) => a.id) } })
+    await tx.nativeDelete(Challenge, { id: c.id })
+    return freed
+  })
+}

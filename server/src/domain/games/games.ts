@@ -1,0 +1,176 @@
+/**
+ * Game administration (CONTRACT §3.4.4–3.4.11): create, replace, delete, poster, write-ups.
+ * File references (poster, local attachments, write-ups) are released in the same transaction
+ * as the rows that held them; blobs whose last reference went are deleted after the commit.
+ */
+import { createHash } from 'node:crypto'
+import type { EntityManager } from '@mikro-orm/postgresql'
+import type { GameInfoInput } from '@flagwave/shared/schemas/games'
+import { Game } from '../../entities/Game.js'
+import { Challenge } from '../../entities/Challenge.js'
+import { Flag } from '../../entities/Flag.js'
+import { Attachment } from '../../entities/Attachment.js'
+import { Participation } from '../../entities/Participation.js'
+import type { LocalFile } from '../../entities/LocalFile.js'
+import { AppError, badRequest, notFound } from '../../http/errors.js'
+import type { UploadedFile } from '../../http/body.js'
+import type { Services } from '../../services.js'
+import { processImage } from '../../lib/images.js'
+import { assetUrl, releaseFile, removeBlobs, storeFile } from '../files/files.js'
+import { generateGameKeys } from './keys.js'
+import { lockFiles } from './locks.js'
+
+/** Game lookup of the edit endpoints: 404 `比赛未找到`. */
+export async function findGame(em: EntityManager, id: number): Promise<Game> {
+  const game = await em.findOne(Game, { id })
+  if (!game) throw notFound('比赛未找到')
+  return game
+}
+
+/** `GET /api/edit/games`: newest first, with the total number of games. */
+export async function listGames(em: EntityManager, count: number, skip: number): Promise<{ games: Game[]; total: number }> {
+  const total = await em.count(Game, {})
+  if (count <= 0) return { games: [], total }
+  const games = await em.find(Game, {}, { orderBy: { id: 'desc' }, limit: count, offset: Math.max(0, skip) })
+  return { games, total }
+}
+
+function assign(game: Game, input: GameInfoInput): void {
+  game.title = input.title
+  game.content = input.content
+  game.summary = input.summary
+  game.hidden = input.hidden
+  game.practiceMode = input.practiceMode
+  game.acceptWithoutReview = input.acceptWithoutReview
+  game.inviteCode = input.inviteCode
+  game.start = input.start
+  game.end = input.end
+  game.wpddl = input.wpddl
+  game.teamMemberCountLimit = input.teamMemberCountLimit
+  game.containerCountLimit = input.containerCountLimit
+  game.wpNote = input.wpNote
+  game.bloodBonus = input.bloodBonus
+  if (input.organizations !== null) game.organizations = input.organizations
+}
+
+/** `POST /api/edit/games`: a new game with its own Ed25519 key pair. */
+export async function createGame(em: EntityManager, xorKey: string, input: GameInfoInput): Promise<Game> {
+  const keys = generateGameKeys(xorKey)
+  const game = em.create(Game, {
+    ...keys,
+    title: input.title,
+    summary: input.summary,
+    content: input.content,
+    hidden: input.hidden,
+    practiceMode: input.practiceMode,
+    acceptWithoutReview: input.acceptWithoutReview,
+    inviteCode: input.inviteCode,
+    organizations: input.organizations,
+    teamMemberCountLimit: input.teamMemberCountLimit,
+    containerCountLimit: input.containerCountLimit,
+    posterHash: null,
+    start: input.start,
+    end: input.end,
+    wpddl: input.wpddl,
+    wpNote: input.wpNote,
+    bloodBonus: input.bloodBonus,
+  })
+  await em.flush()
+  return game
+}
+
+/** `PUT /api/edit/games/{id}`: a full replacement; `organizations` null keeps the list. */
+export async function updateGame(em: EntityManager, game: Game, input: GameInfoInput): Promise<Game> {
+  assign(game, input)
+  await em.flush()
+  return game
+}
+
+/**
+ * `DELETE /api/edit/games/{id}`: the game and everything of it (challenges, flags, attachments,
+ * participations, registrations, instances, submissions, notices, events, cheat reports) in one
+ * transaction, releasing the poster, local attachments and write-ups. Containers of the deleted
+ * instances are left to the container reaper, which destroys them by expiry.
+ */
+export async function deleteGame(em: EntityManager, services: Pick<Services, 'storage' | 'log'>, gameId: number): Promise<void> {
+  let freed: (string | null)[]
+  try {
+    freed = await em.transactional(async (tx) => {
+      const game = await tx.findOne(Game, { id: gameId })
+      if (!game) throw notFound('比赛未找到')
+      const challenges = await tx.find(Challenge, { game: gameId }, { populate: ['attachment'] })
+      const flags = challenges.length ? await tx.find(Flag, { challenge: { $in: challenges.map((c) => c.id) } }, { populate: ['attachment'] }) : []
+      const attachments = [...challenges.map((c) => c.attachment), ...flags.map((f) => f.attachment)].filter((a): a is Attachment => !!a)
+      const participations = await tx.find(Participation, { game: gameId, writeup: { $ne: null } })
+
+      const hashes = [
+        game.posterHash,
+        ...attachments.map((a) => (a.type === 'Local' ? a.fileHash : null)),
+        ...participations.map((p) => (p.writeup as LocalFile | null)?.hash ?? null),
+      ]
+      await lockFiles(tx, hashes)
+      const released: (string | null)[] = []
+      for (const hash of hashes) released.push(await releaseFile(tx, hash))
+
+      if (attachments.length) await tx.nativeDelete(Attachment, { id: { $in: attachments.map((a) => a.id) } })
+      // Everything else hangs off the game with ON DELETE CASCADE.
+      await tx.nativeDelete(Game, { id: gameId })
+      return released
+    })
+  } catch (err) {
+    if (err instanceof AppError) throw err
+    services.log.error({ err, gameId }, 'game deletion failed')
+    throw badRequest('比赛删除失败，文件可能已受损，请重试')
+  }
+  em.clear()
+  await removeBlobs(em, services.storage, freed)
+}
+
+/** `DELETE /api/edit/games/{id}/writeups`: release every write-up of the game's participations. */
+export async function deleteWriteups(em: EntityManager, storage: Services['storage'], game: Game): Promise<number> {
+  const freed: (string | null)[] = []
+  const count = await em.transactional(async (tx) => {
+    const participations = await tx.find(Participation, { game: game.id, writeup: { $ne: null } })
+    const hashes = participations.map((p) => (p.writeup as LocalFile | null)?.hash ?? null)
+    await lockFiles(tx, hashes)
+    for (const [i, p] of participations.entries()) {
+      freed.push(await releaseFile(tx, hashes[i]))
+      p.writeup = null
+      p.writeupTime = null
+    }
+    return participations.length
+  })
+  await removeBlobs(em, storage, freed)
+  return count
+}
+
+/** Poster upload limits (CONTRACT §3.4.11). */
+export const POSTER_MAX_BYTES = 3 * 1024 * 1024
+
+/** The checks on the uploaded file that come before the game lookup (CONTRACT §3.4.11). */
+export function assertPosterFile(file: UploadedFile): void {
+  if (file.size === 0) throw badRequest('文件非法')
+  if (file.size > POSTER_MAX_BYTES) throw badRequest('文件过大')
+}
+
+/**
+ * `PUT /api/edit/games/{id}/poster`: decode, keep a GIF as is or re-encode to WebP at full size,
+ * store it, point the game at it and release the previous poster. Returns the stored file's URL.
+ */
+export async function setPoster(em: EntityManager, storage: Services['storage'], game: Game, file: UploadedFile): Promise<string> {
+  const image = await processImage(file.path)
+  if (!image) throw badRequest('文件创建失败')
+  const name = `poster.${image.extension}`
+  const hash = createHash('sha256').update(image.data).digest('hex')
+  const freed = await em.transactional(async (tx) => {
+    const g = await tx.findOneOrFail(Game, { id: game.id })
+    const previous = g.posterHash
+    await lockFiles(tx, [hash, previous])
+    const stored = await storeFile(tx, storage, image.data, name)
+    g.posterHash = stored.hash
+    return releaseFile(tx, previous)
+  })
+  game.posterHash = hash
+  await removeBlobs(em, storage, [freed])
+  return assetUrl(hash, name)
+}

@@ -1,0 +1,101 @@
+/**
+ * Game notices (CONTRACT §3.4.12–3.4.15, §6.2): admin announcements and the system notices of
+ * challenge releases, hint updates and bloods. A new notice is pushed to the game room as
+ * `ReceivedGameNotice` after the commit; edits and deletions are not pushed, but every change
+ * flushes the players' notice cache (§3.5.6).
+ */
+import type { EntityManager } from '@mikro-orm/postgresql'
+import type { NoticeType } from '@flagwave/shared/enums'
+import type { GameNotice as GameNoticeModel } from '@flagwave/shared/schemas/games'
+import { rooms } from '@flagwave/shared/events'
+import { GameNotice } from '../../entities/GameNotice.js'
+import type { Game } from '../../entities/Game.js'
+import { notFound } from '../../http/errors.js'
+import { envelope } from '../../realtime/publish.js'
+import type { Outbox } from '../../realtime/outbox.js'
+import type { Services } from '../../services.js'
+import { presentNotice } from '../../presenters/notices.js'
+import { cacheOf } from '../games/cache.js'
+import { assertNoticeDeletable, assertNoticeEditable } from './policy.js'
+
+/** System notice texts (CONTRACT §4.7 GameNotice). */
+export const noticeText = {
+  newChallenge: (title: string) => `新增了题目 「${title}」`,
+  newHint: (title: string) => `「${title}」 更新了提示`,
+  blood: (team: string, title: string, rank: 0 | 1 | 2) => `恭喜 ${team} 获得 「${title}」 的${['一血', '二血', '三血'][rank]}`,
+} as const
+
+/** Create a notice in the caller's unit of work (flushed by the caller). */
+export function addNotice(em: EntityManager, game: Game | number, type: NoticeType, content: string, now: Date = new Date()): GameNotice {
+  return em.create(GameNotice, { game, type, content, publishTime: now } as never)
+}
+
+/** Queue the push of notices created in this request (published after the commit). */
+export function pushNotices(outbox: Outbox, gameId: number, notices: GameNotice[]): void {
+  for (const notice of notices) outbox.add(envelope('user', rooms.game(gameId), 'ReceivedGameNotice', presentNotice(notice)))
+}
+
+/** `POST /api/edit/games/{id}/notices`. */
+export async function postNotice(em: EntityManager, game: Game, content: string): Promise<GameNotice> {
+  const notice = addNotice(em, game, 'Normal', content)
+  await em.flush()
+  return notice
+}
+
+/** A notice of the game, or 404 `通知未找到` (also for another game's notice; no game lookup). */
+export async function findNotice(em: EntityManager, gameId: number, noticeId: number): Promise<GameNotice> {
+  const notice = await em.findOne(GameNotice, { id: noticeId, game: gameId })
+  if (!notice) throw notFound('通知未找到')
+  return notice
+}
+
+/** `PUT /api/edit/games/{id}/notices/{noticeId}`: new content, time = now. */
+export async function editNotice(em: EntityManager, gameId: number, noticeId: number, content: string): Promise<GameNotice> {
+  const notice = await findNotice(em, gameId, noticeId)
+  assertNoticeEditable(notice)
+  notice.content = content
+  notice.publishTime = new Date()
+  await em.flush()
+  return notice
+}
+
+/** `DELETE /api/edit/games/{id}/notices/{noticeId}`. */
+export async function removeNotice(em: EntityManager, gameId: number, noticeId: number): Promise<GameNotice> {
+  const notice = await findNotice(em, gameId, noticeId)
+  assertNoticeDeletable(notice)
+  await em.remove(notice).flush()
+  return notice
+}
+
+/** `GET /api/edit/games/{id}/notices`: the `Normal` notices, oldest first. */
+export async function listNormalNotices(em: EntityManager, gameId: number): Promise<GameNotice[]> {
+  return em.find(GameNotice, { game: gameId, type: 'Normal' }, { orderBy: { id: 'asc' } })
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The players' notice list (GET /api/game/{id}/notices) is cached per game; every change here
+ * flushes it. The whole ordered list is cached; callers page it themselves (unlike the
+ * reference, whose cache key ignored count/skip).
+ * ------------------------------------------------------------------------------------------- */
+
+export const NOTICE_CACHE_TTL_MS = 30 * 60 * 1000
+
+export const noticeCache = (services: object) => cacheOf<GameNoticeModel[]>(services, 'notices', NOTICE_CACHE_TTL_MS)
+
+/** Every notice of a game as players see them: `Normal` first, then system notices, each newest first. */
+export async function loadGameNotices(em: EntityManager, gameId: number): Promise<GameNoticeModel[]> {
+  const notices = await em.find(GameNotice, { game: gameId }, { orderBy: { publishTime: 'desc', id: 'desc' } })
+  const normal = notices.filter((n) => n.type === 'Normal')
+  const system = notices.filter((n) => n.type !== 'Normal')
+  return [...normal, ...system].map(presentNotice)
+}
+
+/** The cached player list of a game's notices. */
+export async function cachedGameNotices(em: EntityManager, services: Pick<Services, 'redis'>, gameId: number): Promise<GameNoticeModel[]> {
+  return noticeCache(services).get(services, gameId, () => loadGameNotices(em.fork(), gameId))
+}
+
+/** Flush the players' notice cache of a game (call after the change committed). */
+export async function invalidateNotices(services: Pick<Services, 'redis' | 'log'>, gameId: number): Promise<void> {
+  await noticeCache(services).invalidate(services, gameId)
+}
