@@ -1,0 +1,303 @@
+/**
+ * A challenge of the board (GET /api/game/{id}/challenges/{cid}): statement (sanitised Markdown),
+ * hints, the attachment, the container slot and the flag form.
+ *
+ * Submitting POSTs the flag, then waits for the verdict (`waitForSubmission`): the team-private
+ * `ReceivedSubmissionResult` push, or — without a push within ~1.5 s or with the socket down —
+ * the status call polled every 500 ms. Accepted → celebration and the solved mark; WrongAnswer
+ * and NotFound are shown inline.
+ *
+ * Container controls: `renderContainer` (a slot) replaces the built-in `ContainerControls` for
+ * container challenges; pass `() => null` to hide them.
+ */
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import { Alert, Badge, Button, Divider, Group, List, Modal, Skeleton, Stack, Text, TextInput } from '@mantine/core'
+import { notifications } from '@mantine/notifications'
+import { IconBulb, IconCircleCheckFilled, IconDownload, IconExternalLink, IconFlag, IconX } from '@tabler/icons-react'
+import { isContainerType, type AnswerResult } from '@flagwave/shared/enums'
+import { SUBMIT_FLAG_MAX } from '@flagwave/shared/limits'
+import type { ChallengeDetailModel } from '@flagwave/shared/schemas/play'
+import { gameApi, gameKeys } from '../../api/game'
+import { errorMessage } from '../../api/http'
+import { useQuery } from '../../api/useQuery'
+import { useGameStore, waitForSubmission } from '../../stores/game'
+import { ChallengeTagBadge } from '../ChallengeTag/ChallengeTag'
+import { ContainerControls } from '../ContainerControls/ContainerControls'
+import { Markdown } from '../Markdown/Markdown'
+import classes from './ChallengeModal.module.css'
+
+export interface ContainerSlotProps {
+  gameId: number
+  challenge: ChallengeDetailModel
+  /** Refetch the challenge (its `context` carries the container's entry and close time). */
+  refresh: () => void
+}
+
+export interface ChallengeModalProps {
+  gameId: number
+  /** The challenge to show; null = closed. */
+  challengeId: number | null
+  /** Title shown while the challenge loads. */
+  title?: string
+  solved: boolean
+  onClose: () => void
+  /** Container controls for container challenges (default: the built-in `ContainerControls`). */
+  renderContainer?: (props: ContainerSlotProps) => ReactNode
+}
+
+type SubmitState =
+  | { phase: 'idle' }
+  | { phase: 'submitting' }
+  | { phase: 'judging'; id: number; fallback: boolean }
+  | { phase: 'done'; id: number; status: AnswerResult }
+  | { phase: 'error'; message: string }
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`
+  const units = ['KiB', 'MiB', 'GiB', 'TiB']
+  let value = bytes / 1024
+  let unit = 0
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024
+    unit += 1
+  }
+  return `${value.toFixed(value >= 100 ? 0 : value >= 10 ? 1 : 2)} ${units[unit]}`
+}
+
+const defaultContainer = ({ gameId, challenge, refresh }: ContainerSlotProps) => (
+  <ContainerControls gameId={gameId} challengeId={challenge.id} context={challenge.context} onChanged={refresh} />
+)
+
+export function ChallengeModal({ gameId, challengeId, title, solved, onClose, renderContainer = defaultContainer }: ChallengeModalProps) {
+  const opened = challengeId !== null
+  const { data, error, isLoading, revalidate } = useQuery(opened ? gameKeys.challenge(gameId, challengeId) : null, () => gameApi.challenge(gameId, challengeId!), {
+    refreshInterval: 0,
+  })
+  const challenge = data && data.id === challengeId ? data : undefined
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      size="lg"
+      title={
+        <Group gap="xs">
+          {challenge && <ChallengeTagBadge tag={challenge.tag} />}
+          <Text component="span" fw={700} size="lg" data-testid="challenge-modal-title">
+            {challenge?.title ?? title ?? ''}
+          </Text>
+        </Group>
+      }
+      data-testid="challenge-modal"
+    >
+      {opened && (
+        <Stack gap="md">
+          {!challenge && isLoading && (
+            <Stack gap="xs">
+              <Skeleton height={16} />
+              <Skeleton height={16} width="80%" />
+              <Skeleton height={16} width="60%" />
+            </Stack>
+          )}
+          {!challenge && error && (
+            <Alert color="alert" variant="light" title="加载失败">
+              {error.message}
+            </Alert>
+          )}
+          {challenge && (
+            <>
+              <Group justify="space-between">
+                <Text ff="monospace" fw={700} size="lg" data-testid="challenge-modal-score">
+                  {challenge.score} pts
+                </Text>
+                {solved && (
+                  <Badge color="brand" leftSection={<IconCircleCheckFilled size={14} />} data-testid="challenge-modal-solved">
+                    已解出
+                  </Badge>
+                )}
+              </Group>
+              {challenge.content ? <Markdown source={challenge.content} testId="challenge-content" /> : <Text c="dimmed">（无题目描述）</Text>}
+              {challenge.hints && challenge.hints.length > 0 && (
+                <Alert variant="light" color="yellow" icon={<IconBulb size={18} />} title="提示" data-testid="challenge-hints">
+                  <List size="sm" spacing={4}>
+                    {challenge.hints.map((hint, i) => (
+                      <List.Item key={i}>{hint}</List.Item>
+                    ))}
+                  </List>
+                </Alert>
+              )}
+              {challenge.context.url && (
+                <Group gap="xs">
+                  <Button
+                    component="a"
+                    href={challenge.context.url}
+                    target={challenge.context.url.startsWith('/') ? undefined : '_blank'}
+                    rel="noopener noreferrer"
+                    download={challenge.context.url.startsWith('/') ? '' : undefined}
+                    variant="light"
+                    leftSection={challenge.context.url.startsWith('/') ? <IconDownload size={16} /> : <IconExternalLink size={16} />}
+                    data-testid="challenge-attachment"
+                  >
+                    下载附件
+                  </Button>
+                  {challenge.context.fileSize !== null && (
+                    <Text size="sm" c="dimmed" data-testid="challenge-attachment-size">
+                      {formatBytes(challenge.context.fileSize)}
+                    </Text>
+                  )}
+                </Group>
+              )}
+              {isContainerType(challenge.type) && (
+                <div data-testid="challenge-container-slot">{renderContainer({ gameId, challenge, refresh: () => void revalidate() })}</div>
+              )}
+              <Divider />
+              <FlagForm key={challenge.id} gameId={gameId} challengeId={challenge.id} title={challenge.title} />
+            </>
+          )}
+        </Stack>
+      )}
+    </Modal>
+  )
+}
+
+const RESULT_TEXT: Record<Exclude<AnswerResult, 'FlagSubmitted' | 'Accepted' | 'CheatDetected'>, { title: string; message: string }> = {
+  WrongAnswer: { title: '答案错误', message: 'flag 不正确，再试试吧' },
+  NotFound: { title: '实例未知', message: '未找到你的队伍的题目实例，请刷新后重试' },
+}
+
+function FlagForm({ gameId, challengeId, title }: { gameId: number; challengeId: number; title: string }) {
+  const [flag, setFlag] = useState('')
+  const [state, setState] = useState<SubmitState>({ phase: 'idle' })
+  const [shake, setShake] = useState(0)
+  const abort = useRef<AbortController | null>(null)
+  const markSolved = useGameStore((s) => s.markSolved)
+
+  useEffect(() => () => abort.current?.abort(), [])
+
+  const submit = async () => {
+    const answer = flag.trim()
+    if (!answer || state.phase === 'submitting' || state.phase === 'judging') return
+    abort.current?.abort()
+    const controller = new AbortController()
+    abort.current = controller
+    setState({ phase: 'submitting' })
+    let id: number
+    try {
+      id = await gameApi.submit(gameId, challengeId, answer)
+    } catch (error) {
+      setState({ phase: 'error', message: errorMessage(error) })
+      return
+    }
+    setState({ phase: 'judging', id, fallback: false })
+    try {
+      const status = await waitForSubmission(gameId, challengeId, id, {
+        signal: controller.signal,
+        onFallback: () => setState((s) => (s.phase === 'judging' && s.id === id ? { ...s, fallback: true } : s)),
+      })
+      const shown = status === 'CheatDetected' ? 'WrongAnswer' : status
+      setState({ phase: 'done', id, status: shown })
+      if (shown === 'Accepted') {
+        markSolved(challengeId)
+        setFlag('')
+        notifications.show({ color: 'brand', title: '答案正确 🎉', message: `「${title}」已解出`, autoClose: 5_000 })
+      } else {
+        setShake((n) => n + 1)
+      }
+    } catch (error) {
+      if (controller.signal.aborted) return
+      setState({ phase: 'error', message: errorMessage(error) })
+    }
+  }
+
+  const busy = state.phase === 'submitting' || state.phase === 'judging'
+  return (
+    <Stack gap="sm">
+      {state.phase === 'done' && state.status === 'Accepted' && <Celebration />}
+      <form
+        onSubmit={(e) => {
+          e.preventDefault()
+          void submit()
+        }}
+      >
+        <Group gap="xs" align="flex-start" wrap="nowrap" key={shake} className={shake > 0 ? classes.shake : undefined}>
+          <TextInput
+            style={{ flex: 1 }}
+            placeholder="flag{...}"
+            value={flag}
+            onChange={(e) => setFlag(e.currentTarget.value)}
+            maxLength={SUBMIT_FLAG_MAX}
+            disabled={busy}
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+            leftSection={<IconFlag size={16} />}
+            aria-label="flag"
+            autoComplete="off"
+            spellCheck={false}
+            data-testid="flag-input"
+          />
+          <Button type="submit" loading={busy} disabled={!flag.trim()} data-testid="flag-submit">
+            提交
+          </Button>
+        </Group>
+      </form>
+      <SubmitFeedback state={state} />
+    </Stack>
+  )
+}
+
+function SubmitFeedback({ state }: { state: SubmitState }) {
+  if (state.phase === 'judging') {
+    return (
+      <Text size="sm" c="dimmed" data-testid="submit-result" data-status="FlagSubmitted" data-fallback={state.fallback}>
+        正在判题…{state.fallback ? '（轮询中）' : ''}
+      </Text>
+    )
+  }
+  if (state.phase === 'error') {
+    return (
+      <Alert color="alert" variant="light" icon={<IconX size={16} />} data-testid="submit-result" data-status="Error">
+        {state.message}
+      </Alert>
+    )
+  }
+  if (state.phase !== 'done' || state.status === 'Accepted') {
+    return state.phase === 'done' ? <span data-testid="submit-result" data-status="Accepted" hidden /> : null
+  }
+  const text = RESULT_TEXT[state.status as keyof typeof RESULT_TEXT] ?? RESULT_TEXT.WrongAnswer
+  return (
+    <Alert color="alert" variant="light" icon={<IconX size={16} />} title={text.title} data-testid="submit-result" data-status={state.status}>
+      {text.message}
+    </Alert>
+  )
+}
+
+const SPARK_COLORS = ['#1de9b6', '#f5c518', '#ff6767', '#4dabf7', '#b197fc', '#ffa94d']
+
+/** A short burst for an accepted flag. */
+function Celebration() {
+  const sparks = useMemo(
+    () =>
+      Array.from({ length: 28 }, (_, i) => {
+        const angle = (i / 28) * Math.PI * 2 + Math.random() * 0.3
+        const distance = 80 + Math.random() * 90
+        return { dx: Math.cos(angle) * distance, dy: Math.sin(angle) * distance * 0.6, color: SPARK_COLORS[i % SPARK_COLORS.length]!, delay: Math.random() * 150 }
+      }),
+    [],
+  )
+  return (
+    <div className={classes.celebrate} data-testid="solve-celebration">
+      {sparks.map((s, i) => (
+        <span
+          key={i}
+          className={classes.spark}
+          style={{ background: s.color, animationDelay: `${s.delay}ms`, ['--dx' as string]: `${s.dx}px`, ['--dy' as string]: `${s.dy}px` }}
+        />
+      ))}
+      <div className={classes.celebrateTitle}>🎉 答案正确</div>
+      <Text size="sm" c="dimmed">
+        题目已解出，积分榜即将更新
+      </Text>
+    </div>
+  )
+}
+
+export default ChallengeModal

@@ -1,0 +1,37 @@
+/**
+ * `confirmDialog({...})`: a Chinese confirm/cancel dialog (SPEC §1) through the modals manager,
+ * resolving to true when confirmed. The buttons carry `confirm-ok` / `confirm-cancel` test ids.
+ */
+import type { ReactNode } from 'react'
+import { Text } from '@mantine/core'
+import { modals } from '@mantine/modals'
+
+export interface ConfirmOptions {
+  title: ReactNode
+  message: ReactNode
+  /** Label of the confirm button (default 确认). */
+  confirmLabel?: string
+  /** Destructive action: red confirm button. */
+  danger?: boolean
+}
+
+export function confirmDialog({ title, message, confirmLabel = '确认', danger = false }: ConfirmOptions): Promise<boolean> {
+  return new Promise((resolve) => {
+    let settled = false
+    const settle = (value: boolean) => {
+      if (settled) return
+      settled = true
+      resolve(value)
+    }
+    modals.openConfirmModal({
+      title,
+      children: typeof message === 'string' ? <Text size="sm">{message}</Text> : message,
+      labels: { confirm: confirmLabel, cancel: '取消' },
+      confirmProps: { color: danger ? 'alert' : undefined, 'data-testid': 'confirm-ok' } as never,
+      cancelProps: { 'data-testid': 'confirm-cancel' } as never,
+      onConfirm: () => settle(true),
+      onCancel: () => settle(false),
+      onClose: () => settle(false),
+    })
+  })
+}

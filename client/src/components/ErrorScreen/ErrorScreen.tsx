@@ -1,0 +1,19 @@
+import { isRouteErrorResponse, useRouteError } from 'react-router-dom'
+import { StatusScreen } from '../StatusScreen/StatusScreen'
+
+/** The text of a route error: a response's status text, or the error's message. */
+export function routeErrorText(error: unknown): string {
+  if (isRouteErrorResponse(error)) return `${error.status} ${error.statusText || (typeof error.data === 'string' ? error.data : '')}`.trim()
+  if (error instanceof Error) return error.message
+  if (typeof error === 'string') return error
+  return 'Unknown error'
+}
+
+/** The default error screen of the router (SPEC §2). */
+export function ErrorScreen() {
+  const error = useRouteError()
+  if (import.meta.env.DEV) console.error(error)
+  return <StatusScreen testId="error-screen" title="Unexpected Application Error!" description={routeErrorText(error)} />
+}
+
+export default ErrorScreen

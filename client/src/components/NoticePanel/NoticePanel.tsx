@@ -1,0 +1,74 @@
+/** The game's notices (notices store): admin announcements first, then bloods, hints and new challenges. */
+import { Card, Group, ScrollArea, Stack, Text } from '@mantine/core'
+import { IconBulb, IconDropletFilled, IconFlag, IconSpeakerphone } from '@tabler/icons-react'
+import type { NoticeType } from '@flagwave/shared/enums'
+import type { GameNotice } from '@flagwave/shared/schemas/games'
+import { BLOOD_META } from '../BloodIcon/BloodIcon'
+import { formatTime } from '../GameTime/GameTime'
+import { Markdown } from '../Markdown/Markdown'
+import classes from './NoticePanel.module.css'
+
+const TYPE_META: Record<NoticeType, { color: string; icon: typeof IconFlag; label: string }> = {
+  Normal: { color: 'var(--mantine-color-brand-5)', icon: IconSpeakerphone, label: '公告' },
+  FirstBlood: { color: BLOOD_META.FirstBlood.color, icon: IconDropletFilled, label: '一血' },
+  SecondBlood: { color: BLOOD_META.SecondBlood.color, icon: IconDropletFilled, label: '二血' },
+  ThirdBlood: { color: BLOOD_META.ThirdBlood.color, icon: IconDropletFilled, label: '三血' },
+  NewHint: { color: 'var(--mantine-color-yellow-5)', icon: IconBulb, label: '提示' },
+  NewChallenge: { color: 'var(--mantine-color-blue-5)', icon: IconFlag, label: '新题' },
+}
+
+export function NoticeItem({ notice }: { notice: GameNotice }) {
+  const meta = TYPE_META[notice.type] ?? TYPE_META.Normal
+  const Icon = meta.icon
+  return (
+    <div className={classes.item} style={{ ['--notice-color' as string]: meta.color }} data-testid="notice-item" data-type={notice.type} data-notice-id={notice.id}>
+      <Group gap={6} wrap="nowrap" mb={2}>
+        <Icon size={14} color={meta.color} />
+        <Text size="xs" c="dimmed">
+          {meta.label} · {formatTime(notice.time, 'MM-DD HH:mm:ss')}
+        </Text>
+      </Group>
+      {notice.type === 'Normal' ? (
+        <Markdown source={notice.content} />
+      ) : (
+        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+          {notice.content}
+        </Text>
+      )}
+    </div>
+  )
+}
+
+export interface NoticePanelProps {
+  notices: GameNotice[]
+  /** Height of the scrolling list (px); default 420. */
+  height?: number
+}
+
+export function NoticePanel({ notices, height = 420 }: NoticePanelProps) {
+  return (
+    <Card withBorder radius="md" padding="sm" data-testid="notice-panel">
+      <Group gap={6} mb="xs">
+        <IconSpeakerphone size={16} />
+        <Text fw={600} size="sm">
+          比赛通知
+        </Text>
+      </Group>
+      {notices.length === 0 ? (
+        <Text size="sm" c="dimmed" py="sm" ta="center">
+          暂无通知
+        </Text>
+      ) : (
+        <ScrollArea.Autosize mah={height} type="auto" offsetScrollbars>
+          <Stack gap="sm">
+            {notices.map((notice) => (
+              <NoticeItem key={notice.id} notice={notice} />
+            ))}
+          </Stack>
+        </ScrollArea.Autosize>
+      )}
+    </Card>
+  )
+}
+
+export default NoticePanel

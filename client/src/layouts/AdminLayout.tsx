@@ -1,0 +1,35 @@
+import { Stack, Tabs } from '@mantine/core'
+import { IconFlag, IconHistory, IconServer, IconSettings, IconUser, IconUsersGroup } from '@tabler/icons-react'
+import { Outlet, useLocation, useNavigate } from 'react-router-dom'
+
+const SECTIONS = [
+  { value: '/admin/games', label: '比赛', icon: IconFlag },
+  { value: '/admin/teams', label: '队伍', icon: IconUsersGroup },
+  { value: '/admin/users', label: '用户', icon: IconUser },
+  { value: '/admin/instances', label: '实例', icon: IconServer },
+  { value: '/admin/logs', label: '日志', icon: IconHistory },
+  { value: '/admin/configs', label: '全局设置', icon: IconSettings },
+]
+
+/** The administration frame: section tabs above the routed admin screen. */
+export function AdminLayout() {
+  const navigate = useNavigate()
+  const path = useLocation().pathname.toLowerCase()
+  const active = SECTIONS.find((section) => path.startsWith(section.value))?.value ?? null
+  return (
+    <Stack gap="md">
+      <Tabs value={active} onChange={(value) => value && navigate(value)} data-testid="admin-tabs">
+        <Tabs.List>
+          {SECTIONS.map(({ value, label, icon: Icon }) => (
+            <Tabs.Tab key={value} value={value} leftSection={<Icon size={16} />}>
+              {label}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+      </Tabs>
+      <Outlet />
+    </Stack>
+  )
+}
+
+export default AdminLayout

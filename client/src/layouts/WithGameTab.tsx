@@ -1,0 +1,65 @@
+import { useEffect } from 'react'
+import { Group, Stack, Tabs, Title } from '@mantine/core'
+import { IconChartBar, IconEye, IconFlag, IconInfoCircle } from '@tabler/icons-react'
+import { Outlet, useLocation, useNavigate, useParams } from 'react-router-dom'
+import { DetailedGameInfoModel } from '@flagwave/shared/schemas/games'
+import { http } from '../api/http'
+import { useQuery } from '../api/useQuery'
+import { useRecentGame } from '../stores/recentGame'
+import { hasRole, useRole } from '../stores/session'
+
+/** Parse the `:id` route parameter of game routes; null when it is not a positive integer. */
+export function useGameId(): number | null {
+  const { id } = useParams()
+  const value = Number(id)
+  return id && /^\d+$/.test(id) && value > 0 ? value : null
+}
+
+/**
+ * The frame of a game's screens: game title and tabs (details, challenges, scoreboard, and the
+ * monitor for Monitor+). Remembers the game for the navbar's monitor entry.
+ */
+export function WithGameTab() {
+  const gameId = useGameId()
+  const role = useRole()
+  const navigate = useNavigate()
+  const location = useLocation()
+  const setRecent = useRecentGame((state) => state.setGameId)
+  const { data } = useQuery(gameId === null ? null : `/api/game/${gameId}`, () => http.get(`/api/game/${gameId}`, { schema: DetailedGameInfoModel }))
+
+  useEffect(() => {
+    if (gameId !== null) setRecent(gameId)
+  }, [gameId, setRecent])
+
+  const base = `/games/${gameId}`
+  const tabs = [
+    { value: base, label: '比赛详情', icon: IconInfoCircle },
+    { value: `${base}/challenges`, label: '比赛题目', icon: IconFlag },
+    { value: `${base}/scoreboard`, label: '积分总榜', icon: IconChartBar },
+    ...(hasRole(role, 'Monitor') ? [{ value: `${base}/monitor/events`, label: '比赛监控', icon: IconEye }] : []),
+  ]
+  const path = location.pathname.toLowerCase()
+  const active = [...tabs].reverse().find((tab) => path === tab.value || (tab.value !== base && path.startsWith(tab.value.replace(/\/events$/, ''))))?.value ?? base
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" wrap="wrap">
+        <Title order={2} data-testid="game-title">
+          {data?.title ?? `#${gameId ?? ''}`}
+        </Title>
+        <Tabs value={active} onChange={(value) => value && navigate(value)} variant="pills">
+          <Tabs.List>
+            {tabs.map(({ value, label, icon: Icon }) => (
+              <Tabs.Tab key={value} value={value} leftSection={<Icon size={16} />}>
+                {label}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
+        </Tabs>
+      </Group>
+      <Outlet />
+    </Stack>
+  )
+}
+
+export default WithGameTab

@@ -1,0 +1,61 @@
+import { useState } from 'react'
+import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core'
+import { useForm } from '@mantine/form'
+import { Link, useNavigate, useSearchParams } from 'react-router-dom'
+import { LoginModel } from '@flagwave/shared/schemas/account'
+import { AccountPanel } from '../../components/AccountPanel/AccountPanel'
+import { useSession } from '../../stores/session'
+import { notifyError, notifySuccess } from '../../utils/notify'
+import { safeRedirect } from '../../utils/redirect'
+import { zodValidate } from '../../utils/zodForm'
+
+/** POST /api/account/login with user name or e-mail; then back to `from`. */
+export default function Login() {
+  const [params] = useSearchParams()
+  const navigate = useNavigate()
+  const login = useSession((state) => state.login)
+  const [busy, setBusy] = useState(false)
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { userName: '', password: '' },
+    validate: zodValidate(LoginModel),
+  })
+
+  const submit = form.onSubmit(async (values) => {
+    setBusy(true)
+    try {
+      const profile = await login({ userName: values.userName.trim(), password: values.password })
+      notifySuccess(`欢迎回来，${profile?.userName ?? values.userName}`, '登录成功')
+      navigate(safeRedirect(params.get('from')), { replace: true })
+    } catch (error) {
+      notifyError(error, '登录失败')
+    } finally {
+      setBusy(false)
+    }
+  })
+
+  return (
+    <AccountPanel title="登录" subtitle="使用用户名或邮箱登录" testId="login-page">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <TextInput label="用户名或邮箱" autoComplete="username" data-testid="login-username" autoFocus {...form.getInputProps('userName')} />
+          <PasswordInput label="密码" autoComplete="current-password" data-testid="login-password" {...form.getInputProps('password')} />
+          <Group justify="space-between">
+            <Anchor component={Link} to="/account/recovery" size="sm">
+              忘记密码？
+            </Anchor>
+            <Text size="sm">
+              没有账户？{' '}
+              <Anchor component={Link} to="/account/register" data-testid="login-to-register">
+                注册
+              </Anchor>
+            </Text>
+          </Group>
+          <Button type="submit" loading={busy} fullWidth data-testid="login-submit">
+            登录
+          </Button>
+        </Stack>
+      </form>
+    </AccountPanel>
+  )
+}

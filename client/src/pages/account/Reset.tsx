@@ -1,0 +1,67 @@
+import { useState } from 'react'
+import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core'
+import { useForm } from '@mantine/form'
+import { Link, useNavigate, useSearchParams } from 'react-router-dom'
+import { PasswordResetModel } from '@flagwave/shared/schemas/account'
+import { accountApi } from '../../api/account'
+import { AccountPanel } from '../../components/AccountPanel/AccountPanel'
+import { notifyError, notifySuccess } from '../../utils/notify'
+import { zodErrors } from '../../utils/zodForm'
+
+/**
+ * Reset link target `/account/reset?token=…&email=…` (CONTRACT §3.1.3): posts `rToken` (= token)
+ * and `email` exactly as received, with the new password.
+ */
+export default function Reset() {
+  const [params] = useSearchParams()
+  const navigate = useNavigate()
+  const token = params.get('token') ?? ''
+  const email = params.get('email') ?? ''
+  const [busy, setBusy] = useState(false)
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { password: '', confirm: '' },
+    validate: (values) => ({
+      ...zodErrors(PasswordResetModel.pick({ password: true }), values),
+      ...(values.confirm !== values.password ? { confirm: '两次输入的密码不一致' } : {}),
+    }),
+  })
+
+  const submit = form.onSubmit(async (values) => {
+    setBusy(true)
+    try {
+      await accountApi.passwordReset({ rToken: token, email, password: values.password })
+      notifySuccess('密码已重置，请使用新密码登录')
+      navigate('/account/login', { replace: true })
+    } catch (error) {
+      notifyError(error, '重置密码失败')
+    } finally {
+      setBusy(false)
+    }
+  })
+
+  return (
+    <AccountPanel title="重置密码" testId="reset-page">
+      {!token || !email ? (
+        <Alert color="alert" variant="light" title="链接无效" data-testid="reset-invalid">
+          重置链接缺少必要的参数，请重新申请找回密码。
+        </Alert>
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <Stack gap="md">
+            <PasswordInput label="新密码" autoComplete="new-password" data-testid="reset-password" autoFocus {...form.getInputProps('password')} />
+            <PasswordInput label="确认新密码" autoComplete="new-password" data-testid="reset-confirm" {...form.getInputProps('confirm')} />
+            <Button type="submit" loading={busy} fullWidth data-testid="reset-submit">
+              重置密码
+            </Button>
+          </Stack>
+        </form>
+      )}
+      <Text size="sm" ta="center">
+        <Anchor component={Link} to="/account/recovery">
+          重新找回密码
+        </Anchor>
+      </Text>
+    </AccountPanel>
+  )
+}

@@ -1,0 +1,124 @@
+/**
+ * The signed-in user (GET /api/account/profile) and the session actions.
+ *
+ * `status` is `unknown` until the first profile answer, unless a profile was restored from the
+ * persisted cache (then it is optimistically `authenticated` and revalidated at start).
+ * A 401 makes the session anonymous; a body `status` 403 (banned, CONTRACT §3.1.11) logs out
+ * and notifies "account disabled". Session changes clear the private cache and reconnect the
+ * realtime hubs so that their rooms follow the new identity.
+ */
+import { create } from 'zustand'
+import { notifications } from '@mantine/notifications'
+import { roleRank, type Role } from '@flagwave/shared/enums'
+import type { ProfileUserInfoModel } from '@flagwave/shared/schemas/account'
+import type { z } from 'zod'
+import type { LoginModel } from '@flagwave/shared/schemas/account'
+import { accountApi, PROFILE_KEY } from '../api/account'
+import { clearCache, fetchQuery, getCachedData, setCachedData } from '../api/cache'
+import { ApiError } from '../api/http'
+import { restartHubs } from '../realtime/hub'
+
+export type SessionStatus = 'unknown' | 'authenticated' | 'anonymous'
+
+interface SessionState {
+  profile: ProfileUserInfoModel | null
+  status: SessionStatus
+  /** The account was found disabled (body status 403); notified once until the next sign-in. */
+  disabled: boolean
+  /** Apply a profile answer (used by the profile query and by `refresh`). */
+  setProfile: (profile: ProfileUserInfoModel) => void
+  /** Apply a failed profile answer. */
+  handleProfileError: (error: unknown) => void
+  /** Refetch the profile; resolves to it, or null when signed out. */
+  refresh: () => Promise<ProfileUserInfoModel | null>
+  login: (body: z.input<typeof LoginModel>) => Promise<ProfileUserInfoModel | null>
+  /** Called after an action that signed the user in without `login` (register, verify). */
+  signedIn: () => Promise<ProfileUserInfoModel | null>
+  logout: (options?: { silent?: boolean }) => Promise<void>
+}
+
+const cachedProfile = getCachedData<ProfileUserInfoModel>(PROFILE_KEY) ?? null
+
+export const ACCOUNT_DISABLED_MESSAGE = '账户已被禁用'
+
+export const useSession = create<SessionState>((set, get) => ({
+  profile: cachedProfile,
+  status: cachedProfile ? 'authenticated' : 'unknown',
+  disabled: false,
+
+  setProfile: (profile) => {
+    const previous = get().profile
+    set({ profile, status: 'authenticated', disabled: false })
+    if (previous && previous.userId !== profile.userId) restartHubs()
+  },
+
+  handleProfileError: (error) => {
+    if (!(error instanceof ApiError)) return
+    if (error.bodyStatus === 403 || (error.bodyStatus === null && error.status === 403)) {
+      // Banned (CONTRACT §3.1.11): log out and say so, once; the server may keep answering 403
+      // for the cookie, which the client cannot remove itself (HttpOnly).
+      if (get().disabled) return
+      set({ disabled: true })
+      void get().logout({ silent: true })
+      notifications.show({ color: 'alert', title: ACCOUNT_DISABLED_MESSAGE, message: error.message })
+      return
+    }
+    if (error.status === 401) {
+      const wasSignedIn = get().profile !== null
+      if (wasSignedIn) clearCache()
+      else clearCache((key) => key === PROFILE_KEY)
+      set({ profile: null, status: 'anonymous' })
+      if (wasSignedIn) restartHubs()
+    }
+  },
+
+  refresh: async () => {
+    try {
+      const profile = await fetchQuery(PROFILE_KEY, accountApi.profile)
+      get().setProfile(profile)
+      return profile
+    } catch (error) {
+      get().handleProfileError(error)
+      if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return null
+      throw error
+    }
+  },
+
+  login: async (body) => {
+    await accountApi.login(body)
+    return get().signedIn()
+  },
+
+  signedIn: async () => {
+    set({ disabled: false })
+    clearCache()
+    const profile = await get().refresh()
+    restartHubs()
+    return profile
+  },
+
+  logout: async ({ silent = false } = {}) => {
+    try {
+      await accountApi.logout()
+    } catch (error) {
+      if (!silent && !(error instanceof ApiError && error.status === 401)) throw error
+    }
+    clearCache()
+    set({ profile: null, status: 'anonymous' })
+    restartHubs()
+  },
+}))
+
+/** The caller's role, or null when signed out. */
+export const useRole = (): Role | null => useSession((state) => state.profile?.role ?? null)
+
+export const hasRole = (role: Role | null | undefined, minimum: Role): boolean => role != null && roleRank(role) >= roleRank(minimum)
+
+/** Keep the profile cache entry in step with local edits (e.g. a new avatar URL). */
+export function patchProfile(change: Partial<ProfileUserInfoModel>): void {
+  const profile = useSession.getState().profile
+  if (!profile) return
+  const next = { ...profile, ...change }
+  setCachedData(PROFILE_KEY, next)
+  useSession.setState({ profile: next })
+}
