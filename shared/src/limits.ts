@@ -8,6 +8,8 @@ export const ADMIN_BIO_MAX = 50
 export const REAL_NAME_MAX = 7
 export const STD_NUMBER_MAX = 24
 export const CREATE_STD_NUMBER_MAX = 15
+/** Not a contract rule: the `users.phone` column holds 64 characters; longer numbers fail the phone rule. */
+export const PHONE_MAX = 64
 export const TEAM_NAME_MAX = 15
 export const TEAM_BIO_MAX = 31
 export const POST_TITLE_MAX = 50

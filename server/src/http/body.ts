@@ -46,7 +46,8 @@ export function jsonBody(): Middleware {
   return async (ctx, next) => {
     if (!ctx.is('application/json', 'application/*+json')) throw problem(415)
     await parse(ctx, async () => {
-      const raw = (ctx.request.body as Record<symbol, unknown> | undefined)?.[unparsed]
+      // koa-body 8 keeps the raw text in `ctx.request.rawBody` (older versions used the symbol).
+      const raw = (ctx.request as { rawBody?: unknown }).rawBody ?? (ctx.request.body as Record<symbol, unknown> | undefined)?.[unparsed]
       if (raw === undefined || (typeof raw === 'string' && raw.trim() === '')) throw badRequest('A non-empty request body is required.')
       await next()
     })

@@ -41,6 +41,38 @@ export class Realtime {
     this.emit(envelope(namespace, room, event, ...args))
   }
 
+  /** Make every user-hub socket of a user join `room`, on every node (e.g. a team they just joined). */
+  joinRoom(userId: string, room: string): void {
+    this.io?.of(NAMESPACES.user).in(rooms.user(userId)).socketsJoin(room)
+  }
+
+  /** Make every user-hub socket of a user leave `room`, on every node (kicked from or left a team). */
+  leaveRoom(userId: string, room: string): void {
+    this.io?.of(NAMESPACES.user).in(rooms.user(userId)).socketsLeave(room)
+  }
+
+  /** Empty a user-hub room on every node (a deleted team). */
+  closeRoom(room: string): void {
+    this.io?.of(NAMESPACES.user).in(room).socketsLeave(room)
+  }
+
+  /**
+   * Make the sockets of `userIds` on `namespace` join `room`, on every node. With `within`, only
+   * the sockets already in that room join (e.g. the user-hub sockets watching one game).
+   * Resolves once the sockets have joined, so events published afterwards reach them.
+   */
+  async joinUsers(namespace: NamespaceName, userIds: string[], room: string, within?: string): Promise<void> {
+    if (!this.io || userIds.length === 0) return
+    const sockets = await this.io.of(NAMESPACES[namespace]).in(userIds.map(rooms.user)).fetchSockets()
+    for (const socket of sockets) if (!within || socket.rooms.has(within)) socket.join(room)
+  }
+
+  /** Make the sockets of `userIds` on `namespace` leave `room`, on every node. */
+  leaveUsers(namespace: NamespaceName, userIds: string[], room: string): void {
+    if (!this.io || userIds.length === 0) return
+    this.io.of(NAMESPACES[namespace]).in(userIds.map(rooms.user)).socketsLeave(room)
+  }
+
   /** Drop every socket of a user on every namespace and node (bans, role changes, deletion). */
   disconnectUser(userId: string): void {
     if (!this.io) return

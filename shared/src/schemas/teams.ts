@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { ParticipationStatus } from '../enums.js'
 import { TEAM_BIO_MAX, TEAM_NAME_MAX } from '../limits.js'
 import { ProfileUserInfoModel } from './account.js'
-import { intOut, keep, optionalMaxString, requiredString, wireBool } from './fields.js'
+import { intOut, keep, optionalMaxString, requiredString, typeMessage, wireBool } from './fields.js'
 
 export const TeamUserInfoModel = z.object({
   id: z.string(),
@@ -37,6 +37,15 @@ export const TeamUpdateModel = z.object({
 export type TeamUpdateModel = z.infer<typeof TeamUpdateModel>
 
 export const TEAM_NAME_EMPTY_MESSAGE = '队伍名不能为空'
+
+/**
+ * Body of `POST /api/team/accept`: a bare JSON string literal holding the invite code
+ * (CONTRACT §3.8.9); JSON null → `The code field is required.`.
+ */
+export const TeamAcceptCode = z.string({
+  error: (issue) => (issue.input === undefined || issue.input === null ? 'The code field is required.' : typeMessage(issue.input, 'String')),
+})
+export type TeamAcceptCode = z.infer<typeof TeamAcceptCode>
 
 export const TeamTransferModel = z.object({
   newCaptainId: requiredString('The NewCaptainId field is required.'),

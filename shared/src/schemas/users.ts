@@ -5,6 +5,7 @@ import {
   ADMIN_BIO_MAX,
   CREATE_STD_NUMBER_MAX,
   PASSWORD_MIN,
+  PHONE_MAX,
   REAL_NAME_MAX,
   STD_NUMBER_MAX,
   TEAM_NAME_MAX,
@@ -38,7 +39,7 @@ export const UserCreateModel = z.object({
   email: requiredString('邮箱是必需的').refine(isEmailLike, '邮箱地址无效'),
   realName: optionalMaxString(REAL_NAME_MAX, '真实姓名过长'),
   stdNumber: optionalMaxString(CREATE_STD_NUMBER_MAX, '学工号过长'),
-  phone: optionalString().refine((v) => v === null || isPhoneLike(v), '手机号格式错误'),
+  phone: optionalString().refine((v) => v === null || (isPhoneLike(v) && v.length <= PHONE_MAX), '手机号格式错误'),
   teamName: optionalMaxString(TEAM_NAME_MAX, '队伍名称过长'),
 })
 export type UserCreateModel = z.infer<typeof UserCreateModel>
@@ -54,10 +55,29 @@ export const AdminUserInfoModel = z.object({
     .refine((v) => v === null || v.length <= USER_NAME_MAX, '用户名过长'),
   email: optionalString().refine((v) => v === null || isEmailLike(v), '邮箱格式错误'),
   bio: optionalMaxString(ADMIN_BIO_MAX, '描述过长'),
-  phone: optionalString().refine((v) => v === null || isPhoneLike(v), '手机号格式错误'),
+  phone: optionalString().refine((v) => v === null || (isPhoneLike(v) && v.length <= PHONE_MAX), '手机号格式错误'),
   realName: optionalMaxString(REAL_NAME_MAX, '真实姓名过长'),
   stdNumber: optionalMaxString(STD_NUMBER_MAX, '学工号过长'),
   emailConfirmed: keep(wireBool()),
   role: keep(wireEnum(Role)),
 })
 export type AdminUserInfoModel = z.infer<typeof AdminUserInfoModel>
+
+/**
+ * Query of `POST /api/admin/users/search` and `POST /api/admin/teams/search`: `hint` is required;
+ * missing or empty → `The hint field is required.` (CONTRACT §3.2.5). A repeated parameter uses its first value.
+ */
+export const SearchHintQuery = z.object({
+  hint: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((raw, ctx) => {
+      const value = Array.isArray(raw) ? raw[0] : raw
+      if (value === undefined || value === '') {
+        ctx.addIssue({ code: 'custom', message: 'The hint field is required.' })
+        return z.NEVER
+      }
+      return value
+    }),
+})
+export type SearchHintQuery = z.infer<typeof SearchHintQuery>

@@ -1,0 +1,229 @@
+/**
+ * Team commands (CONTRACT §3.8). Every command runs in one transaction that locks the team row,
+ * checks in the contract's order and throws its exact titles; the route publishes the change
+ * (domain/teams/events.ts) and writes the audit entry once the transaction has committed.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql'
+import { LockMode } from '@mikro-orm/core'
+import { AVATAR_WIDTH, MAX_CAPTAINED_TEAMS } from '@flagwave/shared/limits'
+import type { TeamUpdateModel } from '@flagwave/shared/schemas/teams'
+import { TEAM_NAME_EMPTY_MESSAGE } from '@flagwave/shared/schemas/teams'
+import { Team } from '../../entities/Team.js'
+import { User } from '../../entities/User.js'
+import { Participation } from '../../entities/Participation.js'
+import { AppError, badRequest, notFound } from '../../http/errors.js'
+import type { BlobStore } from '../../storage/blobStore.js'
+import { processImage } from '../../lib/images.js'
+import { checkImageUpload } from '../accounts/avatar.js'
+import { assetUrl, releaseFile, removeBlobs, storeFile } from '../files/files.js'
+import { assertCaptain, isMember, isTeamLocked } from './policy.js'
+import { newInviteToken, parseInviteCode } from './inviteCode.js'
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** How a missing team is reported: most team endpoints answer HTTP 400 (CONTRACT §3.8). */
+export type Missing = 'http400' | 'http404'
+
+const missingTeam = (how: Missing): AppError => (how === 'http400' ? badRequest('队伍未找到') : notFound('队伍未找到'))
+
+/** Load a team with its members, locking its row for the rest of the transaction. */
+export async function lockTeam(em: EntityManager, id: number): Promise<Team | null> {
+  const team = await em.findOne(Team, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+  if (!team) return null
+  await team.members.init()
+  return team
+}
+
+/** Load a team with its members (reads). */
+export async function findTeam(em: EntityManager, id: number): Promise<Team | null> {
+  return em.findOne(Team, { id }, { populate: ['members'] })
+}
+
+/** Every team the user is a member of, by id, with members (`GET /api/team`). */
+export async function teamsOfUser(em: EntityManager, userId: string): Promise<Team[]> {
+  const rows = await em.execute<{ team_id: number }[]>('select team_id from team_members where user_id = ?', [userId])
+  if (rows.length === 0) return []
+  return em.find(Team, { id: { $in: rows.map((r) => r.team_id) } }, { populate: ['members'], orderBy: { id: 'asc' } })
+}
+
+/**
+ * `POST /api/team`. "One create at a time per user" is enforced with a transaction-scoped
+ * advisory lock on the user id (the `Concurrency` policy of the reference), then the reference's
+ * rule: refused when the caller is in more than one team and captains one of them.
+ */
+export async function createTeam(em: EntityManager, userId: string, model: TeamUpdateModel): Promise<Team> {
+  return em.transactional(async (tx) => {
+    await tx.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`team-create:${userId}`])
+    const rows = await tx.execute<{ captain_id: string }[]>(
+      'select t.captain_id from team_members m join teams t on t.id = m.team_id where m.user_id = ?',
+      [userId],
+    )
+    if (rows.length > 1 && rows.some((r) => r.captain_id === userId)) throw badRequest('不允许创建多个队伍')
+    if (!model.name) throw badRequest(TEAM_NAME_EMPTY_MESSAGE)
+    const me = await tx.findOneOrFail(User, { id: userId })
+    const team = tx.create(Team, { name: model.name, bio: model.bio, locked: false, inviteToken: newInviteToken(), captain: me, avatarHash: null })
+    team.members.add(me)
+    await tx.flush()
+    return team
+  })
+}
+
+/** `PUT /api/team/{id}`: a null or empty name keeps the current one; bio is always replaced. */
+export async function updateTeam(em: EntityManager, userId: string, id: number, model: TeamUpdateModel): Promise<Team> {
+  return em.transactional(async (tx) => {
+    const team = await lockTeam(tx, id)
+    if (!team) throw missingTeam('http400')
+    assertCaptain(team, userId)
+    if (model.name) team.name = model.name
+    team.bio = model.bio
+    await tx.flush()
+    return team
+  })
+}
+
+/** `PUT /api/team/{id}/transfer`. The new captain need not be a member (as in the reference). */
+export async function transferTeam(em: EntityManager, userId: string, id: number, newCaptainId: string): Promise<{ team: Team; newCaptain: User }> {
+  return em.transactional(async (tx) => {
+    const team = await lockTeam(tx, id)
+    if (!team) throw missingTeam('http400')
+    assertCaptain(team, userId)
+    if (await isTeamLocked(tx, team)) throw badRequest('队伍已锁定')
+    const newCaptain = GUID.test(newCaptainId) ? await tx.findOne(User, { id: newCaptainId.toLowerCase() }) : null
+    if (!newCaptain) throw badRequest('移交的用户不存在')
+    const captained = await tx.count(Team, { captain: newCaptain.id, id: { $ne: team.id } })
+    if (captained >= MAX_CAPTAINED_TEAMS) throw badRequest('被移交者所管理的队伍过多')
+    team.captain = newCaptain
+    await tx.flush()
+    return { team, newCaptain }
+  })
+}
+
+/** `GET /api/team/{id}/invite` (read) and `PUT /api/team/{id}/invite` (new token, old codes stop working). */
+export async function teamForInvite(em: EntityManager, userId: string, id: number, regenerate: boolean): Promise<Team> {
+  return em.transactional(async (tx) => {
+    const team = regenerate ? await lockTeam(tx, id) : await findTeam(tx, id)
+    if (!team) throw missingTeam('http400')
+    assertCaptain(team, userId)
+    if (regenerate) {
+      team.inviteToken = newInviteToken()
+      await tx.flush()
+    }
+    return team
+  })
+}
+
+/**
+ * `POST /api/team/{id}/kick/{userid}`. Removes the member and **their** registrations for this
+ * team's games — the reference deletes the captain's instead, which DESIGN §2 fixes.
+ */
+export async function kickMember(em: EntityManager, userId: string, id: number, kickedId: string): Promise<{ team: Team; kicked: User }> {
+  return em.transactional(async (tx) => {
+    const team = await lockTeam(tx, id)
+    if (!team) throw missingTeam('http400')
+    assertCaptain(team, userId)
+    if (await isTeamLocked(tx, team)) throw badRequest('队伍已锁定')
+    const kicked = team.members.getItems().find((m) => m.id === kickedId.toLowerCase())
+    if (!kicked) throw badRequest('用户不在队伍中')
+    team.members.remove(kicked)
+    await tx.flush()
+    await tx.execute('delete from registrations where user_id = ? and participation_id in (select id from participations where team_id = ?)', [kicked.id, team.id])
+    return { team, kicked }
+  })
+}
+
+/** `POST /api/team/accept`: join a team by invite code. */
+export async function acceptInvite(em: EntityManager, userId: string, code: string): Promise<Team> {
+  const { teamName, teamId, token } = parseInviteCode(code)
+  return em.transactional(async (tx) => {
+    const team = await lockTeam(tx, teamId)
+    if (!team) throw badRequest(`${teamName} 队伍未找到`)
+    if (team.inviteToken !== token) throw badRequest(`${teamName} 邀请无效`)
+    if (await isTeamLocked(tx, team)) throw badRequest(`${teamName} 队伍已锁定`)
+    if (isMember(team, userId)) throw badRequest('你已经加入此队伍，无需重复加入')
+    team.members.add(await tx.findOneOrFail(User, { id: userId }))
+    await tx.flush()
+    return team
+  })
+}
+
+/** `POST /api/team/{id}/leave`. A captain may leave (the team keeps its captain id); registrations stay. */
+export async function leaveTeam(em: EntityManager, userId: string, id: number): Promise<Team> {
+  return em.transactional(async (tx) => {
+    const team = await lockTeam(tx, id)
+    if (!team) throw missingTeam('http404')
+    const me = team.members.getItems().find((m) => m.id === userId)
+    if (!me) throw badRequest('你不在此队伍中，无法离队')
+    if (await isTeamLocked(tx, team)) throw badRequest('队伍已锁定')
+    team.members.remove(me)
+    await tx.flush()
+    return team
+  })
+}
+
+/**
+ * `PUT /api/team/{id}/avatar`: the image is checked by content, resized to 300 px and stored as
+ * WebP (GIFs kept); the previous avatar's reference is released and its blob deleted after commit.
+ */
+export async function setTeamAvatar(em: EntityManager, store: BlobStore, userId: string, id: number, file: { path: string; size: number }): Promise<{ team: Team; url: string }> {
+  let stored: string | null = null
+  let released: string | null = null
+  try {
+    const result = await em.transactional(async (tx) => {
+      const team = await lockTeam(tx, id)
+      if (!team) throw missingTeam('http404')
+      assertCaptain(team, userId)
+      checkImageUpload(file)
+      const image = await processImage(file.path, { resizeWidth: AVATAR_WIDTH })
+      if (!image) throw badRequest('队伍头像更新失败')
+      const name = `avatar.${image.extension}`
+      const saved = await storeFile(tx, store, image.data, name)
+      stored = saved.hash
+      released = saved.hash === team.avatarHash ? null : await releaseFile(tx, team.avatarHash)
+      if (saved.hash === team.avatarHash) await releaseFile(tx, saved.hash) // same picture again: keep one reference
+      team.avatarHash = saved.hash
+      await tx.flush()
+      return { team, url: assetUrl(saved.hash, name) }
+    })
+    await removeBlobs(em, store, [released])
+    return result
+  } catch (err) {
+    // A blob written for a transaction that rolled back is removed unless something else holds it.
+    if (stored) await removeBlobs(em, store, [stored])
+    throw err
+  }
+}
+
+/** `DELETE /api/team/{id}`. Participations (and their registrations) go with the team. */
+export async function deleteTeam(em: EntityManager, store: BlobStore, userId: string, id: number): Promise<{ team: Team; members: string[]; gameIds: number[] }> {
+  return removeTeam(em, store, id, async (tx, team) => {
+    assertCaptain(team, userId)
+    if (await isTeamLocked(tx, team)) throw badRequest('队伍已锁定')
+  })
+}
+
+/**
+ * Delete a team after `check` passed (the captain path above; admins skip it). Releases the
+ * avatar and reports the former members and the games it took part in.
+ */
+export async function removeTeam(
+  em: EntityManager,
+  store: BlobStore,
+  id: number,
+  check: (tx: EntityManager, team: Team) => Promise<void>,
+): Promise<{ team: Team; members: string[]; gameIds: number[] }> {
+  let released: string | null = null
+  const result = await em.transactional(async (tx) => {
+    const team = await lockTeam(tx, id)
+    if (!team) throw missingTeam('http404')
+    await check(tx, team)
+    const members = team.members.getItems().map((m) => m.id)
+    const parts = await tx.find(Participation, { team: team.id }, { fields: ['id', 'game'] })
+    const gameIds = [...new Set(parts.map((p) => p.game.id))]
+    released = await releaseFile(tx, team.avatarHash)
+    tx.remove(team)
+    await tx.flush()
+    return { team, members, gameIds }
+  })
+  await removeBlobs(em, store, [released])
+  return result
+}

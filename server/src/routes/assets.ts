@@ -1,0 +1,103 @@
+/** Group `assets` (CONTRACT §3.3): download (no `/api` prefix), bulk upload, delete. */
+import type { Context } from 'koa'
+import { z } from 'zod'
+import { LocalFile } from '@flagwave/shared/schemas/admin'
+import { RAW, route } from '../http/route.js'
+import { badRequest, notFound } from '../http/errors.js'
+import { presentLocalFile } from '../presenters/files.js'
+import { deleteAsset, HASH_PATTERN, HASH_PATTERN_TITLE, uploadAssets } from '../domain/assets/assets.js'
+import { contentTypeFor, IMMUTABLE_CACHE, ifRangeMatches, notModified, parseRange } from '../domain/assets/download.js'
+
+/** `{hash:length(64)}`: any other length matches no endpoint (404). */
+const hash64 = z.string().length(64)
+
+const uploadQuery = z.object({
+  filename: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((v) => (Array.isArray(v) ? v[0] : v) || null),
+})
+
+async function audit(ctx: Context, message: string): Promise<void> {
+  await ctx.services.audit.write({ message, userName: ctx.state.user?.userName, ip: ctx.clientIp, status: 'Success' })
+}
+
+export const assetRoutes = [
+  route({
+    method: 'GET',
+    path: '/assets/:hash/:filename',
+    params: z.object({ hash: hash64, filename: z.string().min(1) }),
+    response: 'file:application/octet-stream',
+    summary: 'Download a stored file; the name only picks Content-Type and download name',
+    handler: async (ctx, { params }) => {
+      const { hash, filename } = params
+      if (!HASH_PATTERN.test(hash)) throw badRequest(HASH_PATTERN_TITLE)
+      const store = ctx.services.storage
+      const stat = await store.stat(hash)
+      if (!stat) throw notFound('文件不存在')
+      const etag = `"${hash}"`
+      // Served byte for byte: a compressed body would break ranges and the strong ETag.
+      ctx.compress = false
+      ctx.status = 200
+      ctx.set('ETag', etag)
+      ctx.set('Last-Modified', stat.mtime.toUTCString())
+      ctx.set('Cache-Control', IMMUTABLE_CACHE)
+      ctx.set('Accept-Ranges', 'bytes')
+      ctx.set('Content-Type', contentTypeFor(filename))
+      ctx.attachment(filename)
+      if (notModified(ctx.get('If-None-Match') || undefined, ctx.get('If-Modified-Since') || undefined, etag, stat.mtime)) {
+        ctx.status = 304
+        ctx.body = null
+        return RAW
+      }
+      const range = ifRangeMatches(ctx.get('If-Range') || undefined, etag, stat.mtime) ? parseRange(ctx.get('Range') || undefined, stat.size) : { kind: 'full' as const }
+      if (range.kind === 'unsatisfiable') {
+        ctx.status = 416
+        ctx.set('Content-Range', `bytes */${stat.size}`)
+        ctx.remove('Content-Disposition')
+        ctx.type = 'application/json; charset=utf-8'
+        ctx.body = JSON.stringify({ title: 'Range Not Satisfiable', status: 416 })
+        return RAW
+      }
+      const type = ctx.response.get('Content-Type')
+      if (range.kind === 'partial') {
+        ctx.status = 206
+        ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${stat.size}`)
+        ctx.body = ctx.method === 'HEAD' ? '' : store.open(hash, range)
+        ctx.length = range.end - range.start + 1
+      } else {
+        ctx.body = ctx.method === 'HEAD' ? '' : store.open(hash)
+        ctx.length = stat.size
+      }
+      ctx.set('Content-Type', type)
+      return RAW
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/api/assets',
+    role: 'Admin',
+    query: uploadQuery,
+    body: 'multipart',
+    response: z.array(LocalFile),
+    summary: 'Upload files (parts named `files`); known bytes gain a reference',
+    handler: async (ctx, { query, files }) => {
+      const stored = await uploadAssets(ctx.em, ctx.services.storage, files, query.filename)
+      for (const file of stored) await audit(ctx, `更新文件 [${file.hash.slice(0, 8)}] ${file.name} @ ${file.fileSize} bytes`)
+      return stored.map(presentLocalFile)
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/api/assets/:hash',
+    role: 'Admin',
+    params: z.object({ hash: hash64 }),
+    response: 'empty',
+    summary: 'Drop one reference to a file; the last one deletes it',
+    handler: async (ctx, { params }) => {
+      const file = await deleteAsset(ctx.em, ctx.services.storage, params.hash)
+      await audit(ctx, `删除文件 [${file.hash.slice(0, 8)}] ${file.name}`)
+      return undefined
+    },
+  }),
+]

@@ -1,0 +1,84 @@
+/**
+ * Posts: the public reads of group `info` (CONTRACT §3.6.1–3.6.3) and the admin edits of group
+ * `edit` (§3.4.1–3.4.3).
+ */
+import type { Context } from 'koa'
+import { z } from 'zod'
+import { PostDetailModel, PostEditModel, PostInfoModel } from '@flagwave/shared/schemas/posts'
+import { route } from '../http/route.js'
+import { presentPostDetail, presentPostInfo } from '../presenters/posts.js'
+import { cachedPosts, createPost, deletePost, findPost, updatePost } from '../domain/posts/posts.js'
+
+/** `{id:length(8)}`: other lengths match no endpoint. */
+const idParams = z.object({ id: z.string().length(8) })
+
+const LATEST_COUNT = 20
+
+async function audit(ctx: Context, message: string): Promise<void> {
+  await ctx.services.audit.write({ message, userName: ctx.state.user?.userName, ip: ctx.clientIp, status: 'Success' })
+}
+
+export const postRoutes = [
+  route({
+    method: 'GET',
+    path: '/api/posts/latest',
+    response: z.array(PostInfoModel),
+    summary: 'The first 20 posts (pinned first, then newest)',
+    handler: async (ctx) => (await cachedPosts(ctx.em, ctx.services)).slice(0, LATEST_COUNT).map(presentPostInfo),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/posts',
+    response: z.array(PostInfoModel),
+    summary: 'All posts (pinned first, then newest)',
+    handler: async (ctx) => (await cachedPosts(ctx.em, ctx.services)).map(presentPostInfo),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/posts/:id',
+    params: idParams,
+    response: PostDetailModel,
+    summary: 'One post with its content',
+    handler: async (ctx, { params }) => findPost(ctx.em, ctx.services, params.id),
+  }),
+  route({
+    method: 'POST',
+    path: '/api/edit/posts',
+    role: 'Admin',
+    body: PostEditModel,
+    response: z.string(),
+    summary: 'Create a post; returns its id',
+    handler: async (ctx, { body }) => {
+      const post = await createPost(ctx.em, ctx.services, ctx.state.user!.id, body)
+      await audit(ctx, `添加文章 ${post.id}：${post.title}`)
+      return post.id
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: '/api/edit/posts/:id',
+    role: 'Admin',
+    params: idParams,
+    body: PostEditModel,
+    response: PostDetailModel,
+    summary: 'Replace a post (a pin toggle changes only the pin)',
+    handler: async (ctx, { params, body }) => {
+      const post = await updatePost(ctx.em, ctx.services, ctx.state.user!.id, params.id, body)
+      await audit(ctx, `更新文章 ${post.id}：${post.title}`)
+      return presentPostDetail(post)
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/api/edit/posts/:id',
+    role: 'Admin',
+    params: idParams,
+    response: 'empty',
+    summary: 'Delete a post',
+    handler: async (ctx, { params }) => {
+      const post = await deletePost(ctx.em, ctx.services, params.id)
+      await audit(ctx, `删除文章 ${post.id}：${post.title}`)
+      return undefined
+    },
+  }),
+]
