@@ -1,0 +1,113 @@
+/**
+ * Joining and leaving a game (CONTRACT §3.5.3, §3.5.4). Each runs in one transaction, so a
+ * refused request changes nothing; the team's participation row is locked while a member is
+ * added, so concurrent joins respect the member limit.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql'
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core'
+import type { GameJoinModel } from '@flagwave/shared/schemas/games'
+import { rooms } from '@flagwave/shared/events'
+import type { Services } from '../../services.js'
+import { Game } from '../../entities/Game.js'
+import { Team } from '../../entities/Team.js'
+import { Participation } from '../../entities/Participation.js'
+import { Registration } from '../../entities/Registration.js'
+import type { LocalFile } from '../../entities/LocalFile.js'
+import type { User } from '../../entities/User.js'
+import { badRequest, notFound } from '../../http/errors.js'
+import { teamToken } from '../games/keys.js'
+import { releaseFile, removeBlobs } from '../files/files.js'
+import { GAME_NOT_FOUND } from '../play/games.js'
+import {
+  ALREADY_REGISTERED,
+  CANNOT_LEAVE_UNJOINED,
+  MEMBER_LIMIT_REACHED,
+  NOT_TEAM_MEMBER,
+  TEAM_NOT_FOUND,
+  assertCanLeave,
+  assertJoinable,
+  blocksJoin,
+} from './policy.js'
+import { afterStatusChange, applyStatus, type StatusChange } from './review.js'
+
+export interface Actor {
+  user: User
+  ip: string
+}
+
+export async function joinGame(em: EntityManager, services: Services, actor: Actor, gameId: number, input: GameJoinModel): Promise<void> {
+  const user = actor.user
+  const result = await em.transactional(async (tem) => {
+    const game = await tem.findOne(Game, { id: gameId })
+    if (!game) throw notFound(GAME_NOT_FOUND)
+    assertJoinable(game, input)
+
+    const team = input.teamId > 0 ? await tem.findOne(Team, { id: input.teamId }, { populate: ['members'] }) : null
+    if (!team) throw notFound(TEAM_NOT_FOUND)
+    if (!team.members.getItems().some((m) => m.id === user.id)) throw badRequest(NOT_TEAM_MEMBER)
+
+    const earlier = await tem.find(Registration, { user: user.id, game: game.id }, { populate: ['participation'] })
+    if (earlier.some((r) => blocksJoin((r.participation as Participation).status))) throw badRequest(ALREADY_REGISTERED)
+    if (earlier.length > 0) {
+      tem.remove(earlier)
+      await tem.flush()
+    }
+
+    await tem.execute(
+      `insert into participations (game_id, team_id, status, token, created_at) values (?, ?, 'Pending', ?, now())
+       on conflict (game_id, team_id) do nothing`,
+      [game.id, team.id, teamToken(game, team.id, services.config.XOR_KEY)],
+      'run',
+    )
+    const participation = await tem.findOneOrFail(Participation, { game: game.id, team: team.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
+    if (game.teamMemberCountLimit > 0) {
+      const registered = await tem.count(Registration, { participation: participation.id })
+      if (registered >= game.teamMemberCountLimit) throw badRequest(MEMBER_LIMIT_REACHED)
+    }
+
+    tem.create(Registration, { user: user.id, game: game.id, participation })
+    participation.organization = input.organization
+    if (participation.status === 'Rejected') participation.status = 'Pending'
+    let change: StatusChange | null = null
+    if (game.acceptWithoutReview) change = await applyStatus(tem, participation, team, game, 'Accepted')
+    await tem.flush()
+    return { change, participationId: participation.id, accepted: participation.status === 'Accepted', teamName: team.name, gameTitle: game.title }
+  }).catch((err: unknown) => {
+    // The same user joining twice at once: the (user, game) registration is unique.
+    if (err instanceof UniqueConstraintViolationException) throw badRequest(ALREADY_REGISTERED)
+    throw err
+  })
+
+  if (result.change) await afterStatusChange(em, services, result.change)
+  // A member joining a team that is already accepted listens to its room from now on.
+  if (result.accepted && (!result.change || result.change.from === 'Accepted')) {
+    await services.realtime.joinUsers('user', [user.id], rooms.team(gameId, result.participationId), rooms.game(gameId))
+  }
+  await services.audit.write({ message: `[${result.teamName}] 成功报名了比赛 [${result.gameTitle}]`, userName: user.userName, ip: actor.ip, status: 'Success' })
+}
+
+export async function leaveGame(em: EntityManager, services: Services, actor: Actor, gameId: number): Promise<void> {
+  const user = actor.user
+  const result = await em.transactional(async (tem) => {
+    const game = await tem.findOne(Game, { id: gameId })
+    if (!game) throw notFound(GAME_NOT_FOUND)
+    const registration = await tem.findOne(Registration, { user: user.id, game: game.id })
+    if (!registration) throw badRequest(CANNOT_LEAVE_UNJOINED)
+    const participation = await tem.findOneOrFail(Participation, { id: (registration.participation as Participation).id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
+    assertCanLeave(participation.status)
+    const team = await tem.findOneOrFail(Team, { id: (participation.team as Team).id })
+
+    tem.remove(registration)
+    await tem.flush()
+    let released: string | null = null
+    const remaining = await tem.count(Registration, { participation: participation.id })
+    if (remaining === 0) {
+      released = await releaseFile(tem, (participation.writeup as LocalFile | null)?.hash)
+      tem.remove(participation)
+      await tem.flush()
+    }
+    return { released, teamName: team.name, gameTitle: game.title }
+  })
+  await removeBlobs(em, services.storage, [result.released])
+  await services.audit.write({ message: `[${result.teamName}] 退出了比赛 [${result.gameTitle}]`, userName: user.userName, ip: actor.ip, status: 'Success' })
+}

@@ -1,0 +1,26 @@
+/** Reading participations (CONTRACT §3.5.16). */
+import type { EntityManager } from '@mikro-orm/postgresql'
+import type { ParticipationInfoModel } from '@flagwave/shared/schemas/teams'
+import { Game } from '../../entities/Game.js'
+import { Participation } from '../../entities/Participation.js'
+import { Registration } from '../../entities/Registration.js'
+import type { User } from '../../entities/User.js'
+import { notFound } from '../../http/errors.js'
+import { presentParticipationInfo } from '../../presenters/participations.js'
+import { GAME_NOT_FOUND } from '../play/games.js'
+
+/** `GET /api/game/{id}/participations`: every participation, any status, by team id (404 with body status 400). */
+export async function gameParticipations(em: EntityManager, gameId: number): Promise<ParticipationInfoModel[]> {
+  const game = await em.findOne(Game, { id: gameId })
+  if (!game) throw notFound(GAME_NOT_FOUND, 400)
+  const participations = await em.find(Participation, { game: gameId }, { populate: ['team', 'team.members', 'team.captain'], orderBy: { team: { id: 'asc' } } })
+  const registrations = await em.find(Registration, { game: gameId }, { fields: ['user', 'participation'] })
+  const byParticipation = new Map<number, string[]>()
+  for (const r of registrations) {
+    const pid = (r.participation as Participation).id
+    const list = byParticipation.get(pid) ?? []
+    list.push((r.user as User).id)
+    byParticipation.set(pid, list)
+  }
+  return participations.map((p) => presentParticipationInfo(p, byParticipation.get(p.id) ?? []))
+}

@@ -1,0 +1,86 @@
+/**
+ * Reviewing a participation (CONTRACT §3.2.15). Any status may be set. Accepting locks the team
+ * and creates the instances of every enabled challenge (their flags come on first view, see
+ * play/instances.ts). After the commit: the scoreboard is rebuilt when the change alters it, and
+ * the registered members' open user-hub sockets join (or leave) the team's private room.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql'
+import { LockMode } from '@mikro-orm/core'
+import type { ParticipationStatus } from '@flagwave/shared/enums'
+import { rooms } from '@flagwave/shared/events'
+import type { Services } from '../../services.js'
+import { Participation } from '../../entities/Participation.js'
+import { Registration } from '../../entities/Registration.js'
+import { Team } from '../../entities/Team.js'
+import { Game } from '../../entities/Game.js'
+import { notFound } from '../../http/errors.js'
+import { ensureInstances } from '../play/instances.js'
+import { requestScoreboardRebuild } from '../scoreboard/hooks.js'
+import { PARTICIPATION_NOT_FOUND, statusChangeRefreshesBoard } from './policy.js'
+
+/** What changed, for the effects that follow the commit. */
+export interface StatusChange {
+  participationId: number
+  gameId: number
+  gameTitle: string
+  teamName: string
+  from: ParticipationStatus
+  to: ParticipationStatus
+  /** The game's window, to tell whether a suspension happened while it ran. */
+  game: Pick<Game, 'start' | 'end'>
+}
+
+/** Inside a transaction: set the status and apply what an acceptance implies. */
+export async function applyStatus(em: EntityManager, participation: Participation, team: Team, game: Game, to: ParticipationStatus): Promise<StatusChange> {
+  const from = participation.status
+  participation.status = to
+  if (to === 'Accepted') {
+    team.locked = true
+    await em.flush()
+    await ensureInstances(em, participation.id, game.id)
+  }
+  return { participationId: participation.id, gameId: game.id, gameTitle: game.title, teamName: team.name, from, to, game: { start: game.start, end: game.end } }
+}
+
+/** After the commit: scoreboard rebuild and team-room membership of the members' sockets. */
+export async function afterStatusChange(em: EntityManager, services: Services, change: StatusChange): Promise<void> {
+  if (statusChangeRefreshesBoard(change.game, change.from, change.to)) await requestScoreboardRebuild(services, change.gameId)
+  const wasIn = change.from === 'Accepted'
+  const isIn = change.to === 'Accepted'
+  if (wasIn === isIn) return
+  const members = await registeredMembers(em, change.participationId)
+  const room = rooms.team(change.gameId, change.participationId)
+  if (isIn) await services.realtime.joinUsers('user', members, room, rooms.game(change.gameId))
+  else services.realtime.leaveUsers('user', members, room)
+}
+
+/** User ids registered through a participation. */
+export async function registeredMembers(em: EntityManager, participationId: number): Promise<string[]> {
+  const rows = await em.fork().find(Registration, { participation: participationId }, { fields: ['user'] })
+  return rows.map((r) => (r.user as { id: string }).id)
+}
+
+/** `PUT /api/admin/participation/{id}/{status}`. */
+export async function setParticipationStatus(
+  em: EntityManager,
+  services: Services,
+  participationId: number,
+  status: ParticipationStatus,
+  actor: { userName: string; ip: string },
+): Promise<StatusChange> {
+  const change = await em.transactional(async (tem) => {
+    const participation = await tem.findOne(Participation, { id: participationId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+    if (!participation) throw notFound(PARTICIPATION_NOT_FOUND)
+    const team = await tem.findOneOrFail(Team, { id: (participation.team as Team).id })
+    const game = await tem.findOneOrFail(Game, { id: (participation.game as Game).id })
+    return applyStatus(tem, participation, team, game, status)
+  })
+  await afterStatusChange(em, services, change)
+  await services.audit.write({
+    message: `参赛审核：[${change.teamName}] 在比赛 [${change.gameTitle}] 中的状态 ${change.from} → ${change.to}`,
+    userName: actor.userName,
+    ip: actor.ip,
+    status: 'Success',
+  })
+  return change
+}

@@ -1,0 +1,21 @@
+/** Rules of a write-up upload (CONTRACT §3.5.23): the file checks (before the context gate) and the deadline. */
+import { WRITEUP_MAX_BYTES } from '@flagwave/shared/limits'
+import type { Game } from '../../entities/Game.js'
+import type { UploadedFile } from '../../http/body.js'
+import { badRequest } from '../../http/errors.js'
+
+export const FILE_EMPTY = '文件非法'
+export const FILE_TOO_LARGE = '文件过大'
+export const PDF_ONLY = '请上传 pdf 文件'
+export const DEADLINE_PASSED = '提交截止时间已过'
+
+/** In order: empty, larger than 20 MiB, not exactly `application/pdf` or not named `*.pdf` (case-sensitive). */
+export function assertWriteupFile(file: UploadedFile): void {
+  if (file.size === 0) throw badRequest(FILE_EMPTY)
+  if (file.size > WRITEUP_MAX_BYTES) throw badRequest(FILE_TOO_LARGE)
+  if (file.mimeType !== 'application/pdf' || !file.name.endsWith('.pdf')) throw badRequest(PDF_ONLY)
+}
+
+export function assertBeforeDeadline(game: Pick<Game, 'wpddl'>, now = new Date()): void {
+  if (now.getTime() > game.wpddl.getTime()) throw badRequest(DEADLINE_PASSED)
+}

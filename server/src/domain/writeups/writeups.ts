@@ -1,0 +1,121 @@
+/**
+ * Write-ups (CONTRACT §3.5.22–3.5.23, §3.2.16–3.2.17): a team uploads one PDF before the
+ * deadline (a new upload replaces and releases the previous one); admins list them and download
+ * them all as one zip, built while it is sent.
+ */
+import type { Readable } from 'node:stream'
+import type { EntityManager } from '@mikro-orm/postgresql'
+import { ZipArchive } from 'archiver'
+import type { BasicWriteupInfoModel, WriteupInfoModel } from '@flagwave/shared/schemas/play'
+import type { Services } from '../../services.js'
+import { Game } from '../../entities/Game.js'
+import { LocalFile } from '../../entities/LocalFile.js'
+import { Participation } from '../../entities/Participation.js'
+import type { Team } from '../../entities/Team.js'
+import type { User } from '../../entities/User.js'
+import type { UploadedFile } from '../../http/body.js'
+import { notFound } from '../../http/errors.js'
+import { presentBasicWriteup, presentWriteupInfo } from '../../presenters/writeups.js'
+import { releaseFile, removeBlobs, storeFile } from '../files/files.js'
+import { gameContext } from '../play/gate.js'
+import { GAME_NOT_FOUND } from '../play/games.js'
+import { assertBeforeDeadline, assertWriteupFile } from './policy.js'
+
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0')
+
+/** `yyyyMMdd-HH.mm.ss` of `date`, in the server's local time or in UTC. */
+export function fileTimestamp(date: Date, utc: boolean): string {
+  const [y, mo, d, h, mi, s] = utc
+    ? [date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(), date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds()]
+    : [date.getFullYear(), date.getMonth() + 1, date.getDate(), date.getHours(), date.getMinutes(), date.getSeconds()]
+  return `${pad(y, 4)}${pad(mo)}${pad(d)}-${pad(h)}.${pad(mi)}.${pad(s)}`
+}
+
+/** The stored name of a write-up: `Writeup-{gameId}-{teamId}-{yyyyMMdd-HH.mm.ss}Z.pdf` (server local time, as the reference). */
+export const writeupFileName = (gameId: number, teamId: number, at: Date): string => `Writeup-${gameId}-${teamId}-${fileTimestamp(at, false)}Z.pdf`
+
+/** `GET /api/game/{id}/writeup` (gate steps 1–4: works after the end). */
+export async function writeupInfo(em: EntityManager, user: User, gameId: number): Promise<BasicWriteupInfoModel> {
+  const { game, participation } = await gameContext(em, gameId, user, { refuseEnded: false })
+  const file = participation.writeup ? await em.findOne(LocalFile, { hash: (participation.writeup as LocalFile).hash }) : null
+  return presentBasicWriteup(game, file)
+}
+
+/** `POST /api/game/{id}/writeup`: validate, gate 1–4, deadline, then store and replace. */
+export async function uploadWriteup(em: EntityManager, services: Services, actor: { user: User; ip: string }, gameId: number, file: UploadedFile): Promise<void> {
+  assertWriteupFile(file)
+  const { game, participation } = await gameContext(em, gameId, actor.user, { refuseEnded: false })
+  const now = new Date()
+  assertBeforeDeadline(game, now)
+  const team = participation.team as Team
+
+  const released = await em.transactional(async (tem) => {
+    const part = await tem.findOneOrFail(Participation, { id: participation.id })
+    const previous = (part.writeup as LocalFile | null)?.hash ?? null
+    const stored = await storeFile(tem, services.storage, file.path, writeupFileName(game.id, team.id, now))
+    part.writeup = stored
+    part.writeupTime = now
+    await tem.flush()
+    // The new upload holds its own reference (the same bytes again simply count twice, then once).
+    const released = await releaseFile(tem, previous)
+    await tem.flush()
+    return released
+  })
+  await removeBlobs(em, services.storage, [released])
+  await services.audit.write({ message: `[${team.name}] 成功提交了比赛 [${game.title}] 的 Writeup`, userName: actor.user.userName, ip: actor.ip, status: 'Success' })
+}
+
+/** Participations of a game with an uploaded write-up, newest upload first (404 `比赛未找到`). */
+async function uploadedWriteups(em: EntityManager, gameId: number): Promise<{ game: Game; rows: { participation: Participation; file: LocalFile }[] }> {
+  const game = await em.findOne(Game, { id: gameId })
+  if (!game) throw notFound(GAME_NOT_FOUND)
+  const participations = await em.find(
+    Participation,
+    { game: gameId, writeup: { $ne: null } },
+    { populate: ['team', 'writeup'], orderBy: { writeupTime: 'desc', id: 'desc' } },
+  )
+  const rows = participations.flatMap((participation) => {
+    const file = participation.writeup as LocalFile | null
+    return file ? [{ participation, file }] : []
+  })
+  return { game, rows }
+}
+
+/** `GET /api/admin/writeups/{id}`. */
+export async function listWriteups(em: EntityManager, gameId: number): Promise<WriteupInfoModel[]> {
+  const { rows } = await uploadedWriteups(em, gameId)
+  return rows.map((r) => presentWriteupInfo(r.participation, r.file))
+}
+
+/** A name usable in an archive on every system: path separators and reserved characters replaced. */
+export const safeEntryName = (name: string): string =>
+  [...name]
+    .map((ch) => (ch.charCodeAt(0) < 0x20 || '\\/:*?"<>|'.includes(ch) ? '_' : ch))
+    .join('')
+    .replace(/^\.+/, '_')
+    .trim() || '_'
+
+/**
+ * `GET /api/admin/writeups/{id}/all`: the download name and a zip stream that is filled while it
+ * is read. Entries are named by team: `{teamName}-{teamId}.pdf`.
+ */
+export async function writeupArchive(em: EntityManager, services: Services, gameId: number): Promise<{ fileName: string; stream: Readable }> {
+  const { game, rows } = await uploadedWriteups(em, gameId)
+  const fileName = `Writeups-${game.title}-${fileTimestamp(new Date(), true)}Z.zip`
+  const zip = new ZipArchive({ zlib: { level: 6 } })
+  zip.on('warning', (err) => services.log.warn({ err, gameId }, 'write-up archive warning'))
+  zip.on('error', (err) => services.log.error({ err, gameId }, 'write-up archive failed'))
+  void (async () => {
+    for (const { participation, file } of rows) {
+      const team = participation.team as Team
+      if (!(await services.storage.has(file.hash))) continue
+      zip.append(services.storage.open(file.hash), { name: `${safeEntryName(team.name)}-${team.id}.pdf`, date: participation.writeupTime ?? file.uploadTime })
+    }
+    await zip.finalize()
+  })().catch((err) => {
+    services.log.error({ err, gameId }, 'write-up archive failed')
+    zip.destroy(err as Error)
+  })
+  return { fileName, stream: zip }
+}

@@ -1,0 +1,31 @@
+/** What monitors read (CONTRACT §4.7 GameEvent, §4.10 CheatInfoModel). */
+import type { GameEvent as GameEventModel } from '@flagwave/shared/schemas/games'
+import type { CheatInfoModel, Submission as SubmissionModel } from '@flagwave/shared/schemas/play'
+import { toWireDate } from '@flagwave/shared/format'
+import type { GameEvent } from '../entities/GameEvent.js'
+import type { CheatInfo } from '../entities/CheatInfo.js'
+import type { Participation } from '../entities/Participation.js'
+import type { Team } from '../entities/Team.js'
+import type { User } from '../entities/User.js'
+import { presentParticipation } from './participations.js'
+
+/** `user` and `team` must be loaded when set; `""` when gone. */
+export function presentGameEvent(event: GameEvent): GameEventModel {
+  return {
+    type: event.type,
+    content: event.content,
+    time: toWireDate(event.publishTime),
+    user: (event.user as User | null)?.userName ?? '',
+    team: (event.team as Team | null)?.name ?? '',
+  }
+}
+
+/** `submission` must be presented by the caller (presenters/submissions.ts). */
+export function presentCheatInfo(cheat: CheatInfo, submission: SubmissionModel): CheatInfoModel {
+  return {
+    ownedTeam: presentParticipation(cheat.sourceTeam as Participation),
+    submitTeam: presentParticipation(cheat.submitTeam as Participation),
+    submission,
+  }
+}
+

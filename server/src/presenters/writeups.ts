@@ -1,0 +1,29 @@
+/** Write-ups (CONTRACT §4.10 BasicWriteupInfoModel, WriteupInfoModel). */
+import type { BasicWriteupInfoModel, WriteupInfoModel } from '@flagwave/shared/schemas/play'
+import { toWireDate } from '@flagwave/shared/format'
+import type { Game } from '../entities/Game.js'
+import type { LocalFile } from '../entities/LocalFile.js'
+import type { Participation } from '../entities/Participation.js'
+import type { Team } from '../entities/Team.js'
+import { assetUrl, avatarUrl } from '../domain/files/files.js'
+
+/** The team's own view; `writeup` is the participation's loaded file or null. */
+export function presentBasicWriteup(game: Game, writeup: LocalFile | null): BasicWriteupInfoModel {
+  return {
+    submitted: writeup !== null,
+    name: writeup?.name ?? '#',
+    fileSize: writeup ? Number(writeup.fileSize) : 0,
+    note: game.wpNote,
+  }
+}
+
+/** An uploaded write-up in the admin list; `team` loaded, its members left out (null). */
+export function presentWriteupInfo(participation: Participation, writeup: LocalFile): WriteupInfoModel {
+  const team = participation.team as Team
+  return {
+    id: participation.id,
+    team: { id: team.id, name: team.name, bio: team.bio ?? null, avatar: avatarUrl(team.avatarHash), locked: team.locked, members: null },
+    url: assetUrl(writeup.hash, writeup.name),
+    uploadTimeUTC: toWireDate(participation.writeupTime ?? writeup.uploadTime),
+  }
+}

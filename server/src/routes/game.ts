@@ -1,0 +1,122 @@
+/**
+ * Group `game`, player side (CONTRACT §3.5.1–3.5.4, 3.5.6, 3.5.15, 3.5.16, 3.5.19, 3.5.22–3.5.23):
+ * the game list and detail, joining and leaving, the team's view of a running game, notices,
+ * the participations list for reviewers, challenge details and write-ups.
+ * Monitor reads live in routes/gameMonitor.ts; flag submission in routes/submissions.ts.
+ */
+import { z } from 'zod'
+import { GameJoinModel } from '@flagwave/shared/schemas/games'
+import { intParam, route } from '../http/route.js'
+import { requireFile } from '../http/body.js'
+import { notFound } from '../http/errors.js'
+import { gameContext } from '../domain/play/gate.js'
+import { gameInfoFor, gameNotices, recentGames } from '../domain/play/games.js'
+import { loadInstance } from '../domain/play/instances.js'
+import { PageQuery } from '../domain/play/paging.js'
+import { joinGame, leaveGame } from '../domain/participations/join.js'
+import { gameParticipations } from '../domain/participations/queries.js'
+import { uploadWriteup, writeupInfo } from '../domain/writeups/writeups.js'
+import { presentChallengeDetail, presentGameDetail } from '../presenters/play.js'
+import type { Team } from '../entities/Team.js'
+
+const GameParams = z.object({ id: intParam })
+const ChallengeParams = z.object({ id: intParam, challengeId: intParam })
+
+export const gameRoutes = [
+  route({
+    method: 'GET',
+    path: '/api/game',
+    summary: 'The 10 most recent non-hidden games (BasicGameInfoModel[])',
+    handler: async (ctx) => recentGames(ctx.em),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/game/:id',
+    params: GameParams,
+    summary: "A game (DetailedGameInfoModel) with the caller's participation",
+    handler: async (ctx, { params }) => gameInfoFor(ctx.em, params.id, ctx.state.user),
+  }),
+  route({
+    method: 'POST',
+    path: '/api/game/:id',
+    role: 'User',
+    params: GameParams,
+    body: GameJoinModel,
+    summary: 'Join a game with a team',
+    handler: async (ctx, { params, body }) => {
+      await joinGame(ctx.em, ctx.services, { user: ctx.state.user!, ip: ctx.clientIp }, params.id, body)
+      return undefined
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/api/game/:id',
+    role: 'User',
+    params: GameParams,
+    summary: 'Leave a game (pending or rejected registrations only)',
+    handler: async (ctx, { params }) => {
+      await leaveGame(ctx.em, ctx.services, { user: ctx.state.user!, ip: ctx.clientIp }, params.id)
+      return undefined
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/game/:id/details',
+    role: 'User',
+    params: GameParams,
+    summary: "The team's view of the game (GameDetailModel)",
+    handler: async (ctx, { params }) => {
+      const { game, participation } = await gameContext(ctx.em, params.id, ctx.state.user!, { refuseEnded: true })
+      const scoreboard = await ctx.services.scoreboard.get(game.id)
+      return presentGameDetail(game, participation, participation.team as Team, scoreboard)
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/game/:id/participations',
+    role: 'Admin',
+    params: GameParams,
+    summary: 'Every participation of the game (ParticipationInfoModel[])',
+    handler: async (ctx, { params }) => gameParticipations(ctx.em, params.id),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/game/:id/notices',
+    params: GameParams,
+    query: PageQuery,
+    summary: 'Notices: admin notices first, then system notices, newest first (GameNotice[])',
+    handler: async (ctx, { params, query }) => gameNotices(ctx.em, params.id, query.count, query.skip),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/game/:id/challenges/:challengeId',
+    role: 'User',
+    params: ChallengeParams,
+    summary: "The team's instance of a challenge (ChallengeDetailModel), loaded on first view",
+    handler: async (ctx, { params }) => {
+      if (params.id <= 0 || params.challengeId <= 0) throw notFound('题目未找到')
+      const { game, participation } = await gameContext(ctx.em, params.id, ctx.state.user!, { refuseEnded: true })
+      return presentChallengeDetail(await loadInstance(ctx.em, game, participation, params.challengeId))
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/game/:id/writeup',
+    role: 'User',
+    params: GameParams,
+    summary: "The team's write-up (BasicWriteupInfoModel); works after the end",
+    handler: async (ctx, { params }) => writeupInfo(ctx.em, ctx.state.user!, params.id),
+  }),
+  route({
+    method: 'POST',
+    path: '/api/game/:id/writeup',
+    role: 'User',
+    params: GameParams,
+    body: 'multipart',
+    summary: "Upload the team's write-up (PDF, ≤ 20 MiB, before the deadline)",
+    handler: async (ctx, { params, files }) => {
+      await uploadWriteup(ctx.em, ctx.services, { user: ctx.state.user!, ip: ctx.clientIp }, params.id, requireFile(files))
+      return undefined
+    },
+  }),
+]

@@ -1,0 +1,66 @@
+/**
+ * Group `game`, monitor side (CONTRACT §3.5.7–3.5.9, 3.5.17–3.5.18): events, submissions, cheat
+ * reports and the two spreadsheet exports (streamed).
+ */
+import type { Context } from 'koa'
+import { z } from 'zod'
+import { intParam, RAW, route } from '../http/route.js'
+import { gameCheatInfo, gameEvents, gameSubmissions } from '../domain/play/monitor.js'
+import { EventsQuery, SubmissionsQuery } from '../domain/play/paging.js'
+import { scoreboardSheet, submissionSheet, XLSX_TYPE, type Export } from '../domain/exports/sheets.js'
+
+const GameParams = z.object({ id: intParam })
+
+/** Send a file built while it streams, under its download name. */
+export function sendDownload(ctx: Context, file: Export, type: string): typeof RAW {
+  ctx.status = 200
+  ctx.attachment(file.fileName)
+  ctx.type = type
+  ctx.body = file.stream
+  return RAW
+}
+
+export const gameMonitorRoutes = [
+  route({
+    method: 'GET',
+    path: '/api/game/:id/events',
+    role: 'Monitor',
+    params: GameParams,
+    query: EventsQuery,
+    summary: 'Game events, newest first (GameEvent[])',
+    handler: async (ctx, { params, query }) => gameEvents(ctx.em, params.id, query.hideContainer, query),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/game/:id/submissions',
+    role: 'Monitor',
+    params: GameParams,
+    query: SubmissionsQuery,
+    summary: 'Submissions, newest first, optionally of one status (Submission[]); count ≤ 0 = all',
+    handler: async (ctx, { params, query }) => gameSubmissions(ctx.em, params.id, query.type, query),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/game/:id/cheatinfo',
+    role: 'Monitor',
+    params: GameParams,
+    summary: 'Cheat reports (CheatInfoModel[])',
+    handler: async (ctx, { params }) => gameCheatInfo(ctx.em, params.id),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/game/:id/scoreboardsheet',
+    role: 'Monitor',
+    params: GameParams,
+    summary: 'The scoreboard as an .xlsx download',
+    handler: async (ctx, { params }) => sendDownload(ctx, await scoreboardSheet(ctx.em, ctx.services, params.id), XLSX_TYPE),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/game/:id/submissionsheet',
+    role: 'Monitor',
+    params: GameParams,
+    summary: 'Every submission as an .xlsx download',
+    handler: async (ctx, { params }) => sendDownload(ctx, await submissionSheet(ctx.em, ctx.services, params.id), XLSX_TYPE),
+  }),
+]

@@ -1,0 +1,45 @@
+/**
+ * Admin endpoints about participations (CONTRACT §3.2.15–3.2.17): the review decision and the
+ * write-ups of a game (list, and all of them as one zip streamed while it is built).
+ */
+import { z } from 'zod'
+import { ParticipationStatus, wireEnum } from '@flagwave/shared/enums'
+import { intParam, route } from '../http/route.js'
+import { badRequest } from '../http/errors.js'
+import { setParticipationStatus } from '../domain/participations/review.js'
+import { listWriteups, writeupArchive } from '../domain/writeups/writeups.js'
+import { sendDownload } from './gameMonitor.js'
+
+const StatusInput = wireEnum(ParticipationStatus)
+
+export const participationRoutes = [
+  route({
+    method: 'PUT',
+    path: '/api/admin/participation/:id/:status',
+    role: 'Admin',
+    params: z.object({ id: intParam, status: z.string() }),
+    summary: 'Set a participation status (Accepted locks the team and creates its instances)',
+    handler: async (ctx, { params }) => {
+      const status = StatusInput.safeParse(params.status)
+      if (!status.success) throw badRequest(`The value '${params.status}' is not valid.`)
+      await setParticipationStatus(ctx.em, ctx.services, params.id, status.data, { userName: ctx.state.user!.userName, ip: ctx.clientIp })
+      return undefined
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/admin/writeups/:id',
+    role: 'Admin',
+    params: z.object({ id: intParam }),
+    summary: 'Uploaded write-ups of a game, newest first (WriteupInfoModel[])',
+    handler: async (ctx, { params }) => listWriteups(ctx.em, params.id),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/admin/writeups/:id/all',
+    role: 'Admin',
+    params: z.object({ id: intParam }),
+    summary: 'Every write-up of a game as one zip',
+    handler: async (ctx, { params }) => sendDownload(ctx, await writeupArchive(ctx.em, ctx.services, params.id), 'application/zip'),
+  }),
+]

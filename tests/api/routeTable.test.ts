@@ -1,0 +1,29 @@
+/**
+ * The route table against CONTRACT §8: every endpoint of the contract is served with the
+ * contract's method, path and minimum role, and no route exists that the contract (or the
+ * documented Flagwave additions) does not list — a new route without a row here fails.
+ */
+import { describe, expect, it } from 'vitest'
+import { allRoutes } from '../../server/src/routes/index.js'
+import { CONTRACT_ENDPOINTS } from '../support/contract.js'
+
+/** Routes Flagwave adds beyond the contract (none at the moment). */
+const FLAGWAVE_ADDITIONS: string[] = []
+
+const normalize = (method: string, path: string) => `${method} ${path.toLowerCase().replace(/\{[^}]+\}|:\w+/g, '{}')}`
+const routeKeys = new Map(allRoutes.map((r) => [normalize(r.method, r.path), r]))
+
+describe('route table', () => {
+  it.each(CONTRACT_ENDPOINTS.map((e) => [`#${e.n} ${e.method} ${e.path}`, e] as const))('%s is served with the contract role', (_, endpoint) => {
+    const route = routeKeys.get(normalize(endpoint.method, endpoint.path))
+    expect(route, 'route missing').toBeDefined()
+    expect(route!.role ?? 'anon').toBe(endpoint.caller)
+    if (endpoint.rateLimit) expect(route!.rateLimit).toBe(endpoint.rateLimit)
+  })
+
+  it('serves nothing outside the contract', () => {
+    const contract = new Set(CONTRACT_ENDPOINTS.map((e) => normalize(e.method, e.path)))
+    const extra = [...routeKeys.keys()].filter((k) => !contract.has(k) && !FLAGWAVE_ADDITIONS.includes(k))
+    expect(extra).toEqual([])
+  })
+})
