@@ -41,16 +41,6 @@ export class Realtime {
     this.emit(envelope(namespace, room, event, ...args))
   }
 
-  /** Make every user-hub socket of a user join `room`, on every node (e.g. a team they just joined). */
-  joinRoom(userId: string, room: string): void {
-    this.io?.of(NAMESPACES.user).in(rooms.user(userId)).socketsJoin(room)
-  }
-
-  /** Make every user-hub socket of a user leave `room`, on every node (kicked from or left a team). */
-  leaveRoom(userId: string, room: string): void {
-    this.io?.of(NAMESPACES.user).in(rooms.user(userId)).socketsLeave(room)
-  }
-
   /** Empty a user-hub room on every node (a deleted team). */
   closeRoom(room: string): void {
     this.io?.of(NAMESPACES.user).in(room).socketsLeave(room)
@@ -63,6 +53,10 @@ export class Realtime {
    */
   async joinUsers(namespace: NamespaceName, userIds: string[], room: string, within?: string): Promise<void> {
     if (!this.io || userIds.length === 0) return
+    if (!within) {
+      this.io.of(NAMESPACES[namespace]).in(userIds.map(rooms.user)).socketsJoin(room)
+      return
+    }
     const sockets = await this.io.of(NAMESPACES[namespace]).in(userIds.map(rooms.user)).fetchSockets()
     for (const socket of sockets) if (!within || socket.rooms.has(within)) socket.join(room)
   }

@@ -24,8 +24,8 @@ export interface TeamChange {
 export function announceTeamChange(realtime: Realtime, outbox: Outbox, change: TeamChange): void {
   const room = rooms.teamMembers(change.teamId)
   const update = { teamId: change.teamId, team: change.team }
-  for (const userId of change.joined ?? []) realtime.joinRoom(userId, room)
-  for (const userId of change.left ?? []) realtime.leaveRoom(userId, room)
+  void realtime.joinUsers('user', change.joined ?? [], room)
+  realtime.leaveUsers('user', change.left ?? [], room)
   if (change.team === null) realtime.closeRoom(room)
   else outbox.add(envelope('user', room, 'ReceivedTeamUpdate', update))
   for (const userId of change.left ?? []) outbox.add(envelope('user', rooms.user(userId), 'ReceivedTeamUpdate', update))
