@@ -1,0 +1,157 @@
+/**
+ * Group `edit`, games part (CONTRACT §3.4.4–3.4.25), plus what the game editors need from other
+ * groups: the participation review (§3.5.16, §3.2.15), the write-ups (§3.2.16–3.2.17) and the
+ * asset upload (§3.3.2, through `adminApi.files.upload`). Every call requires the Admin role.
+ *
+ * Cache keys are the request paths (`editKeys`), so the list, the editor and its sub-screens
+ * share one entry per resource; `invalidateEdit` marks them stale after a change.
+ */
+import { z } from 'zod'
+import { ParticipationStatus, TaskStatus } from '@flagwave/shared/enums'
+import { arrayResponseOf } from '@flagwave/shared/schemas/common'
+import { GameInfoModel, GameNotice, type GameInfoInput, type GameNoticeModel } from '@flagwave/shared/schemas/games'
+import {
+  ChallengeEditDetailModel,
+  ChallengeInfoModel,
+  ContainerInfoModel,
+  type AttachmentCreateModel,
+  type ChallengeCreateModel,
+  type ChallengeUpdateModel,
+  type FlagCreateModel,
+} from '@flagwave/shared/schemas/challenges'
+import { WriteupInfoModel } from '@flagwave/shared/schemas/play'
+import { ParticipationInfoModel } from '@flagwave/shared/schemas/teams'
+import { adminApi } from './admin'
+import { clearCache, revalidateQueries, setCachedData, useCacheStore } from './cache'
+import { http } from './http'
+
+type In<T extends z.ZodType> = z.input<T>
+
+/** The request body of the game create/update endpoints (GameInfoModel on the wire). */
+export type GameInfoRequest = In<typeof GameInfoInput>
+export type ChallengeUpdateRequest = In<typeof ChallengeUpdateModel>
+export type FlagCreateRequest = In<typeof FlagCreateModel>
+export type AttachmentRequest = In<typeof AttachmentCreateModel>
+
+const GamePage = arrayResponseOf(GameInfoModel)
+
+const game = (id: number) => `/api/edit/games/${id}`
+const challenge = (id: number, cId: number) => `${game(id)}/challenges/${cId}`
+
+export const editKeys = {
+  games: (count: number, skip: number) => `/api/edit/games?count=${count}&skip=${skip}`,
+  game,
+  salt: (id: number) => `${game(id)}/teamhashsalt`,
+  notices: (id: number) => `${game(id)}/notices`,
+  challenges: (id: number) => `${game(id)}/challenges`,
+  challenge,
+  participations: (id: number) => `/api/game/${id}/participations`,
+  writeups: (id: number) => `/api/admin/writeups/${id}`,
+}
+
+export const editApi = {
+  games: {
+    /** ArrayResponse ordered by id descending; `total` = number of games. `count` defaults to 0 on the server. */
+    list: (count: number, skip: number) => http.get('/api/edit/games', { query: { count, skip }, schema: GamePage }),
+    /** 200 GameInfoModel of the new game. */
+    create: (body: GameInfoRequest) => http.post('/api/edit/games', { json: body, schema: GameInfoModel }),
+    get: (id: number) => http.get(game(id), { schema: GameInfoModel }),
+    /** A full replacement (organizations null = keep); 200 GameInfoModel. */
+    update: (id: number, body: GameInfoRequest) => http.put(game(id), { json: body, schema: GameInfoModel }),
+    /** 200, empty body. */
+    remove: (id: number) => http.delete(game(id)),
+    /** 200 JSON string: 64 hex characters, the `[TEAM_HASH]` salt. */
+    teamHashSalt: (id: number) => http.get(`${game(id)}/teamhashsalt`, { schema: z.string() }),
+    /** Multipart part `file`; 200 JSON string `/assets/{hash}/poster.webp` (or `.gif`). */
+    poster: (id: number, file: File) => {
+      const form = new FormData()
+      form.append('file', file, file.name)
+      return http.put(`${game(id)}/poster`, { form, schema: z.string() })
+    },
+    /** Release every write-up of the game; 200, empty body. */
+    removeWriteups: (id: number) => http.delete(`${game(id)}/writeups`),
+  },
+  notices: {
+    /** The game's `Normal` notices. */
+    list: (id: number) => http.get(`${game(id)}/notices`, { schema: z.array(GameNotice) }),
+    /** 200 GameNotice (pushed to players). */
+    create: (id: number, body: In<typeof GameNoticeModel>) => http.post(`${game(id)}/notices`, { json: body, schema: GameNotice }),
+    /** 200 GameNotice with time = now (not pushed). */
+    update: (id: number, noticeId: number, body: In<typeof GameNoticeModel>) =>
+      http.put(`${game(id)}/notices/${noticeId}`, { json: body, schema: GameNotice }),
+    remove: (id: number, noticeId: number) => http.delete(`${game(id)}/notices/${noticeId}`),
+  },
+  challenges: {
+    /** Ordered by id; no game lookup (unknown game → []). */
+    list: (id: number) => http.get(`${game(id)}/challenges`, { schema: z.array(ChallengeInfoModel) }),
+    /** Only `title`, `tag`, `type` are used; the new challenge is disabled. */
+    create: (id: number, body: In<typeof ChallengeCreateModel>) => http.post(`${game(id)}/challenges`, { json: body, schema: ChallengeEditDetailModel }),
+    get: (id: number, cId: number) => http.get(challenge(id, cId), { schema: ChallengeEditDetailModel }),
+    /** Partial update (null keeps; `enableTrafficCapture` omitted = false). Flags are not touched. */
+    update: (id: number, cId: number, body: ChallengeUpdateRequest) => http.put(challenge(id, cId), { json: body, schema: ChallengeEditDetailModel }),
+    /**
+     * Enable or disable. `enableTrafficCapture` is sent as an explicit null (= keep): omitting it
+     * would switch traffic capture off (CONTRACT §4.8).
+     */
+    setEnabled: (id: number, cId: number, isEnabled: boolean) =>
+      http.put(challenge(id, cId), { json: { isEnabled, enableTrafficCapture: null } satisfies ChallengeUpdateRequest, schema: ChallengeEditDetailModel }),
+    remove: (id: number, cId: number) => http.delete(challenge(id, cId)),
+    /** Replace the challenge-wide attachment (`None` removes it); 200, empty body. */
+    attachment: (id: number, cId: number, body: AttachmentRequest) => http.post(`${challenge(id, cId)}/attachment`, { json: body }),
+    /** Append flags; 200, empty body. */
+    addFlags: (id: number, cId: number, flags: FlagCreateRequest[]) => http.post(`${challenge(id, cId)}/flags`, { json: flags }),
+    /** 200 JSON string TaskStatus: `Success` or `NotFound`. */
+    removeFlag: (id: number, cId: number, flagId: number) => http.delete(`${challenge(id, cId)}/flags/${flagId}`, { schema: z.enum(TaskStatus) }),
+    /** Start the admin test container; 200 ContainerInfoModel. */
+    startContainer: (id: number, cId: number) => http.post(`${challenge(id, cId)}/container`, { schema: ContainerInfoModel }),
+    /** Destroy the test container (none is not an error); 200, empty body. */
+    stopContainer: (id: number, cId: number) => http.delete(`${challenge(id, cId)}/container`),
+  },
+  /** Upload files through POST /api/assets; resolves to the LocalFile list in upload order. */
+  uploadAssets: (files: File[]) => adminApi.files.upload(files),
+  participations: {
+    /** Every participation of the game (all statuses), ordered by team id. */
+    list: (id: number) => http.get(`/api/game/${id}/participations`, { schema: z.array(ParticipationInfoModel) }),
+    /** 200, empty body. */
+    setStatus: (participationId: number, status: ParticipationStatus) => http.put(`/api/admin/participation/${participationId}/${status}`),
+  },
+  writeups: {
+    /** The uploaded write-ups, newest first. */
+    list: (id: number) => http.get(`/api/admin/writeups/${id}`, { schema: z.array(WriteupInfoModel) }),
+    /** Download URL of the zip of all write-ups. */
+    allUrl: (id: number) => `/api/admin/writeups/${id}/all`,
+  },
+}
+
+/** Whether a cache key is `prefix` itself or one of its sub-paths or queries. */
+const under = (prefix: string, key: string): boolean => key === prefix || key.startsWith(`${prefix}/`) || key.startsWith(`${prefix}?`)
+
+/** Keep the data of matching keys but make their next mount refetch (no dedupe window). */
+function markStale(predicate: (key: string) => boolean): void {
+  useCacheStore.setState((state) => ({
+    entries: Object.fromEntries(Object.entries(state.entries).map(([key, entry]) => [key, predicate(key) ? { ...entry, updatedAt: 0 } : entry])),
+  }))
+}
+
+/**
+ * After an edit: every cached key under `prefix` (default: all edit keys) is marked stale and
+ * refetched where it is on screen; `exact` replaces one key's data at once with a server answer.
+ */
+export function invalidateEdit(prefix = '/api/edit/games', exact?: { key: string; data: unknown }): void {
+  if (exact) setCachedData(exact.key, exact.data)
+  const affected = (key: string) => under(prefix, key) && key !== exact?.key
+  markStale(affected)
+  revalidateQueries(affected)
+}
+
+/** The game list pages (any page size) are stale after a create, update or delete. */
+export function invalidateGameLists(): void {
+  const affected = (key: string) => key.startsWith('/api/edit/games?') || key === '/api/game'
+  markStale(affected)
+  revalidateQueries(affected)
+}
+
+/** A deleted game or challenge: forget its cached keys. */
+export function forgetEdit(prefix: string): void {
+  clearCache((key) => under(prefix, key))
+}

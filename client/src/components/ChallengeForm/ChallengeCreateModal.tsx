@@ -1,0 +1,89 @@
+/**
+ * Create a challenge (POST /api/edit/games/{id}/challenges): title, category and type; the type
+ * cannot be changed later. The new challenge starts disabled; `onCreated` gets its detail.
+ */
+import { useState } from 'react'
+import { Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core'
+import { useForm } from '@mantine/form'
+import type { ChallengeTag, ChallengeType } from '@flagwave/shared/enums'
+import { ChallengeCreateModel, type ChallengeEditDetailModel } from '@flagwave/shared/schemas/challenges'
+import { editApi } from '../../api/edit'
+import { notifyError } from '../../utils/notify'
+import { zodErrors } from '../../utils/zodForm'
+import { TAG_META, TAG_ORDER } from '../ChallengeTag/ChallengeTag'
+import { CHALLENGE_TYPE_META, CHALLENGE_TYPES } from './ChallengeTypes'
+
+export interface ChallengeCreateModalProps {
+  gameId: number
+  opened: boolean
+  onClose: () => void
+  onCreated: (challenge: ChallengeEditDetailModel) => void
+}
+
+interface Values {
+  title: string
+  tag: ChallengeTag
+  type: ChallengeType
+}
+
+export function ChallengeCreateModal({ gameId, opened, onClose, onCreated }: ChallengeCreateModalProps) {
+  const [busy, setBusy] = useState(false)
+  const form = useForm<Values>({
+    mode: 'controlled',
+    initialValues: { title: '', tag: 'Misc', type: 'StaticAttachment' },
+    validate: (values) => zodErrors(ChallengeCreateModel, values),
+  })
+
+  const submit = form.onSubmit(async (values) => {
+    setBusy(true)
+    try {
+      const created = await editApi.challenges.create(gameId, { title: values.title.trim(), tag: values.tag, type: values.type })
+      form.reset()
+      onCreated(created)
+    } catch (error) {
+      notifyError(error, '创建题目失败')
+    } finally {
+      setBusy(false)
+    }
+  })
+
+  return (
+    <Modal opened={opened} onClose={onClose} title="新建题目" data-testid="challenge-create-modal">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <TextInput label="题目标题" placeholder="Hello, World!" data-autofocus data-testid="challenge-create-title" {...form.getInputProps('title')} />
+          <Select
+            label="题目类别"
+            data={TAG_ORDER.map((tag) => ({ value: tag, label: TAG_META[tag].label }))}
+            allowDeselect={false}
+            comboboxProps={{ withinPortal: true }}
+            data-testid="challenge-create-tag"
+            {...form.getInputProps('tag')}
+          />
+          <Select
+            label="题目类型"
+            description="创建后不可更改"
+            data={CHALLENGE_TYPES.map((type) => ({ value: type, label: CHALLENGE_TYPE_META[type].label }))}
+            allowDeselect={false}
+            comboboxProps={{ withinPortal: true }}
+            data-testid="challenge-create-type"
+            {...form.getInputProps('type')}
+          />
+          <Text size="xs" c="dimmed" data-testid="challenge-create-type-description">
+            {CHALLENGE_TYPE_META[form.values.type].description}
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              取消
+            </Button>
+            <Button type="submit" loading={busy} data-testid="challenge-create-submit">
+              创建题目
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  )
+}
+
+export default ChallengeCreateModal

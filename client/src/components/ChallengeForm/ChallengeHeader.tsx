@@ -1,0 +1,93 @@
+/**
+ * The header of a challenge's editor screens: back to the list, title, category, type and
+ * solves, the enable switch (PUT {isEnabled}; refusals such as `题目无 flag，不可启用` are shown
+ * verbatim) and the switch between the challenge editor and its flags.
+ */
+import { useState, type ReactNode } from 'react'
+import { ActionIcon, Badge, Group, SegmentedControl, Switch, Title, Tooltip } from '@mantine/core'
+import { IconArrowLeft } from '@tabler/icons-react'
+import { useNavigate } from 'react-router-dom'
+import type { ChallengeEditDetailModel } from '@flagwave/shared/schemas/challenges'
+import { editApi, editKeys, invalidateEdit } from '../../api/edit'
+import { useQuery } from '../../api/useQuery'
+import { notifyError, notifySuccess } from '../../utils/notify'
+import { ChallengeTagBadge } from '../ChallengeTag/ChallengeTag'
+import { ChallengeTypeBadge } from './ChallengeTypes'
+
+export interface ChallengeHeaderProps {
+  gameId: number
+  challenge: ChallengeEditDetailModel
+  current: 'edit' | 'flags'
+  /** Called with the server's answer after the enable switch changed it. */
+  onUpdated: (challenge: ChallengeEditDetailModel) => void
+  actions?: ReactNode
+}
+
+export function ChallengeHeader({ gameId, challenge, current, onUpdated, actions }: ChallengeHeaderProps) {
+  const navigate = useNavigate()
+  const [busy, setBusy] = useState(false)
+  const base = `/admin/games/${gameId}/challenges`
+
+  const toggle = async (enabled: boolean) => {
+    setBusy(true)
+    try {
+      const detail = await editApi.challenges.setEnabled(gameId, challenge.id, enabled)
+      onUpdated(detail)
+      invalidateEdit(editKeys.challenges(gameId), { key: editKeys.challenge(gameId, challenge.id), data: detail })
+      notifySuccess(detail.isEnabled ? '题目已启用' : '题目已禁用')
+    } catch (error) {
+      notifyError(error, enabled ? '启用失败' : '禁用失败')
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Group justify="space-between" gap="sm" data-testid="challenge-header">
+      <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
+        <Tooltip label="返回题目列表" withArrow>
+          <ActionIcon variant="subtle" onClick={() => navigate(base)} aria-label="返回题目列表" data-testid="challenge-back">
+            <IconArrowLeft size={18} />
+          </ActionIcon>
+        </Tooltip>
+        <Title order={4} lineClamp={1} data-testid="challenge-header-title">
+          {challenge.title}
+        </Title>
+        <ChallengeTagBadge tag={challenge.tag} />
+        <ChallengeTypeBadge type={challenge.type} />
+        <Badge variant="light" color="gray" data-testid="challenge-accepted-count">
+          {challenge.acceptedCount} 解
+        </Badge>
+      </Group>
+      <Group gap="sm">
+        <Switch
+          label={challenge.isEnabled ? '已启用' : '未启用'}
+          checked={challenge.isEnabled}
+          disabled={busy}
+          onChange={(event) => void toggle(event.currentTarget.checked)}
+          data-testid="challenge-enable"
+        />
+        <SegmentedControl
+          size="xs"
+          value={current}
+          onChange={(value) => navigate(value === 'edit' ? `${base}/${challenge.id}` : `${base}/${challenge.id}/flags`)}
+          data={[
+            { value: 'edit', label: '编辑题目' },
+            { value: 'flags', label: `Flag 管理（${challenge.flags.length}）` },
+          ]}
+          data-testid="challenge-section"
+        />
+        {actions}
+      </Group>
+    </Group>
+  )
+}
+
+export default ChallengeHeader
+
+/** The challenge being edited (cache entry shared by the editor and the flags screen). */
+export function useEditChallenge(gameId: number | null, challengeId: number | null) {
+  return useQuery(gameId === null || challengeId === null ? null : editKeys.challenge(gameId, challengeId), () => editApi.challenges.get(gameId!, challengeId!), {
+    refreshInterval: 0,
+  })
+}

@@ -1,0 +1,99 @@
+/**
+ * The frame of a game's editing screens (admin/games/{id}/…): a back link to the game list, the
+ * game's title with its hidden/practice badges, and tabs for Info, Notices, Challenges, Review
+ * and Writeups. The editors render themselves inside it (the router's AdminLayout stays above).
+ */
+import type { ReactNode } from 'react'
+import { ActionIcon, Badge, Group, Skeleton, Stack, Tabs, Title, Tooltip } from '@mantine/core'
+import { IconArrowLeft, IconFileText, IconFlag, IconInfoCircle, IconSpeakerphone, IconUserCheck } from '@tabler/icons-react'
+import { useLocation, useNavigate, useParams } from 'react-router-dom'
+import { editApi, editKeys } from '../../api/edit'
+import { useQuery } from '../../api/useQuery'
+
+/** The `:id` route parameter of the game editors; null when it is not a positive integer. */
+export function useEditGameId(): number | null {
+  const { id } = useParams()
+  const value = Number(id)
+  return id && /^\d+$/.test(id) && value > 0 ? value : null
+}
+
+/** The `:chalId` route parameter; null when it is not a positive integer. */
+export function useEditChallengeId(): number | null {
+  const { chalId } = useParams()
+  const value = Number(chalId)
+  return chalId && /^\d+$/.test(chalId) && value > 0 ? value : null
+}
+
+/** The game being edited (shared cache entry with the Info editor). */
+export function useEditGame(gameId: number | null) {
+  return useQuery(gameId === null ? null : editKeys.game(gameId), () => editApi.games.get(gameId!), { refreshInterval: 0 })
+}
+
+const TABS = [
+  { value: 'info', label: '基本信息', icon: IconInfoCircle },
+  { value: 'notices', label: '比赛通知', icon: IconSpeakerphone },
+  { value: 'challenges', label: '比赛题目', icon: IconFlag },
+  { value: 'review', label: '参赛审核', icon: IconUserCheck },
+  { value: 'writeups', label: 'Writeups', icon: IconFileText },
+] as const
+
+export interface GameEditFrameProps {
+  children: ReactNode
+  /** Test id of the screen inside the frame. */
+  testId?: string
+  /** Extra controls at the right of the header. */
+  actions?: ReactNode
+}
+
+export function GameEditFrame({ children, testId, actions }: GameEditFrameProps) {
+  const gameId = useEditGameId()
+  const navigate = useNavigate()
+  const segments = useLocation().pathname.toLowerCase().split('/')
+  const active = TABS.find((tab) => segments[4] === tab.value)?.value ?? null
+  const { data: game } = useEditGame(gameId)
+  const base = `/admin/games/${gameId}`
+
+  return (
+    <Stack gap="md" data-testid={testId} data-game-id={gameId ?? undefined}>
+      <Group justify="space-between" wrap="nowrap" gap="sm">
+        <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
+          <Tooltip label="返回比赛列表" withArrow>
+            <ActionIcon variant="subtle" size="lg" onClick={() => navigate('/admin/games')} aria-label="返回比赛列表" data-testid="edit-back-to-games">
+              <IconArrowLeft size={18} />
+            </ActionIcon>
+          </Tooltip>
+          {game ? (
+            <Title order={3} lineClamp={1} data-testid="edit-game-title">
+              {game.title}
+            </Title>
+          ) : (
+            <Skeleton height={28} width={240} />
+          )}
+          {game?.hidden && (
+            <Badge color="gray" variant="light">
+              隐藏
+            </Badge>
+          )}
+          {game?.practiceMode && (
+            <Badge color="brand" variant="light">
+              练习模式
+            </Badge>
+          )}
+        </Group>
+        {actions}
+      </Group>
+      <Tabs value={active} onChange={(value) => value && navigate(`${base}/${value}`)} data-testid="game-edit-tabs">
+        <Tabs.List>
+          {TABS.map(({ value, label, icon: Icon }) => (
+            <Tabs.Tab key={value} value={value} leftSection={<Icon size={16} />} data-testid={`game-edit-tab-${value}`}>
+              {label}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+      </Tabs>
+      {gameId === null ? null : children}
+    </Stack>
+  )
+}
+
+export default GameEditFrame

@@ -1,0 +1,40 @@
+/**
+ * The chart of `ScoreCurve` (Mantine charts on recharts). Kept in its own module so that the
+ * chart libraries load only when a score curve is shown (see ScoreCurve.tsx).
+ */
+import '@mantine/charts/styles.css'
+import { LineChart } from '@mantine/charts'
+import type { ScoreCurvePoint } from './ScoreCurve'
+
+export interface ScoreCurveChartProps {
+  data: ScoreCurvePoint[]
+  minScore: number
+  /** The challenge's current number of solves, marked on the curve (when ≥ 1). */
+  solved?: number
+  height: number
+}
+
+export default function ScoreCurveChart({ data, minScore, solved, height }: ScoreCurveChartProps) {
+  return (
+    <LineChart
+      h={height}
+      data={data}
+      dataKey="solves"
+      series={[{ name: 'score', label: '分值', color: 'brand.5' }]}
+      curveType="linear"
+      withDots={false}
+      strokeWidth={2}
+      xAxisLabel="解出队伍数"
+      yAxisLabel="分值"
+      yAxisProps={{ domain: [0, 'auto'], width: 56 }}
+      xAxisProps={{ interval: 4 }}
+      referenceLines={[
+        { y: minScore, label: `最低分 ${minScore}`, color: 'alert.5' },
+        ...(solved && solved >= 1 && solved <= data.length ? [{ x: solved, label: `当前 ${solved} 解`, color: 'yellow.5' }] : []),
+      ]}
+      tooltipAnimationDuration={100}
+      valueFormatter={(value) => `${value} 分`}
+      data-testid="score-curve-chart"
+    />
+  )
+}

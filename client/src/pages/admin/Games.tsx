@@ -1,0 +1,213 @@
+/**
+ * Game administration list (GET /api/edit/games, paged, newest first): poster thumbnail, title,
+ * time window, hidden/practice badges; a click opens the game's Info editor. "新建比赛" creates
+ * a game from title, start and end, with the write-up deadline end + 3 h like the reference
+ * client (POST /api/edit/games), and opens its Info editor.
+ */
+import { useState } from 'react'
+import { Alert, Badge, Button, Card, Center, Group, Image, Modal, Pagination, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core'
+import { useForm } from '@mantine/form'
+import { IconCalendarEvent, IconPlus } from '@tabler/icons-react'
+import dayjs from 'dayjs'
+import { useNavigate } from 'react-router-dom'
+import { GameInfoInput } from '@flagwave/shared/schemas/games'
+import { editApi, editKeys, invalidateGameLists } from '../../api/edit'
+import { useQuery } from '../../api/useQuery'
+import { DateTimeField, toUtcIso } from '../../components/DateTimeField/DateTimeField'
+import { formatTime, gamePhase, PhaseBadge, useNow } from '../../components/GameTime/GameTime'
+import { notifyError, notifySuccess } from '../../utils/notify'
+import { zodErrors } from '../../utils/zodForm'
+
+const PAGE_SIZE = 20
+/** The reference client sets the write-up deadline 3 hours after the end. */
+const WRITEUP_GRACE_HOURS = 3
+
+interface CreateValues {
+  title: string
+  start: string | null
+  end: string | null
+}
+
+function defaultWindow(): { start: string; end: string } {
+  const start = dayjs().add(1, 'hour').startOf('hour')
+  return { start: start.toISOString(), end: start.add(2, 'day').toISOString() }
+}
+
+function CreateGameModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const navigate = useNavigate()
+  const [busy, setBusy] = useState(false)
+  const form = useForm<CreateValues>({
+    mode: 'controlled',
+    initialValues: { title: '', ...defaultWindow() },
+    validate: (values) => ({
+      ...zodErrors(GameInfoInput.pick({ title: true }), { title: values.title }),
+      ...(values.start ? {} : { start: '请选择开始时间' }),
+      ...(values.end ? {} : { end: '请选择结束时间' }),
+      ...(values.start && values.end && Date.parse(values.end) <= Date.parse(values.start) ? { end: '结束时间必须晚于开始时间' } : {}),
+    }),
+  })
+
+  const submit = form.onSubmit(async (values) => {
+    setBusy(true)
+    try {
+      const end = toUtcIso(values.end!)
+      const game = await editApi.games.create({
+        title: values.title.trim(),
+        start: toUtcIso(values.start!),
+        end,
+        wpddl: dayjs(end).add(WRITEUP_GRACE_HOURS, 'hour').toISOString(),
+      })
+      invalidateGameLists()
+      notifySuccess(`比赛「${game.title}」已创建`)
+      form.setValues({ title: '', ...defaultWindow() })
+      onClose()
+      navigate(`/admin/games/${game.id}/info`)
+    } catch (error) {
+      notifyError(error, '创建比赛失败')
+    } finally {
+      setBusy(false)
+    }
+  })
+
+  return (
+    <Modal opened={opened} onClose={onClose} title="新建比赛" data-testid="game-create-modal">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <TextInput label="比赛标题" placeholder="Flagwave CTF 2024" data-autofocus data-testid="game-create-title" {...form.getInputProps('title')} />
+          <DateTimeField
+            label="开始时间"
+            value={form.values.start}
+            onChange={(value) => form.setFieldValue('start', value)}
+            error={form.errors.start}
+            testId="game-create-start"
+          />
+          <DateTimeField label="结束时间" value={form.values.end} onChange={(value) => form.setFieldValue('end', value)} error={form.errors.end} testId="game-create-end" />
+          <Text size="xs" c="dimmed">
+            Writeup 截止时间默认为结束后 {WRITEUP_GRACE_HOURS} 小时，可在比赛信息中修改。
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              取消
+            </Button>
+            <Button type="submit" loading={busy} data-testid="game-create-submit">
+              创建比赛
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  )
+}
+
+export default function Games() {
+  const navigate = useNavigate()
+  const now = useNow(30_000)
+  const [page, setPage] = useState(1)
+  const [creating, setCreating] = useState(false)
+  const skip = (page - 1) * PAGE_SIZE
+  const { data, error, isLoading } = useQuery(editKeys.games(PAGE_SIZE, skip), () => editApi.games.list(PAGE_SIZE, skip))
+  const pages = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1
+
+  return (
+    <Stack gap="md" data-testid="admin-games-page">
+      <Group justify="space-between">
+        <Title order={2}>比赛管理</Title>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)} data-testid="game-create-open">
+          新建比赛
+        </Button>
+      </Group>
+      <CreateGameModal opened={creating} onClose={() => setCreating(false)} />
+
+      {error && !data && (
+        <Alert color="alert" variant="light" title="加载失败">
+          {error.message}
+        </Alert>
+      )}
+      {isLoading && !data ? (
+        <Stack gap="xs">
+          {Array.from({ length: 4 }, (_, i) => (
+            <Skeleton key={i} height={72} />
+          ))}
+        </Stack>
+      ) : data && data.data.length === 0 ? (
+        <Card withBorder padding="xl" data-testid="admin-games-empty">
+          <Center>
+            <Text c="dimmed">还没有比赛，点击「新建比赛」创建第一个比赛。</Text>
+          </Center>
+        </Card>
+      ) : data ? (
+        <Card withBorder padding={0} radius="md">
+          <Table highlightOnHover verticalSpacing="sm" data-testid="admin-games-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th w={140}>海报</Table.Th>
+                <Table.Th>比赛</Table.Th>
+                <Table.Th>时间</Table.Th>
+                <Table.Th w={160}>状态</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.data.map((game) => (
+                <Table.Tr
+                  key={game.id}
+                  style={{ cursor: 'pointer' }}
+                  onClick={() => navigate(`/admin/games/${game.id}/info`)}
+                  data-testid="admin-game-row"
+                  data-game-id={game.id}
+                >
+                  <Table.Td>
+                    {game.poster ? (
+                      <Image src={game.poster} alt={game.title} w={120} h={68} radius="sm" fit="cover" data-testid="admin-game-poster" />
+                    ) : (
+                      <Center w={120} h={68} bg="var(--mantine-color-default-hover)" style={{ borderRadius: 4 }}>
+                        <Text size="xs" c="dimmed">
+                          无海报
+                        </Text>
+                      </Center>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    <Text fw={600} data-testid="admin-game-title">
+                      {game.title}
+                    </Text>
+                    <Text size="xs" c="dimmed" lineClamp={1}>
+                      #{game.id} {game.summary}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap={6} wrap="nowrap">
+                      <IconCalendarEvent size={14} />
+                      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                        {formatTime(game.start)} ~ {formatTime(game.end)}
+                      </Text>
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap={4}>
+                      <PhaseBadge phase={gamePhase(game.start, game.end, now)} size="sm" />
+                      {game.hidden && (
+                        <Badge size="sm" color="gray" variant="filled" data-testid="admin-game-hidden">
+                          隐藏
+                        </Badge>
+                      )}
+                      {game.practiceMode && (
+                        <Badge size="sm" variant="outline">
+                          练习
+                        </Badge>
+                      )}
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Card>
+      ) : null}
+      {data && pages > 1 && (
+        <Group justify="center">
+          <Pagination total={pages} value={page} onChange={setPage} data-testid="admin-games-pagination" />
+        </Group>
+      )}
+    </Stack>
+  )
+}

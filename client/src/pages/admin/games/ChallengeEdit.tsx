@@ -1,0 +1,415 @@
+/**
+ * Challenge editor (GET/PUT /api/edit/games/{id}/challenges/{chalId}, ChallengeUpdateModel):
+ * title, category, Markdown statement with side-by-side preview, hints; the flag template of
+ * dynamic containers (with the placeholder help, the leet table and a live entropy check using
+ * the shared `leetEntropy`/`isAcceptableTemplate`); the download name of dynamic attachments;
+ * container image, memory, CPU (tenths), storage, exposed port and traffic capture for container
+ * types; scoring (original score, minimum score rate, difficulty) with a live score-curve preview
+ * (shared `challengeScore`). Beside it: the challenge attachment (None / Local upload / Remote),
+ * the test container and deletion. Unsaved changes are guarded.
+ */
+import { useEffect, useState } from 'react'
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Card,
+  Divider,
+  Grid,
+  Group,
+  NumberInput,
+  Select,
+  Skeleton,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+} from '@mantine/core'
+import { useForm } from '@mantine/form'
+import { IconDeviceFloppy, IconPlus, IconTrash, IconX } from '@tabler/icons-react'
+import { useNavigate } from 'react-router-dom'
+import { isContainerType, type ChallengeTag, type ChallengeType } from '@flagwave/shared/enums'
+import { WEAK_TEMPLATE_MESSAGE } from '@flagwave/shared/flags'
+import { FLAG_TEMPLATE_MAX } from '@flagwave/shared/limits'
+import { ChallengeUpdateModel, type ChallengeEditDetailModel } from '@flagwave/shared/schemas/challenges'
+import { setCachedData } from '../../../api/cache'
+import { editApi, editKeys, forgetEdit, invalidateEdit, type ChallengeUpdateRequest } from '../../../api/edit'
+import { ChallengeAttachment } from '../../../components/ChallengeAttachment/ChallengeAttachment'
+import { ChallengeHeader, useEditChallenge } from '../../../components/ChallengeForm/ChallengeHeader'
+import { TAG_META, TAG_ORDER } from '../../../components/ChallengeTag/ChallengeTag'
+import { confirmDialog } from '../../../components/ConfirmDialog/confirm'
+import { useDirtyFormGuard } from '../../../components/DirtyFormGuard/DirtyFormGuard'
+import { FlagTemplateCheck, FlagTemplateHelp, checkTemplate } from '../../../components/FlagTemplateHelp/FlagTemplateHelp'
+import { GameEditFrame, useEditChallengeId, useEditGameId } from '../../../components/GameEditFrame/GameEditFrame'
+import { MarkdownEditor } from '../../../components/MarkdownEditor/MarkdownEditor'
+import { ScoreCurve } from '../../../components/ScoreCurve/ScoreCurve'
+import { TestContainerPanel } from '../../../components/TestContainerPanel/TestContainerPanel'
+import { notifyError, notifySuccess } from '../../../utils/notify'
+import { zodErrors } from '../../../utils/zodForm'
+
+type NumberValue = number | string
+
+interface ChallengeValues {
+  title: string
+  content: string
+  tag: ChallengeTag
+  hints: string[]
+  flagTemplate: string
+  fileName: string
+  containerImage: string
+  memoryLimit: NumberValue
+  cpuCount: NumberValue
+  storageLimit: NumberValue
+  containerExposePort: NumberValue
+  enableTrafficCapture: boolean
+  originalScore: NumberValue
+  minScoreRate: NumberValue
+  difficulty: NumberValue
+}
+
+const valuesOf = (c: ChallengeEditDetailModel): ChallengeValues => ({
+  title: c.title,
+  content: c.content,
+  tag: c.tag,
+  hints: c.hints,
+  flagTemplate: c.flagTemplate ?? '',
+  fileName: c.fileName ?? 'attachment',
+  containerImage: c.containerImage ?? '',
+  memoryLimit: c.memoryLimit ?? 64,
+  cpuCount: c.cpuCount ?? 1,
+  storageLimit: c.storageLimit ?? 256,
+  containerExposePort: c.containerExposePort ?? 80,
+  enableTrafficCapture: c.enableTrafficCapture ?? false,
+  originalScore: c.originalScore,
+  minScoreRate: c.minScoreRate,
+  difficulty: c.difficulty,
+})
+
+const num = (value: NumberValue): number => (typeof value === 'number' ? value : value.trim() === '' ? NaN : Number(value))
+
+/**
+ * The update body: the members this type uses. `enableTrafficCapture` is always sent (omitted
+ * would mean false); the flag template is sent as is ("" clears it); isEnabled is left to the
+ * switch in the header (sending true again would recreate instances).
+ */
+function bodyOf(values: ChallengeValues, type: ChallengeType): ChallengeUpdateRequest {
+  const container = isContainerType(type)
+  return {
+    title: values.title.trim(),
+    content: values.content,
+    tag: values.tag,
+    hints: values.hints.map((hint) => hint.trim()).filter(Boolean),
+    originalScore: num(values.originalScore),
+    minScoreRate: num(values.minScoreRate),
+    difficulty: num(values.difficulty),
+    enableTrafficCapture: container ? values.enableTrafficCapture : false,
+    ...(type === 'DynamicContainer' ? { flagTemplate: values.flagTemplate } : {}),
+    ...(type === 'DynamicAttachment' ? { fileName: values.fileName } : {}),
+    ...(container
+      ? {
+          containerImage: values.containerImage.trim(),
+          memoryLimit: num(values.memoryLimit),
+          cpuCount: num(values.cpuCount),
+          storageLimit: num(values.storageLimit),
+          containerExposePort: num(values.containerExposePort),
+        }
+      : {}),
+  }
+}
+
+function validateWith(type: ChallengeType) {
+  return (values: ChallengeValues): Record<string, string> => {
+    const errors: Record<string, string> = {}
+    const numbers: [keyof ChallengeValues, string][] = [
+      ['originalScore', '请输入分值'],
+      ['minScoreRate', '请输入最低分值比例'],
+      ['difficulty', '请输入难度系数'],
+    ]
+    if (isContainerType(type)) {
+      numbers.push(['memoryLimit', '请输入内存限制'], ['cpuCount', '请输入 CPU 数量'], ['storageLimit', '请输入存储限制'], ['containerExposePort', '请输入服务端口'])
+    }
+    for (const [key, message] of numbers) if (!Number.isFinite(num(values[key] as NumberValue))) errors[key] = message
+    if (Number.isFinite(num(values.difficulty)) && num(values.difficulty) <= 0) errors.difficulty = '难度系数必须大于 0'
+    if (Number.isFinite(num(values.originalScore)) && (!Number.isInteger(num(values.originalScore)) || num(values.originalScore) < 0)) errors.originalScore = '分值必须为非负整数'
+    if (type === 'DynamicAttachment' && values.fileName.trim() === '') errors.fileName = '动态附件名不可为空'
+    if (type === 'DynamicContainer' && !checkTemplate(values.flagTemplate).acceptable) errors.flagTemplate = WEAK_TEMPLATE_MESSAGE
+    return { ...errors, ...zodErrors(ChallengeUpdateModel, bodyOf(values, type)) }
+  }
+}
+
+function HintsEditor({ hints, onAdd, onRemove, inputProps }: { hints: string[]; onAdd: () => void; onRemove: (index: number) => void; inputProps: (index: number) => object }) {
+  return (
+    <Stack gap={6} data-testid="challenge-hints">
+      <Group justify="space-between">
+        <Text size="sm" fw={500}>
+          题目提示
+        </Text>
+        <Button size="xs" variant="subtle" leftSection={<IconPlus size={14} />} onClick={onAdd} data-testid="challenge-hint-add">
+          添加提示
+        </Button>
+      </Group>
+      {hints.length === 0 && (
+        <Text size="xs" c="dimmed">
+          暂无提示。比赛进行中更新已启用题目的提示时，会向选手推送提示更新通知。
+        </Text>
+      )}
+      {hints.map((_, index) => (
+        <Group key={index} gap="xs" wrap="nowrap">
+          <TextInput style={{ flex: 1 }} placeholder={`提示 ${index + 1}`} data-testid="challenge-hint" {...inputProps(index)} />
+          <Tooltip label="删除提示" withArrow>
+            <ActionIcon variant="subtle" color="alert" onClick={() => onRemove(index)} aria-label="删除提示" data-testid="challenge-hint-remove">
+              <IconX size={16} />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+      ))}
+    </Stack>
+  )
+}
+
+function ChallengeForm({ gameId, challenge }: { gameId: number; challenge: ChallengeEditDetailModel }) {
+  const navigate = useNavigate()
+  const { type } = challenge
+  const container = isContainerType(type)
+  const [busy, setBusy] = useState<'save' | 'delete' | null>(null)
+  const form = useForm<ChallengeValues>({ mode: 'controlled', initialValues: valuesOf(challenge), validate: validateWith(type) })
+  const dirty = form.isDirty()
+  const guard = useDirtyFormGuard(dirty)
+  const key = editKeys.challenge(gameId, challenge.id)
+  const { revalidate } = useEditChallenge(gameId, challenge.id)
+
+  const serverValues = JSON.stringify(valuesOf(challenge))
+  useEffect(() => {
+    if (!form.isDirty()) {
+      const values = JSON.parse(serverValues) as ChallengeValues
+      form.setInitialValues(values)
+      form.setValues(values)
+    }
+  }, [serverValues])
+
+  const applyServer = (detail: ChallengeEditDetailModel) => {
+    invalidateEdit(editKeys.challenges(gameId), { key, data: detail })
+  }
+
+  const submit = form.onSubmit(async (values) => {
+    setBusy('save')
+    try {
+      const saved = await editApi.challenges.update(gameId, challenge.id, bodyOf(values, type))
+      form.setInitialValues(valuesOf(saved))
+      form.setValues(valuesOf(saved))
+      applyServer(saved)
+      notifySuccess('题目已保存')
+    } catch (error) {
+      notifyError(error, '保存失败')
+    } finally {
+      setBusy(null)
+    }
+  })
+
+  const remove = async () => {
+    const confirmed = await confirmDialog({
+      title: '删除题目',
+      message: `确定要删除题目「${challenge.title}」吗？其 flag、附件与解题记录将一并删除，且不可恢复。`,
+      danger: true,
+    })
+    if (!confirmed) return
+    setBusy('delete')
+    try {
+      await editApi.challenges.remove(gameId, challenge.id)
+      notifySuccess(`题目「${challenge.title}」已删除`)
+      guard.allowNavigation()
+      navigate(`/admin/games/${gameId}/challenges`)
+      forgetEdit(key)
+      invalidateEdit(editKeys.challenges(gameId))
+    } catch (error) {
+      notifyError(error, '删除失败')
+      setBusy(null)
+    }
+  }
+
+  const scoring = {
+    originalScore: num(form.values.originalScore),
+    minScoreRate: num(form.values.minScoreRate),
+    difficulty: num(form.values.difficulty),
+  }
+
+  return (
+    <form onSubmit={submit} noValidate data-testid="challenge-form" data-dirty={dirty ? 'true' : 'false'} data-type={type}>
+      <Stack gap="md">
+        <ChallengeHeader
+          gameId={gameId}
+          challenge={challenge}
+          current="edit"
+          onUpdated={(detail) => setCachedData(key, detail)}
+          actions={
+            <Group gap="xs">
+              <Button variant="default" disabled={!dirty || busy !== null} onClick={() => form.reset()} data-testid="challenge-reset">
+                撤销更改
+              </Button>
+              <Button type="submit" leftSection={<IconDeviceFloppy size={16} />} loading={busy === 'save'} disabled={busy === 'delete'} data-testid="challenge-save">
+                保存
+              </Button>
+            </Group>
+          }
+        />
+        <Grid gap="sm">
+          <Grid.Col span={{ base: 12, sm: 8 }}>
+            <TextInput label="题目标题" required data-testid="challenge-title" {...form.getInputProps('title')} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, sm: 4 }}>
+            <Select
+              label="题目类别"
+              data={TAG_ORDER.map((tag) => ({ value: tag, label: TAG_META[tag].label }))}
+              allowDeselect={false}
+              data-testid="challenge-tag"
+              {...form.getInputProps('tag')}
+            />
+          </Grid.Col>
+        </Grid>
+        <MarkdownEditor
+          label="题目描述"
+          description="支持 Markdown，右侧为实时预览"
+          value={form.values.content}
+          onChange={(value) => form.setFieldValue('content', value)}
+          error={form.errors.content}
+          layout="split"
+          minRows={12}
+          testId="challenge-content"
+        />
+        <Grid gap="lg">
+          <Grid.Col span={{ base: 12, lg: 7 }}>
+            <Stack gap="md">
+              <HintsEditor
+                hints={form.values.hints}
+                onAdd={() => form.insertListItem('hints', '')}
+                onRemove={(index) => form.removeListItem('hints', index)}
+                inputProps={(index) => form.getInputProps(`hints.${index}`)}
+              />
+              {type === 'DynamicContainer' && (
+                <Stack gap="xs">
+                  <Divider label="flag 模板" labelPosition="left" />
+                  <TextInput
+                    label="flag 模板"
+                    description={`留空则使用随机 GUID flag，至多 ${FLAG_TEMPLATE_MAX} 个字符`}
+                    placeholder="flag{[TEAM_HASH]}"
+                    styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+                    data-testid="challenge-flag-template"
+                    {...form.getInputProps('flagTemplate')}
+                  />
+                  <FlagTemplateCheck template={form.values.flagTemplate} />
+                  <FlagTemplateHelp />
+                </Stack>
+              )}
+              {type === 'DynamicAttachment' && (
+                <Stack gap="xs">
+                  <Divider label="动态附件" labelPosition="left" />
+                  <TextInput
+                    label="附件下载文件名"
+                    description="选手下载各自附件时使用的文件名"
+                    data-testid="challenge-file-name"
+                    {...form.getInputProps('fileName')}
+                  />
+                  <Text size="xs" c="dimmed">
+                    动态附件题目的附件与 flag 一一对应，请在「Flag 管理」中上传。
+                  </Text>
+                </Stack>
+              )}
+              {container && (
+                <Stack gap="xs">
+                  <Divider label="容器配置" labelPosition="left" />
+                  <TextInput label="容器镜像" placeholder="ghcr.io/example/challenge:latest" styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }} data-testid="challenge-image" {...form.getInputProps('containerImage')} />
+                  <Grid gap="sm">
+                    <Grid.Col span={{ base: 12, sm: 6 }}>
+                      <NumberInput label="服务端口" min={1} max={65535} allowDecimal={false} allowNegative={false} data-testid="challenge-port" {...form.getInputProps('containerExposePort')} />
+                    </Grid.Col>
+                    <Grid.Col span={{ base: 12, sm: 6 }}>
+                      <NumberInput
+                        label="CPU 数量（0.1 核）"
+                        description={`${(num(form.values.cpuCount) / 10 || 0).toFixed(1)} 核`}
+                        min={1}
+                        max={1024}
+                        allowDecimal={false}
+                        allowNegative={false}
+                        data-testid="challenge-cpu"
+                        {...form.getInputProps('cpuCount')}
+                      />
+                    </Grid.Col>
+                    <Grid.Col span={{ base: 12, sm: 6 }}>
+                      <NumberInput label="内存限制（MB）" min={32} max={1048576} allowDecimal={false} allowNegative={false} data-testid="challenge-memory" {...form.getInputProps('memoryLimit')} />
+                    </Grid.Col>
+                    <Grid.Col span={{ base: 12, sm: 6 }}>
+                      <NumberInput label="存储限制（MB）" min={128} max={1048576} allowDecimal={false} allowNegative={false} data-testid="challenge-storage" {...form.getInputProps('storageLimit')} />
+                    </Grid.Col>
+                  </Grid>
+                  <Switch
+                    label="流量捕获"
+                    description="记录选手经平台代理访问容器的流量（需全局启用平台代理与流量捕获）"
+                    data-testid="challenge-traffic-capture"
+                    {...form.getInputProps('enableTrafficCapture', { type: 'checkbox' })}
+                  />
+                </Stack>
+              )}
+            </Stack>
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, lg: 5 }}>
+            <Stack gap="md">
+              <Card withBorder radius="md" padding="sm">
+                <Stack gap="sm">
+                  <Title order={5}>计分</Title>
+                  <Grid gap="sm">
+                    <Grid.Col span={4}>
+                      <NumberInput label="原始分值" min={0} allowDecimal={false} allowNegative={false} data-testid="challenge-original-score" {...form.getInputProps('originalScore')} />
+                    </Grid.Col>
+                    <Grid.Col span={4}>
+                      <NumberInput label="最低分值比例" min={0} max={1} step={0.05} decimalScale={4} allowNegative={false} data-testid="challenge-min-rate" {...form.getInputProps('minScoreRate')} />
+                    </Grid.Col>
+                    <Grid.Col span={4}>
+                      <NumberInput label="难度系数" min={0} step={0.5} decimalScale={3} allowNegative={false} data-testid="challenge-difficulty" {...form.getInputProps('difficulty')} />
+                    </Grid.Col>
+                  </Grid>
+                  <ScoreCurve originalScore={scoring.originalScore} minScoreRate={scoring.minScoreRate} difficulty={scoring.difficulty} solved={challenge.acceptedCount} />
+                </Stack>
+              </Card>
+              {type !== 'DynamicAttachment' && <ChallengeAttachment gameId={gameId} challengeId={challenge.id} attachment={challenge.attachment} onChanged={() => void revalidate()} />}
+              {container && <TestContainerPanel gameId={gameId} challengeId={challenge.id} container={challenge.testContainer} onChanged={() => void revalidate()} />}
+              <Card withBorder radius="md" padding="sm" style={{ borderColor: 'var(--mantine-color-alert-6)' }}>
+                <Group justify="space-between">
+                  <Text size="sm" c="alert" fw={600}>
+                    删除题目
+                  </Text>
+                  <Button color="alert" variant="light" size="xs" leftSection={<IconTrash size={14} />} loading={busy === 'delete'} onClick={() => void remove()} data-testid="challenge-delete">
+                    删除
+                  </Button>
+                </Group>
+              </Card>
+            </Stack>
+          </Grid.Col>
+        </Grid>
+      </Stack>
+    </form>
+  )
+}
+
+export default function ChallengeEdit() {
+  const gameId = useEditGameId()
+  const challengeId = useEditChallengeId()
+  const { data: challenge, error } = useEditChallenge(gameId, challengeId)
+  return (
+    <GameEditFrame testId="admin-challenge-edit-page">
+      {challenge && gameId !== null && challenge.id === challengeId ? (
+        <ChallengeForm key={challenge.id} gameId={gameId} challenge={challenge} />
+      ) : error ? (
+        <Alert color="alert" variant="light" title="加载失败">
+          {error.message}
+        </Alert>
+      ) : (
+        <Stack gap="sm">
+          <Skeleton height={36} />
+          <Skeleton height={320} />
+        </Stack>
+      )}
+    </GameEditFrame>
+  )
+}

@@ -1,0 +1,185 @@
+/**
+ * Game notices (CONTRACT §3.4.12–3.4.15): the game's Normal notices (GET), posting a new one
+ * (POST, pushed to players), editing (PUT, time becomes now, not pushed) and deleting (DELETE,
+ * confirmed). Content is Markdown, previewed with the shared renderer.
+ */
+import { useState } from 'react'
+import { ActionIcon, Alert, Button, Card, Group, Modal, Skeleton, Stack, Text, Tooltip } from '@mantine/core'
+import { IconEdit, IconSend, IconTrash } from '@tabler/icons-react'
+import { GameNoticeModel, type GameNotice } from '@flagwave/shared/schemas/games'
+import { editApi, editKeys } from '../../../api/edit'
+import { useQuery } from '../../../api/useQuery'
+import { confirmDialog } from '../../../components/ConfirmDialog/confirm'
+import { DirtyFormGuard } from '../../../components/DirtyFormGuard/DirtyFormGuard'
+import { formatTime } from '../../../components/GameTime/GameTime'
+import { GameEditFrame, useEditGameId } from '../../../components/GameEditFrame/GameEditFrame'
+import { Markdown } from '../../../components/Markdown/Markdown'
+import { MarkdownEditor } from '../../../components/MarkdownEditor/MarkdownEditor'
+import { notifyError, notifySuccess } from '../../../utils/notify'
+import { zodErrors } from '../../../utils/zodForm'
+
+const contentError = (content: string): string | null => zodErrors(GameNoticeModel, { content }).content ?? null
+
+/** Newest first (the endpoint has no explicit order). */
+const byTime = (a: GameNotice, b: GameNotice) => Date.parse(b.time) - Date.parse(a.time) || b.id - a.id
+
+function EditNoticeModal({ gameId, notice, onClose, onSaved }: { gameId: number; notice: GameNotice | null; onClose: () => void; onSaved: (notice: GameNotice) => void }) {
+  const [content, setContent] = useState(notice?.content ?? '')
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const save = async () => {
+    if (!notice) return
+    const invalid = contentError(content)
+    setError(invalid)
+    if (invalid) return
+    setBusy(true)
+    try {
+      onSaved(await editApi.notices.update(gameId, notice.id, { content }))
+      notifySuccess('通知已更新')
+    } catch (err) {
+      notifyError(err, '更新通知失败')
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <Modal opened={notice !== null} onClose={onClose} title="编辑通知" size="xl" data-testid="notice-edit-modal">
+      <Stack gap="sm">
+        <MarkdownEditor value={content} onChange={setContent} error={error} layout="split" minRows={8} testId="notice-edit-content" />
+        <Text size="xs" c="dimmed">
+          编辑后的通知不会再次推送，发布时间将更新为当前时间。
+        </Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            取消
+          </Button>
+          <Button loading={busy} onClick={() => void save()} data-testid="notice-edit-save">
+            保存
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  )
+}
+
+export default function Notices() {
+  const gameId = useEditGameId()
+  const key = gameId === null ? null : editKeys.notices(gameId)
+  const { data, error, isLoading, mutate } = useQuery(key, () => editApi.notices.list(gameId!))
+  const [draft, setDraft] = useState('')
+  const [draftError, setDraftError] = useState<string | null>(null)
+  const [posting, setPosting] = useState(false)
+  const [editing, setEditing] = useState<GameNotice | null>(null)
+
+  const post = async () => {
+    if (gameId === null) return
+    const invalid = contentError(draft)
+    setDraftError(invalid)
+    if (invalid) return
+    setPosting(true)
+    try {
+      const notice = await editApi.notices.create(gameId, { content: draft })
+      await mutate((current) => [notice, ...(current ?? []).filter((n) => n.id !== notice.id)])
+      setDraft('')
+      notifySuccess('通知已发布')
+    } catch (err) {
+      notifyError(err, '发布通知失败')
+    } finally {
+      setPosting(false)
+    }
+  }
+
+  const remove = async (notice: GameNotice) => {
+    if (gameId === null) return
+    const confirmed = await confirmDialog({ title: '删除通知', message: '确定要删除这条通知吗？', danger: true })
+    if (!confirmed) return
+    try {
+      await editApi.notices.remove(gameId, notice.id)
+      await mutate((current) => (current ?? []).filter((n) => n.id !== notice.id))
+      notifySuccess('通知已删除')
+    } catch (err) {
+      notifyError(err, '删除通知失败')
+    }
+  }
+
+  const notices = data ? [...data].sort(byTime) : []
+  return (
+    <GameEditFrame testId="admin-game-notices-page">
+      <DirtyFormGuard when={draft.trim() !== ''} />
+      <Card withBorder radius="md" padding="md">
+        <Stack gap="sm">
+          <MarkdownEditor
+            label="发布新通知"
+            description="通知将实时推送给比赛中的所有队伍，支持 Markdown"
+            value={draft}
+            onChange={(value) => {
+              setDraft(value)
+              if (draftError) setDraftError(null)
+            }}
+            error={draftError}
+            layout="split"
+            minRows={4}
+            testId="notice-new-content"
+          />
+          <Group justify="flex-end">
+            <Button leftSection={<IconSend size={16} />} loading={posting} onClick={() => void post()} data-testid="notice-post">
+              发布通知
+            </Button>
+          </Group>
+        </Stack>
+      </Card>
+
+      {error && !data && (
+        <Alert color="alert" variant="light" title="加载失败">
+          {error.message}
+        </Alert>
+      )}
+      {isLoading && !data ? (
+        <Skeleton height={80} />
+      ) : data && notices.length === 0 ? (
+        <Text c="dimmed" ta="center" py="lg" data-testid="notices-empty">
+          暂无通知
+        </Text>
+      ) : (
+        <Stack gap="sm" data-testid="notice-list">
+          {notices.map((notice) => (
+            <Card key={notice.id} withBorder radius="md" padding="sm" data-testid="notice-item" data-notice-id={notice.id}>
+              <Group justify="space-between" align="flex-start" wrap="nowrap">
+                <div style={{ flex: 1, minWidth: 0 }}>
+                  <Markdown source={notice.content} testId="notice-content" />
+                  <Text size="xs" c="dimmed" mt={6}>
+                    {formatTime(notice.time, 'YYYY-MM-DD HH:mm:ss')}
+                  </Text>
+                </div>
+                <Group gap={4} wrap="nowrap">
+                  <Tooltip label="编辑" withArrow>
+                    <ActionIcon variant="subtle" onClick={() => setEditing(notice)} aria-label="编辑" data-testid="notice-edit">
+                      <IconEdit size={16} />
+                    </ActionIcon>
+                  </Tooltip>
+                  <Tooltip label="删除" withArrow>
+                    <ActionIcon variant="subtle" color="alert" onClick={() => void remove(notice)} aria-label="删除" data-testid="notice-delete">
+                      <IconTrash size={16} />
+                    </ActionIcon>
+                  </Tooltip>
+                </Group>
+              </Group>
+            </Card>
+          ))}
+        </Stack>
+      )}
+      {gameId !== null && (
+        <EditNoticeModal
+          key={editing?.id ?? 0}
+          gameId={gameId}
+          notice={editing}
+          onClose={() => setEditing(null)}
+          onSaved={(saved) => {
+            void mutate((current) => (current ?? []).map((n) => (n.id === saved.id ? saved : n)))
+            setEditing(null)
+          }}
+        />
+      )}
+    </GameEditFrame>
+  )
+}

@@ -1,0 +1,234 @@
+/**
+ * Participation review (GET /api/game/{id}/participations, PUT /api/admin/participation/{id}/{status}):
+ * every team of the game grouped by status (pending first), with its organization and members —
+ * registered members marked, with real name, student number and contacts — and buttons to
+ * accept, reject or suspend. Accepting locks the team and creates its challenge instances.
+ */
+import { useMemo, useState } from 'react'
+import { Alert, Avatar, Badge, Button, Card, Group, SegmentedControl, Skeleton, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core'
+import { IconBan, IconCheck, IconLock, IconSearch, IconX } from '@tabler/icons-react'
+import type { ParticipationStatus } from '@flagwave/shared/enums'
+import type { ParticipationInfoModel } from '@flagwave/shared/schemas/teams'
+import { editApi, editKeys } from '../../../api/edit'
+import { useQuery } from '../../../api/useQuery'
+import { confirmDialog } from '../../../components/ConfirmDialog/confirm'
+import { GameEditFrame, useEditGameId } from '../../../components/GameEditFrame/GameEditFrame'
+import { notifyError, notifySuccess } from '../../../utils/notify'
+
+export const STATUS_META: Record<ParticipationStatus, { label: string; color: string }> = {
+  Pending: { label: '待审核', color: 'yellow' },
+  Accepted: { label: '已通过', color: 'brand' },
+  Suspended: { label: '已禁赛', color: 'orange' },
+  Rejected: { label: '已拒绝', color: 'alert' },
+  Unsubmitted: { label: '未提交', color: 'gray' },
+}
+
+/** Groups in display order. */
+const STATUS_ORDER: ParticipationStatus[] = ['Pending', 'Accepted', 'Suspended', 'Rejected', 'Unsubmitted']
+
+const ACTIONS: { status: ParticipationStatus; label: string; color: string; icon: typeof IconCheck }[] = [
+  { status: 'Accepted', label: '通过', color: 'brand', icon: IconCheck },
+  { status: 'Rejected', label: '拒绝', color: 'alert', icon: IconX },
+  { status: 'Suspended', label: '禁赛', color: 'orange', icon: IconBan },
+]
+
+function ParticipationCard({ participation, busy, onSet }: { participation: ParticipationInfoModel; busy: ParticipationStatus | null; onSet: (status: ParticipationStatus) => void }) {
+  const { team } = participation
+  const registered = new Set(participation.registeredMembers)
+  const members = [...(team.members ?? [])].sort((a, b) => Number(registered.has(b.userId)) - Number(registered.has(a.userId)))
+  return (
+    <Card withBorder radius="md" padding="sm" data-testid="participation-card" data-participation-id={participation.id} data-status={participation.status}>
+      <Stack gap="xs">
+        <Group justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
+            <Avatar src={team.avatar ?? undefined} radius="xl" color="brand">
+              {team.name.slice(0, 1)}
+            </Avatar>
+            <Stack gap={0} style={{ minWidth: 0 }}>
+              <Group gap={6} wrap="nowrap">
+                <Text fw={600} lineClamp={1} data-testid="participation-team">
+                  {team.name}
+                </Text>
+                {team.locked && (
+                  <Tooltip label="队伍已锁定" withArrow>
+                    <IconLock size={14} />
+                  </Tooltip>
+                )}
+              </Group>
+              <Text size="xs" c="dimmed" lineClamp={1}>
+                #{team.id} {team.bio}
+              </Text>
+            </Stack>
+          </Group>
+          <Group gap={6} wrap="nowrap">
+            {participation.organization && (
+              <Badge variant="outline" data-testid="participation-organization">
+                {participation.organization}
+              </Badge>
+            )}
+            <Badge color={STATUS_META[participation.status].color} variant="light" data-testid="participation-status">
+              {STATUS_META[participation.status].label}
+            </Badge>
+          </Group>
+        </Group>
+        <Table fz="xs" verticalSpacing={4} data-testid="participation-members">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>用户</Table.Th>
+              <Table.Th>真实姓名</Table.Th>
+              <Table.Th>学工号</Table.Th>
+              <Table.Th>邮箱</Table.Th>
+              <Table.Th>手机号</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {members.map((member) => {
+              const isRegistered = registered.has(member.userId)
+              return (
+                <Table.Tr key={member.userId} style={{ opacity: isRegistered ? 1 : 0.55 }} data-testid="participation-member" data-registered={isRegistered ? 'true' : 'false'}>
+                  <Table.Td>
+                    <Group gap={6} wrap="nowrap">
+                      <Avatar src={member.avatar ?? undefined} size={20} radius="xl" />
+                      <Text size="xs">{member.userName}</Text>
+                      {member.userId === team.captainId && (
+                        <Badge size="xs" variant="light">
+                          队长
+                        </Badge>
+                      )}
+                      {!isRegistered && (
+                        <Badge size="xs" color="gray" variant="outline">
+                          未报名
+                        </Badge>
+                      )}
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>{member.realName || '—'}</Table.Td>
+                  <Table.Td>{member.stdNumber || '—'}</Table.Td>
+                  <Table.Td>{member.email ?? '—'}</Table.Td>
+                  <Table.Td>{member.phone || '—'}</Table.Td>
+                </Table.Tr>
+              )
+            })}
+          </Table.Tbody>
+        </Table>
+        <Group justify="flex-end" gap="xs">
+          {ACTIONS.filter((action) => action.status !== participation.status).map(({ status, label, color, icon: Icon }) => (
+            <Button
+              key={status}
+              size="xs"
+              variant="light"
+              color={color}
+              leftSection={<Icon size={14} />}
+              loading={busy === status}
+              disabled={busy !== null && busy !== status}
+              onClick={() => onSet(status)}
+              data-testid={`participation-${status.toLowerCase()}`}
+            >
+              {label}
+            </Button>
+          ))}
+        </Group>
+      </Stack>
+    </Card>
+  )
+}
+
+export default function Review() {
+  const gameId = useEditGameId()
+  const key = gameId === null ? null : editKeys.participations(gameId)
+  const { data, error, isLoading, mutate, revalidate } = useQuery(key, () => editApi.participations.list(gameId!))
+  const [filter, setFilter] = useState<ParticipationStatus | 'all'>('all')
+  const [search, setSearch] = useState('')
+  const [busy, setBusy] = useState<{ id: number; status: ParticipationStatus } | null>(null)
+
+  const setStatus = async (participation: ParticipationInfoModel, status: ParticipationStatus) => {
+    if (status === 'Suspended' || status === 'Rejected') {
+      const confirmed = await confirmDialog({
+        title: `${STATUS_META[status].label}：${participation.team.name}`,
+        message: status === 'Suspended' ? '禁赛后该队伍将从排行榜中移除，且无法继续提交。确定吗？' : '确定要拒绝该队伍的报名吗？',
+        danger: true,
+      })
+      if (!confirmed) return
+    }
+    setBusy({ id: participation.id, status })
+    try {
+      await editApi.participations.setStatus(participation.id, status)
+      await mutate((current) => (current ?? []).map((p) => (p.id === participation.id ? { ...p, status } : p)))
+      notifySuccess(`「${participation.team.name}」${STATUS_META[status].label}`)
+      void revalidate()
+    } catch (err) {
+      notifyError(err, '审核操作失败')
+    } finally {
+      setBusy(null)
+    }
+  }
+
+  const counts = useMemo(() => {
+    const map = new Map<ParticipationStatus, number>()
+    for (const p of data ?? []) map.set(p.status, (map.get(p.status) ?? 0) + 1)
+    return map
+  }, [data])
+
+  const needle = search.trim().toLowerCase()
+  const visible = (data ?? []).filter(
+    (p) =>
+      (filter === 'all' || p.status === filter) &&
+      (!needle || p.team.name.toLowerCase().includes(needle) || (p.organization ?? '').toLowerCase().includes(needle) || (p.team.members ?? []).some((m) => (m.userName ?? '').toLowerCase().includes(needle))),
+  )
+
+  return (
+    <GameEditFrame testId="admin-game-review-page">
+      <Group justify="space-between">
+        <SegmentedControl
+          value={filter}
+          onChange={(value) => setFilter(value as ParticipationStatus | 'all')}
+          data={[
+            { value: 'all', label: `全部（${data?.length ?? 0}）` },
+            ...STATUS_ORDER.filter((s) => s !== 'Unsubmitted' || counts.has(s)).map((s) => ({ value: s, label: `${STATUS_META[s].label}（${counts.get(s) ?? 0}）` })),
+          ]}
+          data-testid="review-filter"
+        />
+        <TextInput placeholder="搜索队伍、单位或成员" leftSection={<IconSearch size={14} />} value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={240} data-testid="review-search" />
+      </Group>
+      {error && !data && (
+        <Alert color="alert" variant="light" title="加载失败">
+          {error.message}
+        </Alert>
+      )}
+      {isLoading && !data ? (
+        <Skeleton height={160} />
+      ) : data && visible.length === 0 ? (
+        <Text c="dimmed" ta="center" py="lg" data-testid="review-empty">
+          {data.length === 0 ? '暂无队伍报名' : '没有符合条件的队伍'}
+        </Text>
+      ) : (
+        <Stack gap="lg" data-testid="review-list">
+          {STATUS_ORDER.map((status) => {
+            const group = visible.filter((p) => p.status === status)
+            if (group.length === 0) return null
+            return (
+              <Stack key={status} gap="xs" data-testid="review-group" data-status={status}>
+                <Group gap="xs">
+                  <Badge color={STATUS_META[status].color} size="lg" variant="light">
+                    {STATUS_META[status].label}
+                  </Badge>
+                  <Title order={6} c="dimmed">
+                    {group.length} 支队伍
+                  </Title>
+                </Group>
+                {group.map((participation) => (
+                  <ParticipationCard
+                    key={participation.id}
+                    participation={participation}
+                    busy={busy?.id === participation.id ? busy.status : null}
+                    onSet={(next) => void setStatus(participation, next)}
+                  />
+                ))}
+              </Stack>
+            )
+          })}
+        </Stack>
+      )}
+    </GameEditFrame>
+  )
+}
