@@ -1,0 +1,35 @@
+/**
+ * Group `admin`: runtime settings, the audit log and container instances (CONTRACT §3.2.1–3.2.2,
+ * §3.2.14, §3.2.18–3.2.19). Every call requires the Admin role.
+ */
+import { z } from 'zod'
+import { ConfigEditInput, ConfigEditModel } from '@flagwave/shared/schemas/config'
+import { ContainerInstanceModel, LogMessageModel } from '@flagwave/shared/schemas/admin'
+import { arrayResponseOf } from '@flagwave/shared/schemas/common'
+import type { LogLevel } from '@flagwave/shared/enums'
+import { http } from './http'
+
+/** The level filter the reference frontend offers (CONTRACT §3.2.14); `All` disables it. */
+export type LogLevelFilter = Exclude<LogLevel, 'Fatal'> | 'All'
+export const LOG_LEVEL_FILTERS: readonly LogLevelFilter[] = ['All', 'Information', 'Warning', 'Error']
+
+const InstancePage = arrayResponseOf(ContainerInstanceModel)
+
+export const adminConfigKeys = {
+  config: '/api/admin/config',
+  logs: (level: LogLevelFilter, count: number, skip = 0) => `/api/admin/logs?level=${level}&count=${count}&skip=${skip}`,
+  instances: '/api/admin/instances',
+}
+
+export const adminConfigApi = {
+  /** All three sections, freshly reloaded on the server. */
+  config: () => http.get(adminConfigKeys.config, { schema: ConfigEditModel }),
+  /** Every non-null leaf is stored and applied at once; `null` keeps (send `""` to clear). 200, empty body. */
+  updateConfig: (body: z.input<typeof ConfigEditInput>) => http.put(adminConfigKeys.config, { json: body }),
+  /** Newest first; `level` compared exactly, `All` = every level. */
+  logs: (level: LogLevelFilter, count: number, skip: number) => http.get('/api/admin/logs', { query: { level, count, skip }, schema: z.array(LogMessageModel) }),
+  /** Every team container, oldest first; `total` = `length`. */
+  instances: () => http.get(adminConfigKeys.instances, { schema: InstancePage }),
+  /** `id` is the container's `containerGuid`. 200, empty body; no game event. */
+  destroyInstance: (id: string) => http.delete(`/api/admin/instances/${encodeURIComponent(id)}`),
+}

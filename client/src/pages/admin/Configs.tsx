@@ -1,0 +1,251 @@
+/**
+ * admin/Configs: every runtime setting (CONTRACT §4.4) — account policy, global config (with the
+ * Flagwave `beianInfo`), game policy — edited in one form (GET/PUT /api/admin/config).
+ *
+ * Only the leaves that changed are sent (a null leaf means "keep", CONTRACT §3.2.2), so an
+ * untouched `footerInfo: null` is not turned into `""`; clearing a text sends `""`. A badge says
+ * when there are unsaved changes (and leaving the page asks first); saving notifies and the new
+ * public config reaches every open tab through `ReceivedConfigUpdate`.
+ */
+import { useEffect, useState, type ReactNode } from 'react'
+import { Alert, Badge, Button, Card, Group, Loader, SimpleGrid, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core'
+import { useForm } from '@mantine/form'
+import { IconAlertCircle, IconDeviceFloppy, IconRestore } from '@tabler/icons-react'
+import type { z } from 'zod'
+import type { ConfigEditInput, ConfigEditModel } from '@flagwave/shared/schemas/config'
+import { adminConfigApi, adminConfigKeys } from '../../api/adminConfig'
+import { useQuery } from '../../api/useQuery'
+import { notifyError, notifySuccess } from '../../utils/notify'
+
+interface ConfigValues {
+  accountPolicy: {
+    allowRegister: boolean
+    activeOnRegister: boolean
+    useCaptcha: boolean
+    emailConfirmationRequired: boolean
+    emailDomainList: string
+  }
+  globalConfig: { title: string; slogan: string; footerInfo: string; beianInfo: string }
+  gamePolicy: { autoDestroyOnLimitReached: boolean }
+}
+
+export const CONFIG_SAVED = '全局设置已更新'
+export const TITLE_MAX = 32
+export const SLOGAN_MAX = 128
+
+const DOMAIN = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*\.[a-z]{2,63}$/i
+
+/** The entries of a comma-separated domain list (blanks dropped). */
+export const domainEntries = (list: string): string[] =>
+  list
+    .split(',')
+    .map((d) => d.trim())
+    .filter(Boolean)
+
+function toValues(model: ConfigEditModel): ConfigValues {
+  const account = model.accountPolicy
+  const global = model.globalConfig
+  return {
+    accountPolicy: {
+      allowRegister: account?.allowRegister ?? true,
+      activeOnRegister: account?.activeOnRegister ?? true,
+      useCaptcha: account?.useCaptcha ?? false,
+      emailConfirmationRequired: account?.emailConfirmationRequired ?? false,
+      emailDomainList: account?.emailDomainList ?? '',
+    },
+    globalConfig: { title: global?.title ?? '', slogan: global?.slogan ?? '', footerInfo: global?.footerInfo ?? '', beianInfo: global?.beianInfo ?? '' },
+    gamePolicy: { autoDestroyOnLimitReached: model.gamePolicy?.autoDestroyOnLimitReached ?? false },
+  }
+}
+
+/** The PUT body: changed leaves only, each section null when nothing in it changed. */
+function changes(values: ConfigValues, initial: ConfigValues): z.input<typeof ConfigEditInput> {
+  const section = <K extends keyof ConfigValues>(name: K) => {
+    const out: Record<string, unknown> = {}
+    for (const [leaf, value] of Object.entries(values[name])) {
+      if (value !== (initial[name] as Record<string, unknown>)[leaf]) out[leaf] = value
+    }
+    return Object.keys(out).length > 0 ? out : null
+  }
+  const account = section('accountPolicy')
+  if (account && typeof account.emailDomainList === 'string') account.emailDomainList = domainEntries(account.emailDomainList).join(',')
+  const global = section('globalConfig')
+  if (global && typeof global.title === 'string') global.title = global.title.trim()
+  return { accountPolicy: account, globalConfig: global, gamePolicy: section('gamePolicy') } as z.input<typeof ConfigEditInput>
+}
+
+function SectionCard({ title, description, dirty, children, testId }: { title: string; description: string; dirty: boolean; children: ReactNode; testId: string }) {
+  return (
+    <Card withBorder radius="md" padding="lg" data-testid={testId}>
+      <Stack gap="md">
+        <Group justify="space-between" wrap="nowrap">
+          <div>
+            <Title order={4}>{title}</Title>
+            <Text size="sm" c="dimmed">
+              {description}
+            </Text>
+          </div>
+          {dirty && (
+            <Badge color="yellow" variant="dot">
+              已修改
+            </Badge>
+          )}
+        </Group>
+        {children}
+      </Stack>
+    </Card>
+  )
+}
+
+export default function Configs() {
+  const query = useQuery(adminConfigKeys.config, adminConfigApi.config, { refreshInterval: 0 })
+  const [saving, setSaving] = useState(false)
+  const form = useForm<ConfigValues>({
+    mode: 'controlled',
+    initialValues: toValues({ accountPolicy: null, globalConfig: null, gamePolicy: null }),
+    validateInputOnChange: true,
+    validate: {
+      accountPolicy: {
+        emailDomainList: (value) => {
+          const bad = domainEntries(value).find((d) => !DOMAIN.test(d))
+          return bad ? `邮箱域名格式错误：${bad}` : null
+        },
+      },
+      globalConfig: {
+        title: (value) => (!value.trim() ? '平台名称不能为空' : value.trim().length > TITLE_MAX ? `平台名称不能超过 ${TITLE_MAX} 个字符` : null),
+        slogan: (value) => (value.length > SLOGAN_MAX ? `标语不能超过 ${SLOGAN_MAX} 个字符` : null),
+      },
+    },
+  })
+
+  // Load the stored settings into the form, unless the admin is editing.
+  const { data } = query
+  useEffect(() => {
+    if (!data) return
+    if (form.isDirty()) return
+    const values = toValues(data)
+    form.setInitialValues(values)
+    form.setValues(values)
+    form.resetDirty(values)
+  }, [data])
+
+  const dirty = form.isDirty()
+  useEffect(() => {
+    if (!dirty) return
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault()
+    window.addEventListener('beforeunload', warn)
+    return () => window.removeEventListener('beforeunload', warn)
+  }, [dirty])
+
+  const save = form.onSubmit(async (values) => {
+    const body = changes(values, form.getInitialValues())
+    if (!body.accountPolicy && !body.globalConfig && !body.gamePolicy) return
+    setSaving(true)
+    try {
+      await adminConfigApi.updateConfig(body)
+      const saved = { ...values, globalConfig: { ...values.globalConfig, title: values.globalConfig.title.trim() } }
+      saved.accountPolicy = { ...values.accountPolicy, emailDomainList: domainEntries(values.accountPolicy.emailDomainList).join(',') }
+      form.setInitialValues(saved)
+      form.setValues(saved)
+      form.resetDirty(saved)
+      notifySuccess(CONFIG_SAVED)
+      void query.revalidate()
+    } catch (error) {
+      notifyError(error, '保存失败')
+    } finally {
+      setSaving(false)
+    }
+  })
+
+  if (!data && query.error) {
+    return (
+      <Alert color="alert" variant="light" icon={<IconAlertCircle />} title="加载失败" data-testid="admin-configs-error">
+        {query.error.message}
+      </Alert>
+    )
+  }
+  if (!data) return <Loader />
+
+  const title = form.values.globalConfig.title.trim()
+  return (
+    <form onSubmit={save} data-testid="admin-configs-page" data-dirty={dirty ? 'true' : 'false'}>
+      <Stack gap="md">
+        <Group justify="space-between" wrap="wrap">
+          <Group gap="sm">
+            <Title order={2}>全局设置</Title>
+            {dirty ? (
+              <Badge color="yellow" variant="light" data-testid="config-dirty">
+                有未保存的更改
+              </Badge>
+            ) : (
+              <Badge color="gray" variant="light" data-testid="config-clean">
+                已保存
+              </Badge>
+            )}
+          </Group>
+          <Group gap="xs">
+            <Button variant="default" leftSection={<IconRestore size={16} />} disabled={!dirty || saving} onClick={() => form.reset()} data-testid="config-reset">
+              撤销更改
+            </Button>
+            <Button type="submit" leftSection={<IconDeviceFloppy size={16} />} disabled={!dirty} loading={saving} data-testid="config-save">
+              保存
+            </Button>
+          </Group>
+        </Group>
+        {query.error && (
+          <Alert color="alert" variant="light" icon={<IconAlertCircle />}>
+            {query.error.message}
+          </Alert>
+        )}
+
+        <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
+          <SectionCard title="账户策略" description="注册、激活与验证方式" dirty={form.isDirty('accountPolicy')} testId="config-account-policy">
+            <Switch label="允许注册" description="关闭后新用户无法注册账户" {...form.getInputProps('accountPolicy.allowRegister', { type: 'checkbox' })} data-testid="config-allow-register" />
+            <Switch
+              label="注册后自动激活"
+              description="关闭后新账户需要管理员审核"
+              {...form.getInputProps('accountPolicy.activeOnRegister', { type: 'checkbox' })}
+              data-testid="config-active-on-register"
+            />
+            <Switch label="使用验证码" description="注册、登录与找回密码时校验验证码" {...form.getInputProps('accountPolicy.useCaptcha', { type: 'checkbox' })} data-testid="config-use-captcha" />
+            <Switch
+              label="需要邮箱确认"
+              description="注册、更换邮箱与找回密码通过邮件链接完成"
+              {...form.getInputProps('accountPolicy.emailConfirmationRequired', { type: 'checkbox' })}
+              data-testid="config-email-confirmation"
+            />
+            <TextInput
+              label="邮箱域名白名单"
+              description="以逗号分隔，例如 example.edu.cn,example.com；留空则不限制"
+              placeholder="不限制"
+              {...form.getInputProps('accountPolicy.emailDomainList')}
+              data-testid="config-email-domains"
+            />
+          </SectionCard>
+
+          <SectionCard title="平台信息" description="标题、标语与页脚" dirty={form.isDirty('globalConfig')} testId="config-global">
+            <TextInput
+              label="平台名称"
+              description={`显示为 ${title || '…'}::CTF`}
+              withAsterisk
+              {...form.getInputProps('globalConfig.title')}
+              data-testid="config-title"
+            />
+            <TextInput label="标语" {...form.getInputProps('globalConfig.slogan')} data-testid="config-slogan" />
+            <Textarea label="页脚信息" description="显示在页脚的附加文字，留空则不显示" autosize minRows={2} maxRows={6} {...form.getInputProps('globalConfig.footerInfo')} data-testid="config-footer" />
+            <TextInput label="备案信息" description="ICP 备案号，留空则不显示" {...form.getInputProps('globalConfig.beianInfo')} data-testid="config-beian" />
+          </SectionCard>
+
+          <SectionCard title="比赛策略" description="容器实例的限制" dirty={form.isDirty('gamePolicy')} testId="config-game-policy">
+            <Switch
+              label="达到容器上限时自动销毁"
+              description="队伍容器数量达到上限时，销毁最早的容器而不是拒绝创建"
+              {...form.getInputProps('gamePolicy.autoDestroyOnLimitReached', { type: 'checkbox' })}
+              data-testid="config-auto-destroy"
+            />
+          </SectionCard>
+        </SimpleGrid>
+      </Stack>
+    </form>
+  )
+}

@@ -1,0 +1,193 @@
+/**
+ * admin/Instances: every team container (GET /api/admin/instances, refreshed every 10 s and on
+ * focus) with team, challenge, image, entry (ip:port), start time and the remaining time counting
+ * down; destroying one asks first (DELETE /api/admin/instances/{containerGuid}).
+ */
+import { useMemo, useState } from 'react'
+import { ActionIcon, Alert, Avatar, Badge, Code, Group, Loader, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core'
+import { IconAlertCircle, IconCopy, IconRefresh, IconSearch, IconTrash } from '@tabler/icons-react'
+import type { ContainerInstanceModel } from '@flagwave/shared/schemas/admin'
+import type { ArrayResponse } from '@flagwave/shared/schemas/common'
+import { adminConfigApi, adminConfigKeys } from '../../api/adminConfig'
+import { useQuery } from '../../api/useQuery'
+import { confirmDialog } from '../../components/ConfirmDialog/confirm'
+import { copyToClipboard } from '../../components/CopyableText/CopyableText'
+import { ChallengeTagBadge } from '../../components/ChallengeTag/ChallengeTag'
+import { formatDuration, formatTime, useNow } from '../../components/GameTime/GameTime'
+import { notifyError, notifySuccess } from '../../utils/notify'
+
+const WARN_MS = 10 * 60_000
+
+export const entryOf = (i: ContainerInstanceModel): string => `${i.ip}:${i.port}`
+
+function Remaining({ until, now }: { until: string; now: number }) {
+  const left = Date.parse(until) - now
+  if (left <= 0)
+    return (
+      <Badge color="alert" variant="light" data-testid="instance-remaining" data-expired="true">
+        已到期
+      </Badge>
+    )
+  return (
+    <Text size="sm" ff="monospace" c={left < WARN_MS ? 'orange' : undefined} data-testid="instance-remaining" data-ms={left}>
+      {formatDuration(left)}
+    </Text>
+  )
+}
+
+export default function Instances() {
+  const query = useQuery<ArrayResponse<ContainerInstanceModel>>(adminConfigKeys.instances, adminConfigApi.instances)
+  const now = useNow()
+  const [search, setSearch] = useState('')
+  const [destroying, setDestroying] = useState<string | null>(null)
+
+  const needle = search.trim().toLowerCase()
+  const instances = useMemo(() => {
+    const all = query.data?.data ?? []
+    if (!needle) return all
+    return all.filter((i) => [i.team?.name, i.challenge?.title, i.image, entryOf(i), i.containerId].some((v) => v?.toLowerCase().includes(needle)))
+  }, [query.data, needle])
+
+  const destroy = async (instance: ContainerInstanceModel) => {
+    const ok = await confirmDialog({
+      title: '销毁容器实例',
+      message: (
+        <Stack gap={4}>
+          <Text size="sm">
+            确定销毁 {instance.team?.name ?? '未知队伍'} 的「{instance.challenge?.title ?? '未知题目'}」容器吗？
+          </Text>
+          <Text size="xs" c="dimmed" ff="monospace">
+            {instance.image} · {entryOf(instance)}
+          </Text>
+        </Stack>
+      ),
+      confirmLabel: '销毁',
+      danger: true,
+    })
+    if (!ok) return
+    setDestroying(instance.containerGuid)
+    try {
+      await adminConfigApi.destroyInstance(instance.containerGuid)
+      notifySuccess('容器实例已销毁')
+      await query.mutate((current) => {
+        const data = (current?.data ?? []).filter((i) => i.containerGuid !== instance.containerGuid)
+        return { data, length: data.length, total: data.length }
+      })
+      void query.revalidate()
+    } catch (error) {
+      notifyError(error, '销毁失败')
+      void query.revalidate()
+    } finally {
+      setDestroying(null)
+    }
+  }
+
+  const copy = async (text: string) => {
+    if (await copyToClipboard(text)) notifySuccess('已复制到剪贴板')
+    else notifyError(new Error('复制失败，请手动选择文本复制'))
+  }
+
+  return (
+    <Stack gap="md" data-testid="admin-instances-page">
+      <Group justify="space-between" wrap="wrap" gap="sm">
+        <Group gap="sm">
+          <Title order={2}>实例管理</Title>
+          <Badge variant="light" data-testid="instances-count">
+            {query.data ? `${query.data.total} 个实例` : '…'}
+          </Badge>
+        </Group>
+        <Group gap="xs">
+          <TextInput size="xs" w={240} leftSection={<IconSearch size={14} />} placeholder="搜索队伍、题目、镜像或入口" value={search} onChange={(e) => setSearch(e.currentTarget.value)} data-testid="instances-search" />
+          <Tooltip label="刷新" withArrow>
+            <ActionIcon variant="subtle" onClick={() => void query.revalidate()} loading={query.isValidating} aria-label="刷新" data-testid="instances-refresh">
+              <IconRefresh size={16} />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+      </Group>
+
+      {query.error && (
+        <Alert color="alert" variant="light" icon={<IconAlertCircle />} title={query.data ? undefined : '加载失败'} data-testid="instances-error">
+          {query.error.message}
+        </Alert>
+      )}
+
+      {query.isLoading ? (
+        <Loader />
+      ) : (
+        <Table.ScrollContainer minWidth={900} type="native">
+          <Table highlightOnHover verticalSpacing="xs" data-testid="instances-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>队伍</Table.Th>
+                <Table.Th>题目</Table.Th>
+                <Table.Th>镜像</Table.Th>
+                <Table.Th>入口</Table.Th>
+                <Table.Th>启动时间</Table.Th>
+                <Table.Th>剩余时间</Table.Th>
+                <Table.Th w={60} />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {instances.map((i) => (
+                <Table.Tr key={i.containerGuid} data-testid="instance-row" data-guid={i.containerGuid}>
+                  <Table.Td>
+                    <Group gap="xs" wrap="nowrap">
+                      <Avatar src={i.team?.avatar ?? undefined} size={26} radius="xl" color="brand">
+                        {(i.team?.name ?? '?').slice(0, 1).toUpperCase()}
+                      </Avatar>
+                      <Text size="sm" fw={500} data-testid="instance-team">
+                        {i.team?.name ?? '—'}
+                      </Text>
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap="xs" wrap="nowrap">
+                      {i.challenge && <ChallengeTagBadge tag={i.challenge.tag} size="xs" />}
+                      <Text size="sm" data-testid="instance-challenge">
+                        {i.challenge?.title ?? '—'}
+                      </Text>
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>
+                    <Tooltip label={`容器 ID ${i.containerId}`} withArrow openDelay={300}>
+                      <Code data-testid="instance-image">{i.image}</Code>
+                    </Tooltip>
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap={4} wrap="nowrap">
+                      <Text size="sm" ff="monospace" data-testid="instance-entry">
+                        {entryOf(i)}
+                      </Text>
+                      <ActionIcon size="sm" variant="subtle" onClick={() => void copy(entryOf(i))} aria-label="复制入口">
+                        <IconCopy size={14} />
+                      </ActionIcon>
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{formatTime(i.startedAt, 'MM-DD HH:mm:ss')}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Remaining until={i.expectStopAt} now={now} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Tooltip label="销毁" withArrow>
+                      <ActionIcon color="alert" variant="subtle" loading={destroying === i.containerGuid} onClick={() => void destroy(i)} aria-label="销毁" data-testid="instance-destroy">
+                        <IconTrash size={16} />
+                      </ActionIcon>
+                    </Tooltip>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+          {instances.length === 0 && (
+            <Text c="dimmed" ta="center" py="lg" data-testid="instances-empty">
+              {needle && (query.data?.data.length ?? 0) > 0 ? '没有符合条件的实例' : '当前没有运行中的容器实例'}
+            </Text>
+          )}
+        </Table.ScrollContainer>
+      )}
+    </Stack>
+  )
+}
