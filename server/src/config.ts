@@ -26,6 +26,18 @@ const EnvSchema = z.object({
   CONTAINER_NETWORK: z.string().optional(),
   KUBERNETES_NAMESPACE: z.string().default('flagwave-challenges'),
   KUBECONFIG: z.string().optional(),
+  /** Host address challenge ports are published on (Docker). Keep 127.0.0.1 behind the platform proxy. */
+  CONTAINER_BIND_ADDRESS: z.string().default('127.0.0.1'),
+  /** Upper bound of every engine call (create, start, inspect, remove, Kubernetes requests). */
+  CONTAINER_ENGINE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  /** Pull a missing image before failing (Docker); the pull has 4× the engine timeout. */
+  CONTAINER_PULL_IMAGES: bool.default(true),
+  /** Process-count limit of a challenge container. */
+  CONTAINER_PIDS_LIMIT: z.coerce.number().int().min(16).max(1_000_000).default(1024),
+  /** How often the reaper destroys expired containers and reconciles the engine (CONTRACT says 3 min). */
+  CONTAINER_REAPER_INTERVAL_MS: z.coerce.number().int().min(200).max(3_600_000).default(60_000),
+  /** Global switch of proxy traffic capture; a challenge must enable it too (CONTRACT §3.7.1). */
+  ENABLE_TRAFFIC_CAPTURE: bool.default(true),
   SMTP_URL: z.string().optional(),
   SMTP_FROM: z.string().default('Flagwave <noreply@localhost>'),
   XOR_KEY: z.string().default(''),

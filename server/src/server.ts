@@ -5,6 +5,7 @@
  */
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { Duplex } from 'node:stream'
 import type { Logger } from 'pino'
 import type { Config } from './config.js'
 import { migrate, openDatabase } from './db/orm.js'
@@ -14,6 +15,7 @@ import { createApp } from './app.js'
 import { attachRealtime } from './realtime/server.js'
 import { ensureAdmin } from './domain/accounts/bootstrap.js'
 import { startWorkers, type Workers } from './workers/index.js'
+import { ContainerProxy, isProxyPath } from './containers/proxy.js'
 
 export interface RunningServer {
   url: string
@@ -41,6 +43,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const server = http.createServer(app.callback())
   server.keepAliveTimeout = 65_000
   const io = attachRealtime(server, services)
+  const proxy = new ContainerProxy(services)
+  routeProxyUpgrades(server, proxy)
   const workers: Workers = await startWorkers(services)
 
   await new Promise<void>((resolve, reject) => {
@@ -57,6 +61,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()))
       for (const ns of ['/hub/user', '/hub/monitor', '/hub/admin']) io.of(ns).emit('ServerShutdown', { retryMs: 2000 })
       await workers.stop()
+      proxy.close()
       io.disconnectSockets(true)
       await new Promise<void>((resolve) => io.close(() => resolve()))
       server.closeIdleConnections()
@@ -68,4 +73,19 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     })())
 
   return { url: `http://${host}:${port}`, port, services, http: server, adminPassword: admin.password, close }
+}
+
+/**
+ * WebSocket upgrades of `/api/proxy/…` go to the container proxy (CONTRACT §3.7); every other
+ * upgrade (Socket.IO at /socket.io) reaches the listeners registered before, unchanged. One
+ * dispatcher replaces them so that Socket.IO's "destroy unknown upgrades" timer never sees a
+ * proxy connection.
+ */
+function routeProxyUpgrades(server: http.Server, proxy: ContainerProxy): void {
+  const others = server.listeners('upgrade') as ((req: http.IncomingMessage, socket: Duplex, head: Buffer) => void)[]
+  server.removeAllListeners('upgrade')
+  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (isProxyPath(req.url)) return proxy.handleUpgrade(req, socket, head)
+    for (const listener of others) listener.call(server, req, socket, head)
+  })
 }

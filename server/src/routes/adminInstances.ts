@@ -1,0 +1,36 @@
+/**
+ * Group `admin`, container instances (CONTRACT §3.2.18–3.2.19): every team container, oldest
+ * first, and removing one (no game event).
+ */
+import { z } from 'zod'
+import { guidParam, route } from '../http/route.js'
+import { adminDestroyInstance, listTeamInstances } from '../domain/containers/lifecycle.js'
+import { presentContainerInstance } from '../presenters/containers.js'
+import { ContainerInstanceModel } from '@flagwave/shared/schemas/admin'
+import { arrayResponseOf } from '@flagwave/shared/schemas/common'
+
+export const adminInstanceRoutes = [
+  route({
+    method: 'GET',
+    path: '/api/admin/instances',
+    role: 'Admin',
+    response: arrayResponseOf(ContainerInstanceModel),
+    summary: 'Team containers ordered by start (ArrayResponse<ContainerInstanceModel>)',
+    handler: async (ctx) => {
+      const data = (await listTeamInstances(ctx.em)).map((i) => presentContainerInstance(i.container, i.team, i.challenge))
+      return { data, length: data.length, total: data.length }
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/api/admin/instances/:id',
+    role: 'Admin',
+    params: z.object({ id: guidParam }),
+    response: 'empty',
+    summary: 'Destroy a container instance',
+    handler: async (ctx, { params }) => {
+      await adminDestroyInstance(ctx.em, ctx.services, params.id, (e) => ctx.outbox.add(e))
+      return undefined
+    },
+  }),
+]

@@ -1,0 +1,74 @@
+/**
+ * Group `game`, traffic captures for monitors (CONTRACT §3.5.10–3.5.14). The literal `all`
+ * segment is declared before `{filename}` so it takes precedence.
+ */
+import fs from 'node:fs'
+import { z } from 'zod'
+import { intParam, RAW, route } from '../http/route.js'
+import { ChallengeTrafficModel, FileRecord, TeamTrafficModel } from '@flagwave/shared/schemas/admin'
+import { captureArchive, captureFile, challengeCaptures, gameCaptures, teamCaptures } from '../domain/containers/captures.js'
+
+const TeamCaptureParams = z.object({ challengeId: intParam, partId: intParam })
+
+export const captureRoutes = [
+  route({
+    method: 'GET',
+    path: '/api/game/games/:id/captures',
+    role: 'Monitor',
+    params: z.object({ id: intParam }),
+    response: z.array(ChallengeTrafficModel),
+    summary: 'Challenges with traffic capture enabled (ChallengeTrafficModel[])',
+    handler: async (ctx, { params }) => gameCaptures(ctx.em, ctx.services, params.id),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/game/captures/:challengeId',
+    role: 'Monitor',
+    params: z.object({ challengeId: intParam }),
+    response: z.array(TeamTrafficModel),
+    summary: 'Teams with captured traffic for a challenge (TeamTrafficModel[])',
+    handler: async (ctx, { params }) => challengeCaptures(ctx.em, ctx.services, params.challengeId),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/game/captures/:challengeId/:partId',
+    role: 'Monitor',
+    params: TeamCaptureParams,
+    response: z.array(FileRecord),
+    summary: "A team's capture files for a challenge (FileRecord[])",
+    handler: async (ctx, { params }) => teamCaptures(ctx.services, params.challengeId, params.partId),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/game/captures/:challengeId/:partId/all',
+    role: 'Monitor',
+    params: TeamCaptureParams,
+    response: 'file:application/zip',
+    summary: "All of a team's capture files as a zip",
+    handler: async (ctx, { params }) => {
+      const archive = await captureArchive(ctx.services, params.challengeId, params.partId)
+      ctx.status = 200
+      ctx.attachment(archive.fileName)
+      ctx.type = 'application/zip'
+      ctx.body = archive.stream
+      return RAW
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/game/captures/:challengeId/:partId/:filename',
+    role: 'Monitor',
+    params: z.object({ challengeId: intParam, partId: intParam, filename: z.string() }),
+    response: 'file:application/octet-stream',
+    summary: 'One capture file (pcap)',
+    handler: async (ctx, { params }) => {
+      const file = await captureFile(ctx.services, params.challengeId, params.partId, params.filename)
+      ctx.status = 200
+      ctx.attachment(file.fileName)
+      ctx.type = 'application/octet-stream'
+      ctx.length = file.size
+      ctx.body = fs.createReadStream(file.path)
+      return RAW
+    },
+  }),
+]

@@ -1,0 +1,59 @@
+/**
+ * Group `game`, players' containers (CONTRACT §3.5.24–3.5.26): start, prolong and destroy the
+ * container of the caller team's instance. Each runs the context gate (steps 1–5) first.
+ */
+import { z } from 'zod'
+import { intParam, route } from '../http/route.js'
+import { gameContext } from '../domain/play/gate.js'
+import { prolongInstanceContainer, startInstanceContainer, stopInstanceContainer } from '../domain/containers/lifecycle.js'
+import { presentContainerInfo } from '../presenters/containers.js'
+import { ContainerInfoModel } from '@flagwave/shared/schemas/challenges'
+
+const ContainerParams = z.object({ id: intParam, challengeId: intParam })
+
+export const containerRoutes = [
+  route({
+    method: 'POST',
+    path: '/api/game/:id/container/:challengeId',
+    role: 'User',
+    rateLimit: 'Container',
+    params: ContainerParams,
+    response: ContainerInfoModel,
+    summary: "Start the team's container of a challenge (ContainerInfoModel)",
+    handler: async (ctx, { params }) => {
+      const user = ctx.state.user!
+      const context = await gameContext(ctx.em, params.id, user, { refuseEnded: true })
+      const container = await startInstanceContainer(ctx.em, ctx.services, context, user, params.challengeId, (e) => ctx.outbox.add(e))
+      return presentContainerInfo(container)
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/api/game/:id/container/:challengeId/prolong',
+    role: 'User',
+    rateLimit: 'Container',
+    params: ContainerParams,
+    response: ContainerInfoModel,
+    summary: "Prolong the team's container by 2 hours, in its last 10 minutes (ContainerInfoModel)",
+    handler: async (ctx, { params }) => {
+      const context = await gameContext(ctx.em, params.id, ctx.state.user!, { refuseEnded: true })
+      const container = await prolongInstanceContainer(ctx.em, context, params.challengeId, (e) => ctx.outbox.add(e))
+      return presentContainerInfo(container)
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/api/game/:id/container/:challengeId',
+    role: 'User',
+    rateLimit: 'Container',
+    params: ContainerParams,
+    response: 'empty',
+    summary: "Destroy the team's container of a challenge",
+    handler: async (ctx, { params }) => {
+      const user = ctx.state.user!
+      const context = await gameContext(ctx.em, params.id, user, { refuseEnded: true })
+      await stopInstanceContainer(ctx.em, ctx.services, context, user, params.challengeId, (e) => ctx.outbox.add(e))
+      return undefined
+    },
+  }),
+]

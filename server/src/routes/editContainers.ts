@@ -1,0 +1,35 @@
+/**
+ * Group `edit`, editors' test containers (CONTRACT §3.4.20–3.4.21). With the platform proxy a
+ * test container is reached through `/api/proxy/noinst/{entry}`.
+ */
+import { z } from 'zod'
+import { intParam, route } from '../http/route.js'
+import { createTestContainer, removeTestContainer } from '../domain/containers/lifecycle.js'
+import { presentContainerInfo } from '../presenters/containers.js'
+import { ContainerInfoModel } from '@flagwave/shared/schemas/challenges'
+
+const EditChallengeParams = z.object({ id: intParam, cId: intParam })
+
+export const editContainerRoutes = [
+  route({
+    method: 'POST',
+    path: '/api/edit/games/:id/challenges/:cId/container',
+    role: 'Admin',
+    params: EditChallengeParams,
+    response: ContainerInfoModel,
+    summary: 'Start a test container of the challenge (ContainerInfoModel)',
+    handler: async (ctx, { params }) => presentContainerInfo(await createTestContainer(ctx.em, ctx.services, params.id, params.cId)),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/api/edit/games/:id/challenges/:cId/container',
+    role: 'Admin',
+    params: EditChallengeParams,
+    response: 'empty',
+    summary: "Destroy the challenge's test container (none is not an error)",
+    handler: async (ctx, { params }) => {
+      await removeTestContainer(ctx.em, ctx.services, params.id, params.cId)
+      return undefined
+    },
+  }),
+]
