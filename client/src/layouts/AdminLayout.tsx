@@ -1,5 +1,5 @@
 import { Stack, Tabs } from '@mantine/core'
-import { IconFlag, IconHistory, IconServer, IconSettings, IconUser, IconUsersGroup } from '@tabler/icons-react'
+import { IconFiles, IconFlag, IconHistory, IconServer, IconSettings, IconUser, IconUsersGroup } from '@tabler/icons-react'
 import { Outlet, useLocation, useNavigate } from 'react-router-dom'
 
 const SECTIONS = [
@@ -7,6 +7,7 @@ const SECTIONS = [
   { value: '/admin/teams', label: '队伍', icon: IconUsersGroup },
   { value: '/admin/users', label: '用户', icon: IconUser },
   { value: '/admin/instances', label: '实例', icon: IconServer },
+  { value: '/admin/files', label: '文件', icon: IconFiles },
   { value: '/admin/logs', label: '日志', icon: IconHistory },
   { value: '/admin/configs', label: '全局设置', icon: IconSettings },
 ]

@@ -1,14 +1,15 @@
-import { Center, Loader, Stack, Text, Title } from '@mantine/core'
-import { IconNews } from '@tabler/icons-react'
-import { infoApi, LATEST_POSTS_KEY } from '../api/info'
+import { Anchor, Center, Group, Loader, Stack, Text, Title } from '@mantine/core'
+import { IconArrowRight, IconNews } from '@tabler/icons-react'
+import { Link } from 'react-router-dom'
+import { LATEST_POSTS_KEY, pinnedFirst, postsApi } from '../api/posts'
 import { useQuery } from '../api/useQuery'
-import { PostCard } from '../components/PostCard/PostCard'
+import { PostItem } from '../components/PostItem/PostItem'
 import { platformName, useGlobalConfig } from '../stores/config'
 
-/** Home: the platform's name and slogan and the latest posts (GET /api/posts/latest). */
+/** Home: the platform's name and slogan and the latest posts (GET /api/posts/latest), pinned first. */
 export default function Home() {
   const config = useGlobalConfig()
-  const { data: posts, error, isLoading } = useQuery(LATEST_POSTS_KEY, infoApi.latestPosts)
+  const { data: posts, error, isLoading } = useQuery(LATEST_POSTS_KEY, postsApi.latest)
 
   return (
     <Stack gap="xl" maw={960} mx="auto" data-testid="home-page">
@@ -26,8 +27,17 @@ export default function Home() {
         </Center>
       ) : posts && posts.length > 0 ? (
         <Stack gap="md" data-testid="latest-posts">
-          {posts.map((post) => (
-            <PostCard key={post.id} post={post} />
+          <Group justify="space-between">
+            <Title order={3}>最新文章</Title>
+            <Anchor component={Link} to="/posts" size="sm" data-testid="home-all-posts">
+              <Group gap={4}>
+                全部文章
+                <IconArrowRight size={14} />
+              </Group>
+            </Anchor>
+          </Group>
+          {pinnedFirst(posts).map((post) => (
+            <PostItem key={post.id} post={post} />
           ))}
         </Stack>
       ) : (

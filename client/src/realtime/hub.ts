@@ -21,6 +21,7 @@
 import { io, type Socket } from 'socket.io-client'
 import { create } from 'zustand'
 import { NAMESPACES, type HubEvents, type NamespaceName } from '@flagwave/shared/events'
+import { useSession } from '../stores/session'
 
 export type HubStatus = 'idle' | 'connecting' | 'connected' | 'disconnected' | 'refused'
 
@@ -165,6 +166,9 @@ export class Hub<N extends NamespaceName> {
         setStatus(this.name, 'disconnected')
         return
       }
+      // The server drops a user's sockets when an admin bans them or changes their role: re-read
+      // the session now, so a banned user is signed out at once on every page.
+      void useSession.getState().refresh()
       if (refused) {
         setStatus(this.name, 'refused')
         return

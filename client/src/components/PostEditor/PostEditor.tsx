@@ -23,7 +23,8 @@ export interface PostEditorProps {
   initial: PostEditValues
   saving?: boolean
   deleting?: boolean
-  onSubmit: (values: PostEditValues) => void | Promise<unknown>
+  /** Resolves to false when saving failed (the form stays dirty). */
+  onSubmit: (values: PostEditValues) => Promise<boolean>
   /** Absent for a new post. */
   onDelete?: () => void
 }
@@ -52,8 +53,7 @@ export function PostEditor({ initial, saving = false, deleting = false, onSubmit
 
   const submit = form.onSubmit(async (values) => {
     const normalised = { ...values, title: values.title.trim(), tags: values.tags.map((t) => t.trim()).filter(Boolean) }
-    await onSubmit(normalised)
-    form.resetDirty(normalised)
+    if (await onSubmit(normalised)) form.resetDirty(normalised)
   })
 
   return (

@@ -1,0 +1,67 @@
+/**
+ * Group `admin`: users, teams and files (CONTRACT §3.2.3–3.2.13, §3.2.20) and the asset upload
+ * and deletion of group `assets` (§3.3.2–3.3.3). Every call requires the Admin role.
+ */
+import { z } from 'zod'
+import { arrayResponseOf } from '@flagwave/shared/schemas/common'
+import { ProfileUserInfoModel } from '@flagwave/shared/schemas/account'
+import { LocalFile } from '@flagwave/shared/schemas/admin'
+import { AdminTeamModel, TeamInfoModel } from '@flagwave/shared/schemas/teams'
+import { AdminUserInfoModel, UserInfoModel, type UserCreateModel } from '@flagwave/shared/schemas/users'
+import { http } from './http'
+
+type In<T extends z.ZodType> = z.input<T>
+
+const UserPage = arrayResponseOf(UserInfoModel)
+const TeamPage = arrayResponseOf(TeamInfoModel)
+const FilePage = arrayResponseOf(LocalFile)
+
+/** Cache keys of the paged lists (the query string is part of the key). */
+export const adminKeys = {
+  users: (count: number, skip: number) => `/api/admin/users?count=${count}&skip=${skip}`,
+  userSearch: (hint: string) => `/api/admin/users/search?hint=${encodeURIComponent(hint)}`,
+  teams: (count: number, skip: number) => `/api/admin/teams?count=${count}&skip=${skip}`,
+  teamSearch: (hint: string) => `/api/admin/teams/search?hint=${encodeURIComponent(hint)}`,
+  files: (count: number, skip: number) => `/api/admin/files?count=${count}&skip=${skip}`,
+}
+
+const user = (id: string) => `/api/admin/users/${encodeURIComponent(id)}`
+
+export const adminApi = {
+  users: {
+    /** ArrayResponse ordered by id; `total` = number of users. */
+    list: (count: number, skip: number) => http.get('/api/admin/users', { query: { count, skip }, schema: UserPage }),
+    /** At most 30 matches (user name, student number, e-mail, id, real name); `total` = `length`. */
+    search: (hint: string) => http.post('/api/admin/users/search', { query: { hint }, schema: UserPage }),
+    get: (id: string) => http.get(user(id), { schema: ProfileUserInfoModel }),
+    /** Each non-null member overwrites (role and emailConfirmed included). 200, empty body. */
+    update: (id: string, body: In<typeof AdminUserInfoModel>) => http.put(user(id), { json: body }),
+    /** 200 JSON string: the new random password. */
+    resetPassword: (id: string) => http.delete(`${user(id)}/password`, { schema: z.string() }),
+    remove: (id: string) => http.delete(user(id)),
+    /** One transaction; users sharing a `teamName` are put in one new team. 200, empty body. */
+    create: (body: In<typeof UserCreateModel>[]) => http.post('/api/admin/users', { json: body }),
+  },
+  teams: {
+    list: (count: number, skip: number) => http.get('/api/admin/teams', { query: { count, skip }, schema: TeamPage }),
+    search: (hint: string) => http.post('/api/admin/teams/search', { query: { hint }, schema: TeamPage }),
+    /** `name`/`bio` null or empty keep, `locked` null keeps. 200, empty body. */
+    update: (id: number, body: In<typeof AdminTeamModel>) => http.put(`/api/admin/teams/${id}`, { json: body }),
+    remove: (id: number) => http.delete(`/api/admin/teams/${id}`),
+  },
+  files: {
+    /** Ordered by name; `total` is the page length (CONTRACT §3.2.20), not the global count. */
+    list: (count: number, skip: number) => http.get('/api/admin/files', { query: { count, skip }, schema: FilePage }),
+    /** Multipart, every part named `files`; 200 LocalFile[] in upload order. */
+    upload: (files: File[]) => {
+      const form = new FormData()
+      for (const file of files) form.append('files', file, file.name)
+      return http.post('/api/assets', { form, schema: z.array(LocalFile) })
+    },
+    /** Drops one reference; the last one deletes the file. 200, empty body. */
+    remove: (hash: string) => http.delete(`/api/assets/${encodeURIComponent(hash)}`),
+  },
+}
+
+/** The download URL of a stored file (CONTRACT §3.3.1, no `/api` prefix). */
+export const fileUrl = (file: LocalFile): string => `/assets/${file.hash}/${encodeURIComponent(file.name)}`

@@ -1,0 +1,53 @@
+/**
+ * Posts: the public reads of group `info` (CONTRACT §3.6.1–3.6.3, re-exported from ./info) and the
+ * admin edits of group `edit` (§3.4.1–3.4.3), plus the cache bookkeeping after an edit.
+ */
+import { z } from 'zod'
+import { PostDetailModel, type PostEditModel, type PostInfoModel } from '@flagwave/shared/schemas/posts'
+import { clearCache, revalidateQueries, setCachedData, useCacheStore } from './cache'
+import { http } from './http'
+import { infoApi, LATEST_POSTS_KEY, POSTS_KEY } from './info'
+
+export { LATEST_POSTS_KEY, POSTS_KEY }
+
+/** Pinned posts first, keeping the server's order (newest first) within each group. */
+export const pinnedFirst = (posts: PostInfoModel[]): PostInfoModel[] => [...posts.filter((p) => p.isPinned), ...posts.filter((p) => !p.isPinned)]
+
+export const postKey = (id: string) => `/api/posts/${encodeURIComponent(id)}`
+
+export const postsApi = {
+  latest: infoApi.latestPosts,
+  list: infoApi.posts,
+  get: infoApi.post,
+  /** 200 JSON string: the new post id (8 hex characters). */
+  create: (body: z.input<typeof PostEditModel>) => http.post('/api/edit/posts', { json: body, schema: z.string() }),
+  /** A full replacement; 200 PostDetailModel. */
+  update: (id: string, body: z.input<typeof PostEditModel>) => http.put(`/api/edit/posts/${encodeURIComponent(id)}`, { json: body, schema: PostDetailModel }),
+  /** 200, empty body. */
+  remove: (id: string) => http.delete(`/api/edit/posts/${encodeURIComponent(id)}`),
+}
+
+/** Keep the data of matching keys but make their next mount refetch (no dedupe window). */
+function markStale(predicate: (key: string) => boolean): void {
+  useCacheStore.setState((state) => ({
+    entries: Object.fromEntries(Object.entries(state.entries).map(([key, entry]) => [key, predicate(key) ? { ...entry, updatedAt: 0 } : entry])),
+  }))
+}
+
+/**
+ * After an edit: the post lists (and the post's detail) are refetched where shown and marked
+ * stale elsewhere; a detail the server sent back replaces the cached one at once.
+ */
+export function invalidatePosts(id?: string, detail?: PostDetailModel | null): void {
+  const detailKey = id === undefined ? null : postKey(id)
+  if (detailKey && detail) setCachedData(detailKey, detail)
+  const affected = (key: string) => key === POSTS_KEY || key === LATEST_POSTS_KEY || (!detail && key === detailKey)
+  markStale(affected)
+  revalidateQueries(affected)
+}
+
+/** A deleted post: forget its detail, refetch the lists. */
+export function forgetPost(id: string): void {
+  clearCache((key) => key === postKey(id))
+  invalidatePosts()
+}

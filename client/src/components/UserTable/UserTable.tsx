@@ -1,0 +1,159 @@
+import { ActionIcon, Avatar, Badge, Group, Menu, Select, Stack, Switch, Table, Text, Tooltip } from '@mantine/core'
+import { IconBan, IconCircleCheck, IconDots, IconEdit, IconKey, IconTrash } from '@tabler/icons-react'
+import dayjs from 'dayjs'
+import { Role } from '@flagwave/shared/enums'
+import type { UserInfoModel } from '@flagwave/shared/schemas/users'
+
+const ROLE_LABELS: Record<Role, string> = { Banned: '已封禁', User: '用户', Monitor: '监视者', Admin: '管理员' }
+const ROLE_COLORS: Record<Role, string> = { Banned: 'alert', User: 'brand', Monitor: 'yellow', Admin: 'grape' }
+export const roleOptions = Role.map((role) => ({ value: role, label: `${ROLE_LABELS[role]} (${role})` }))
+
+/** `1970-01-01…` is the "never" sentinel of the wire (CONTRACT §2.4). */
+const formatTime = (value: string): string => (dayjs(value).year() <= 1970 ? '—' : dayjs(value).format('YYYY-MM-DD HH:mm'))
+
+export interface UserTableProps {
+  users: UserInfoModel[]
+  /** The signed-in admin: their own role, ban and deletion are not offered. */
+  selfId: string | null
+  /** User ids with a request in flight. */
+  busy: Record<string, boolean>
+  onRoleChange: (user: UserInfoModel, role: Role) => void
+  onToggleBan: (user: UserInfoModel) => void
+  onToggleConfirmed: (user: UserInfoModel, confirmed: boolean) => void
+  onEdit: (user: UserInfoModel) => void
+  onResetPassword: (user: UserInfoModel) => void
+  onDelete: (user: UserInfoModel) => void
+}
+
+/** The admin users table (CONTRACT §4.3 UserInfoModel) with per-row actions. */
+export function UserTable({ users, selfId, busy, onRoleChange, onToggleBan, onToggleConfirmed, onEdit, onResetPassword, onDelete }: UserTableProps) {
+  return (
+    <Table.ScrollContainer minWidth={980}>
+      <Table striped highlightOnHover verticalSpacing="xs" data-testid="admin-user-table">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>用户</Table.Th>
+            <Table.Th>真实姓名 / 学工号</Table.Th>
+            <Table.Th w={190}>角色</Table.Th>
+            <Table.Th w={90}>邮箱确认</Table.Th>
+            <Table.Th>最近访问</Table.Th>
+            <Table.Th w={120} ta="right">
+              操作
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {users.map((user) => {
+            const self = user.id === selfId
+            const role = (user.role ?? 'User') as Role
+            const banned = role === 'Banned'
+            return (
+              <Table.Tr key={user.id} data-testid="admin-user-row" data-user-id={user.id} data-user-name={user.userName ?? ''} data-role={role}>
+                <Table.Td>
+                  <Group gap="sm" wrap="nowrap">
+                    <Avatar src={user.avatar ?? undefined} size={32} radius="xl" color={ROLE_COLORS[role]}>
+                      {user.userName?.slice(0, 1).toUpperCase()}
+                    </Avatar>
+                    <Stack gap={0} style={{ minWidth: 0 }}>
+                      <Group gap={6} wrap="nowrap">
+                        <Text size="sm" fw={500} truncate>
+                          {user.userName}
+                        </Text>
+                        {banned && (
+                          <Badge size="xs" color="alert" variant="filled" data-testid="user-banned-badge">
+                            封禁
+                          </Badge>
+                        )}
+                        {self && (
+                          <Badge size="xs" variant="light">
+                            我
+                          </Badge>
+                        )}
+                      </Group>
+                      <Text size="xs" c="dimmed" truncate>
+                        {user.email}
+                      </Text>
+                    </Stack>
+                  </Group>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{user.realName || '—'}</Text>
+                  <Text size="xs" c="dimmed">
+                    {user.stdNumber || '—'}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Select
+                    size="xs"
+                    data={roleOptions}
+                    value={role}
+                    allowDeselect={false}
+                    disabled={self || busy[user.id]}
+                    onChange={(value) => value && value !== role && onRoleChange(user, value as Role)}
+                    comboboxProps={{ withinPortal: true }}
+                    data-testid="user-role-select"
+                  />
+                </Table.Td>
+                <Table.Td>
+                  <Tooltip label={user.emailConfirmed ? '已确认，可以登录' : '未确认：打开以批准此账户'} withArrow>
+                    <Switch
+                      checked={!!user.emailConfirmed}
+                      disabled={busy[user.id]}
+                      onChange={(event) => onToggleConfirmed(user, event.currentTarget.checked)}
+                      aria-label="邮箱已确认"
+                      data-testid="user-email-confirmed"
+                    />
+                  </Tooltip>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{formatTime(user.lastVisitedUTC)}</Text>
+                  <Text size="xs" c="dimmed" ff="monospace">
+                    {user.ip}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={4} justify="flex-end" wrap="nowrap">
+                    <Tooltip label={banned ? '解除封禁' : '封禁'} withArrow>
+                      <ActionIcon
+                        variant="subtle"
+                        color={banned ? 'brand' : 'alert'}
+                        disabled={self}
+                        loading={busy[user.id]}
+                        onClick={() => onToggleBan(user)}
+                        aria-label={banned ? '解除封禁' : '封禁'}
+                        data-testid="user-ban"
+                        data-banned={banned ? 'true' : 'false'}
+                      >
+                        {banned ? <IconCircleCheck size={18} /> : <IconBan size={18} />}
+                      </ActionIcon>
+                    </Tooltip>
+                    <Tooltip label="编辑信息" withArrow>
+                      <ActionIcon variant="subtle" onClick={() => onEdit(user)} aria-label="编辑信息" data-testid="user-edit">
+                        <IconEdit size={18} />
+                      </ActionIcon>
+                    </Tooltip>
+                    <Menu position="bottom-end" withinPortal>
+                      <Menu.Target>
+                        <ActionIcon variant="subtle" color="gray" aria-label="更多操作" data-testid="user-more">
+                          <IconDots size={18} />
+                        </ActionIcon>
+                      </Menu.Target>
+                      <Menu.Dropdown>
+                        <Menu.Item leftSection={<IconKey size={16} />} onClick={() => onResetPassword(user)} data-testid="user-reset-password">
+                          重置密码
+                        </Menu.Item>
+                        <Menu.Item color="alert" leftSection={<IconTrash size={16} />} disabled={self} onClick={() => onDelete(user)} data-testid="user-delete">
+                          删除用户
+                        </Menu.Item>
+                      </Menu.Dropdown>
+                    </Menu>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            )
+          })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  )
+}

@@ -1,0 +1,286 @@
+import { useEffect, useState } from 'react'
+import { Alert, Button, Center, CloseButton, Group, Loader, Modal, Pagination, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
+import { useForm } from '@mantine/form'
+import { notifications } from '@mantine/notifications'
+import { IconSearch, IconUserPlus } from '@tabler/icons-react'
+import type { Role } from '@flagwave/shared/enums'
+import { AdminUserInfoModel, type UserInfoModel } from '@flagwave/shared/schemas/users'
+import type { ArrayResponse } from '@flagwave/shared/schemas/common'
+import { adminApi, adminKeys } from '../../api/admin'
+import { useQuery } from '../../api/useQuery'
+import { confirmDialog } from '../../components/ConfirmDialog/confirm'
+import { CopyableText } from '../../components/CopyableText/CopyableText'
+import { UserBatchCreate } from '../../components/UserBatchCreate/UserBatchCreate'
+import { UserTable } from '../../components/UserTable/UserTable'
+import { useSession } from '../../stores/session'
+import { notifyError, notifySuccess } from '../../utils/notify'
+import { zodErrors } from '../../utils/zodForm'
+
+const PAGE_SIZE = 20
+
+interface EditValues {
+  userName: string
+  email: string
+  realName: string
+  stdNumber: string
+  phone: string
+  bio: string
+}
+
+/** Empty optional fields are sent as null ("keep"): the phone rule rejects "" (CONTRACT §4.3). */
+const editBody = (values: EditValues) => ({
+  userName: values.userName.trim(),
+  email: values.email.trim(),
+  realName: values.realName.trim(),
+  stdNumber: values.stdNumber.trim(),
+  phone: values.phone.trim() === '' ? null : values.phone.trim(),
+  bio: values.bio,
+})
+
+function EditUserModal({ user, onClose, onSaved }: { user: UserInfoModel | null; onClose: () => void; onSaved: () => void }) {
+  const [busy, setBusy] = useState(false)
+  const form = useForm<EditValues>({
+    mode: 'controlled',
+    initialValues: { userName: '', email: '', realName: '', stdNumber: '', phone: '', bio: '' },
+    validate: (values) => zodErrors(AdminUserInfoModel, editBody(values)),
+  })
+  useEffect(() => {
+    if (!user) return
+    const values = {
+      userName: user.userName ?? '',
+      email: user.email ?? '',
+      realName: user.realName ?? '',
+      stdNumber: user.stdNumber ?? '',
+      phone: user.phone ?? '',
+      bio: user.bio ?? '',
+    }
+    form.setInitialValues(values)
+    form.setValues(values)
+  }, [user?.id])
+
+  const submit = form.onSubmit(async (values) => {
+    if (!user) return
+    setBusy(true)
+    try {
+      const body = editBody(values)
+      await adminApi.users.update(user.id, body)
+      // The server answers 200 even when the account store refused the change (CONTRACT §3.2.9).
+      const stored = await adminApi.users.get(user.id)
+      if (stored.userName !== body.userName || (stored.email ?? '') !== body.email) {
+        notifications.show({ color: 'yellow', title: '部分修改未保存', message: '用户名或邮箱可能已被占用或无效，服务器未保存这些修改' })
+      } else {
+        notifySuccess(`已更新 ${stored.userName} 的信息`)
+      }
+      onSaved()
+      onClose()
+    } catch (error) {
+      notifyError(error, '更新用户失败')
+    } finally {
+      setBusy(false)
+    }
+  })
+
+  return (
+    <Modal opened={user !== null} onClose={onClose} title={`编辑用户 · ${user?.userName ?? ''}`} size="lg" data-testid="user-edit-modal">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <Group grow align="flex-start">
+            <TextInput label="用户名" data-testid="user-edit-username" {...form.getInputProps('userName')} />
+            <TextInput label="邮箱" data-testid="user-edit-email" {...form.getInputProps('email')} />
+          </Group>
+          <Group grow align="flex-start">
+            <TextInput label="真实姓名" data-testid="user-edit-realname" {...form.getInputProps('realName')} />
+            <TextInput label="学工号" data-testid="user-edit-stdnumber" {...form.getInputProps('stdNumber')} />
+            <TextInput label="手机号" data-testid="user-edit-phone" {...form.getInputProps('phone')} />
+          </Group>
+          <Textarea label="个人简介" autosize minRows={2} data-testid="user-edit-bio" {...form.getInputProps('bio')} />
+          <Text size="xs" c="dimmed">
+            用户 ID：{user?.id}
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              取消
+            </Button>
+            <Button type="submit" loading={busy} data-testid="user-edit-save">
+              保存
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  )
+}
+
+/**
+ * admin/Users: the paged user list (GET /api/admin/users) or a search (POST …/search?hint=),
+ * with role changes, ban/unban, account approval (e-mail confirmed), password reset, editing,
+ * deletion and batch creation.
+ */
+export default function Users() {
+  const selfId = useSession((state) => state.profile?.userId ?? null)
+  const [page, setPage] = useState(1)
+  const [input, setInput] = useState('')
+  const [hint, setHint] = useState('')
+  const [busy, setBusy] = useState<Record<string, boolean>>({})
+  const [editing, setEditing] = useState<UserInfoModel | null>(null)
+  const [password, setPassword] = useState<{ userName: string; value: string } | null>(null)
+  const [batchOpened, setBatchOpened] = useState(false)
+
+  const key = hint ? adminKeys.userSearch(hint) : adminKeys.users(PAGE_SIZE, (page - 1) * PAGE_SIZE)
+  const query = useQuery<ArrayResponse<UserInfoModel>>(key, () => (hint ? adminApi.users.search(hint) : adminApi.users.list(PAGE_SIZE, (page - 1) * PAGE_SIZE)))
+  const { data, error, isLoading } = query
+  const pages = Math.max(1, Math.ceil((data?.total ?? 0) / PAGE_SIZE))
+
+  const setRowBusy = (id: string, value: boolean) => setBusy((state) => ({ ...state, [id]: value }))
+
+  /** Apply a change locally at once, send it, then refetch the page. */
+  const change = async (user: UserInfoModel, body: Parameters<typeof adminApi.users.update>[1], patch: Partial<UserInfoModel>, success: string) => {
+    setRowBusy(user.id, true)
+    try {
+      await adminApi.users.update(user.id, body)
+      await query.mutate((current) => (current ? { ...current, data: current.data.map((u) => (u.id === user.id ? { ...u, ...patch } : u)) } : current!))
+      notifySuccess(success)
+    } catch (cause) {
+      notifyError(cause, '操作失败')
+    } finally {
+      setRowBusy(user.id, false)
+      void query.revalidate()
+    }
+  }
+
+  const setRole = (user: UserInfoModel, role: Role) => void change(user, { role }, { role }, `${user.userName} 的角色已改为 ${role}`)
+
+  const toggleBan = async (user: UserInfoModel) => {
+    if (user.role === 'Banned') return void change(user, { role: 'User' }, { role: 'User' }, `已解除封禁 ${user.userName}`)
+    const ok = await confirmDialog({
+      title: '封禁用户',
+      message: `确定封禁 ${user.userName} 吗？该用户将立即被登出，无法再访问平台。`,
+      confirmLabel: '封禁',
+      danger: true,
+    })
+    if (ok) void change(user, { role: 'Banned' }, { role: 'Banned' }, `已封禁 ${user.userName}`)
+  }
+
+  const toggleConfirmed = (user: UserInfoModel, confirmed: boolean) =>
+    void change(user, { emailConfirmed: confirmed }, { emailConfirmed: confirmed }, confirmed ? `已批准 ${user.userName} 的账户` : `已将 ${user.userName} 标记为未确认`)
+
+  const resetPassword = async (user: UserInfoModel) => {
+    const ok = await confirmDialog({ title: '重置密码', message: `确定为 ${user.userName} 生成一个新的随机密码吗？该用户现有的登录会话将失效。`, confirmLabel: '重置' })
+    if (!ok) return
+    setRowBusy(user.id, true)
+    try {
+      const value = await adminApi.users.resetPassword(user.id)
+      setPassword({ userName: user.userName ?? '', value })
+    } catch (cause) {
+      notifyError(cause, '重置密码失败')
+    } finally {
+      setRowBusy(user.id, false)
+    }
+  }
+
+  const remove = async (user: UserInfoModel) => {
+    const ok = await confirmDialog({ title: '删除用户', message: `确定删除用户 ${user.userName} 吗？此操作不可恢复。`, confirmLabel: '删除', danger: true })
+    if (!ok) return
+    setRowBusy(user.id, true)
+    try {
+      await adminApi.users.remove(user.id)
+      notifySuccess(`已删除用户 ${user.userName}`)
+      await query.revalidate()
+    } catch (cause) {
+      notifyError(cause, '删除用户失败')
+    } finally {
+      setRowBusy(user.id, false)
+    }
+  }
+
+  const search = () => {
+    setHint(input.trim())
+    setPage(1)
+  }
+
+  return (
+    <Stack gap="md" data-testid="admin-users-page">
+      <Group justify="space-between" align="flex-end">
+        <Title order={2}>用户管理</Title>
+        <Group gap="xs" align="flex-end">
+          <TextInput
+            placeholder="搜索用户名、邮箱、学工号、姓名或 ID"
+            w={320}
+            leftSection={<IconSearch size={16} />}
+            rightSection={
+              input ? (
+                <CloseButton
+                  size="sm"
+                  aria-label="清除搜索"
+                  onClick={() => {
+                    setInput('')
+                    setHint('')
+                  }}
+                  data-testid="admin-user-search-clear"
+                />
+              ) : null
+            }
+            value={input}
+            onChange={(event) => setInput(event.currentTarget.value)}
+            onKeyDown={(event) => event.key === 'Enter' && search()}
+            data-testid="admin-user-search"
+          />
+          <Button variant="default" onClick={search} data-testid="admin-user-search-submit">
+            搜索
+          </Button>
+          <Button leftSection={<IconUserPlus size={16} />} onClick={() => setBatchOpened(true)} data-testid="admin-user-batch-open">
+            批量添加
+          </Button>
+        </Group>
+      </Group>
+      {error && (
+        <Alert color="alert" variant="light" title="加载失败">
+          {error.message}
+        </Alert>
+      )}
+      {isLoading ? (
+        <Center py="xl">
+          <Loader />
+        </Center>
+      ) : data && data.data.length > 0 ? (
+        <UserTable
+          users={data.data}
+          selfId={selfId}
+          busy={busy}
+          onRoleChange={setRole}
+          onToggleBan={(user) => void toggleBan(user)}
+          onToggleConfirmed={toggleConfirmed}
+          onEdit={setEditing}
+          onResetPassword={(user) => void resetPassword(user)}
+          onDelete={(user) => void remove(user)}
+        />
+      ) : (
+        <Text c="dimmed" ta="center" py="xl" data-testid="admin-users-empty">
+          {hint ? `没有与「${hint}」匹配的用户` : '暂无用户'}
+        </Text>
+      )}
+      <Group justify="space-between">
+        <Text size="sm" c="dimmed" data-testid="admin-users-total">
+          {hint ? `搜索结果 ${data?.length ?? 0} 个（最多 30 个）` : `共 ${data?.total ?? 0} 个用户`}
+        </Text>
+        {!hint && pages > 1 && <Pagination total={pages} value={page} onChange={setPage} size="sm" data-testid="admin-users-pagination" />}
+      </Group>
+
+      <EditUserModal user={editing} onClose={() => setEditing(null)} onSaved={() => void query.revalidate()} />
+      <Modal opened={password !== null} onClose={() => setPassword(null)} title="密码已重置" data-testid="reset-password-modal">
+        <Stack gap="sm">
+          <Text size="sm">
+            {password?.userName} 的新密码如下。关闭后将无法再次查看，请立即复制并安全地交给该用户。
+          </Text>
+          {password && <CopyableText value={password.value} copiedMessage="密码已复制" testId="reset-password-value" copyTestId="reset-password-copy" />}
+          <Group justify="flex-end">
+            <Button onClick={() => setPassword(null)} data-testid="reset-password-close">
+              完成
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+      <UserBatchCreate opened={batchOpened} onClose={() => setBatchOpened(false)} onCreated={() => void query.revalidate()} />
+    </Stack>
+  )
+}

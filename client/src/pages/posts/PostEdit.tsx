@@ -1,0 +1,94 @@
+import { useMemo, useState } from 'react'
+import { Button, Center, Group, Loader, Stack, Title } from '@mantine/core'
+import { IconArrowLeft, IconEye } from '@tabler/icons-react'
+import { Link, useNavigate, useParams } from 'react-router-dom'
+import { forgetPost, invalidatePosts, postKey, postsApi } from '../../api/posts'
+import { useQuery } from '../../api/useQuery'
+import { confirmDialog } from '../../components/ConfirmDialog/confirm'
+import { EMPTY_POST, PostEditor, type PostEditValues } from '../../components/PostEditor/PostEditor'
+import { StatusScreen } from '../../components/StatusScreen/StatusScreen'
+import { notifyError, notifySuccess } from '../../utils/notify'
+
+/** Post editor (Admin): `new` creates (POST /api/edit/posts), otherwise PUT/DELETE /api/edit/posts/{id}. */
+export default function PostEdit() {
+  const { postId = 'new' } = useParams()
+  const isNew = postId.toLowerCase() === 'new'
+  const navigate = useNavigate()
+  const [saving, setSaving] = useState(false)
+  const [deleting, setDeleting] = useState(false)
+  const { data: post, error, isLoading } = useQuery(isNew ? null : postKey(postId), () => postsApi.get(postId), { refreshInterval: 0, revalidateOnFocus: false })
+
+  const initial = useMemo<PostEditValues>(
+    () => (post ? { title: post.title, summary: post.summary, content: post.content, tags: post.tags ?? [], isPinned: post.isPinned } : EMPTY_POST),
+    [post],
+  )
+
+  const save = async (values: PostEditValues): Promise<boolean> => {
+    setSaving(true)
+    try {
+      if (isNew) {
+        const id = await postsApi.create(values)
+        invalidatePosts(id)
+        notifySuccess('文章已创建')
+        navigate(`/posts/${id}/edit`, { replace: true })
+        return true
+      }
+      // This server treats a PUT whose pin differs from the stored one as a pin toggle only
+      // (DESIGN §2); save the text first with the stored pin, then flip the pin.
+      const stored = post?.isPinned ?? false
+      let updated = await postsApi.update(postId, { ...values, isPinned: stored })
+      if (values.isPinned !== stored) updated = await postsApi.update(postId, { ...values, isPinned: values.isPinned })
+      invalidatePosts(postId, updated)
+      notifySuccess('文章已保存')
+      return true
+    } catch (cause) {
+      notifyError(cause, '保存失败')
+      return false
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  const remove = async () => {
+    const ok = await confirmDialog({ title: '删除文章', message: `确定删除文章「${post?.title ?? postId}」吗？此操作不可恢复。`, confirmLabel: '删除', danger: true })
+    if (!ok) return
+    setDeleting(true)
+    try {
+      await postsApi.remove(postId)
+      forgetPost(postId)
+      notifySuccess('文章已删除')
+      navigate('/posts', { replace: true })
+    } catch (cause) {
+      notifyError(cause, '删除失败')
+    } finally {
+      setDeleting(false)
+    }
+  }
+
+  if (!isNew && isLoading)
+    return (
+      <Center py="xl">
+        <Loader />
+      </Center>
+    )
+  if (!isNew && !post) return <StatusScreen code="404" title={error?.message ?? '文章不存在'} testId="post-not-found" />
+
+  return (
+    <Stack gap="md" data-testid="post-edit-page" data-post-id={isNew ? '' : postId}>
+      <Group justify="space-between">
+        <Title order={2}>{isNew ? '新建文章' : '编辑文章'}</Title>
+        <Group gap="xs">
+          <Button component={Link} to="/posts" variant="subtle" size="xs" leftSection={<IconArrowLeft size={14} />}>
+            文章列表
+          </Button>
+          {!isNew && (
+            <Button component={Link} to={`/posts/${postId}`} variant="light" size="xs" leftSection={<IconEye size={14} />} data-testid="post-view">
+              查看文章
+            </Button>
+          )}
+        </Group>
+      </Group>
+      <PostEditor key={isNew ? 'new' : postId} initial={initial} saving={saving} deleting={deleting} onSubmit={save} onDelete={isNew ? undefined : () => void remove()} />
+    </Stack>
+  )
+}

@@ -1,0 +1,53 @@
+import { useState } from 'react'
+import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core'
+import { useForm } from '@mantine/form'
+import { teamApi, TEAMS_KEY } from '../../api/teams'
+import { revalidateQueries } from '../../api/cache'
+import { notifyError, notifySuccess } from '../../utils/notify'
+
+/** POST /api/team/accept with the invite code as a bare JSON string body (CONTRACT §3.8.9). */
+export function JoinTeamModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const [busy, setBusy] = useState(false)
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { code: '' },
+    validate: { code: (value) => (value.trim() === '' ? '请输入邀请码' : null) },
+  })
+
+  const submit = form.onSubmit(async ({ code }) => {
+    setBusy(true)
+    try {
+      await teamApi.accept(code.trim())
+      // The push adds the team as well; the refetch covers a missed push.
+      revalidateQueries((key) => key === TEAMS_KEY)
+      notifySuccess('已加入队伍')
+      form.reset()
+      onClose()
+    } catch (error) {
+      notifyError(error, '加入队伍失败')
+    } finally {
+      setBusy(false)
+    }
+  })
+
+  return (
+    <Modal opened={opened} onClose={onClose} title="加入队伍" data-testid="team-join-modal">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <Text size="sm" c="dimmed">
+            向队长索取邀请码，粘贴到下面。
+          </Text>
+          <TextInput label="邀请码" placeholder="队伍名:队伍编号:邀请令牌" data-testid="team-join-code" autoFocus {...form.getInputProps('code')} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              取消
+            </Button>
+            <Button type="submit" loading={busy} data-testid="team-join-submit">
+              加入
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  )
+}

@@ -1,0 +1,169 @@
+import { useCallback, useEffect, useState } from 'react'
+import { Alert, Button, Center, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { notifications } from '@mantine/notifications'
+import { IconDoorExit, IconLink, IconPlus, IconSettings, IconUsersGroup } from '@tabler/icons-react'
+import type { TeamUpdate } from '@flagwave/shared/events'
+import type { TeamInfoModel } from '@flagwave/shared/schemas/teams'
+import { getCachedData, setCachedData } from '../../api/cache'
+import { ApiError } from '../../api/http'
+import { teamApi, TEAMS_KEY } from '../../api/teams'
+import { useQuery } from '../../api/useQuery'
+import { confirmDialog } from '../../components/ConfirmDialog/confirm'
+import { TeamCard } from '../../components/TeamCard/TeamCard'
+import { useHubEvent } from '../../realtime/hooks'
+import { useSession } from '../../stores/session'
+import { applyTeamUpdate, isCaptainOf, useTeamsStore } from '../../stores/teams'
+import { notifyError, notifySuccess } from '../../utils/notify'
+import { CreateTeamModal } from './CreateTeamModal'
+import { JoinTeamModal } from './JoinTeamModal'
+import { TeamManageModal } from './TeamManageModal'
+import { removeTeam } from './teamCache'
+
+/**
+ * A banned user gets 403 from every RequireUser endpoint (CONTRACT §2.5) and the server drops
+ * their sockets, after which this screen refetches at once: let the session re-read the profile,
+ * which logs out and says "account disabled" on 403 (and signs out on 401).
+ */
+function recheckSession(error: Error): void {
+  if (error instanceof ApiError && (error.status === 401 || error.effectiveStatus === 403)) void useSession.getState().refresh().catch(() => undefined)
+}
+
+/** Tell the user what a push changed, unless they did it themselves from this tab. */
+function announce(update: TeamUpdate, userId: string, result: ReturnType<typeof applyTeamUpdate>): void {
+  const { previous, kind } = result
+  if (useTeamsStore.getState().busy[update.teamId]) return
+  const name = update.team?.name ?? previous?.name ?? `#${update.teamId}`
+  if (kind === 'deleted') {
+    notifications.show({ color: 'alert', title: '队伍变动', message: `队伍「${name}」已解散` })
+  } else if (kind === 'removed') {
+    notifications.show({ color: 'alert', title: '队伍变动', message: `你已不在队伍「${name}」中` })
+  } else if (kind === 'updated' && previous && update.team) {
+    const before = new Set((previous.members ?? []).map((m) => m.id))
+    const joined = (update.team.members ?? []).filter((m) => !before.has(m.id) && m.id !== userId)
+    if (joined.length) notifications.show({ color: 'brand', title: '队伍变动', message: `${joined.map((m) => m.userName).join('、')} 加入了队伍「${name}」` })
+    if (!isCaptainOf(previous, userId) && isCaptainOf(update.team, userId)) {
+      notifications.show({ color: 'brand', title: '队伍变动', message: `你已成为队伍「${name}」的队长` })
+    }
+  }
+}
+
+/**
+ * Teams (route `Teams`): the caller's teams as cards; create, join by invite code, manage
+ * (captain) or leave. Membership changes arrive live through `ReceivedTeamUpdate`.
+ */
+export default function Teams() {
+  const userId = useSession((state) => state.profile?.userId ?? null)
+  const busy = useTeamsStore((state) => state.busy)
+  const setBusy = useTeamsStore((state) => state.setBusy)
+  const [createOpened, setCreateOpened] = useState(false)
+  const [joinOpened, setJoinOpened] = useState(false)
+  const [managedId, setManagedId] = useState<number | null>(null)
+
+  const onTeamUpdate = useCallback(
+    (update: TeamUpdate) => {
+      const result = applyTeamUpdate(getCachedData<TeamInfoModel[]>(TEAMS_KEY), update, userId)
+      if (result.kind === 'ignored' || result.teams === undefined) return
+      setCachedData<TeamInfoModel[]>(TEAMS_KEY, result.teams)
+      if (userId) announce(update, userId, result)
+    },
+    [userId],
+  )
+  const { connected } = useHubEvent('user', 'ReceivedTeamUpdate', onTeamUpdate)
+  const { data: teams, error, isLoading } = useQuery(TEAMS_KEY, teamApi.list, { live: connected, onError: recheckSession })
+
+  // The managed team as it is now; gone (or no longer captained) closes the dialog.
+  const managed = teams?.find((team) => team.id === managedId && isCaptainOf(team, userId)) ?? null
+  useEffect(() => {
+    if (managedId !== null && teams && !managed) setManagedId(null)
+  }, [managedId, teams, managed])
+
+  const leave = async (team: TeamInfoModel) => {
+    const ok = await confirmDialog({ title: '退出队伍', message: `确定退出队伍「${team.name}」吗？`, confirmLabel: '退出', danger: true })
+    if (!ok) return
+    setBusy(team.id, true)
+    try {
+      await teamApi.leave(team.id)
+      removeTeam(team.id)
+      notifySuccess(`已退出队伍「${team.name}」`)
+    } catch (cause) {
+      notifyError(cause, '退出队伍失败')
+    } finally {
+      setBusy(team.id, false)
+    }
+  }
+
+  const actions = (
+    <Group gap="xs">
+      <Button variant="default" leftSection={<IconLink size={16} />} onClick={() => setJoinOpened(true)} data-testid="team-join-open">
+        加入队伍
+      </Button>
+      <Button leftSection={<IconPlus size={16} />} onClick={() => setCreateOpened(true)} data-testid="team-create-open">
+        创建队伍
+      </Button>
+    </Group>
+  )
+
+  return (
+    <Stack gap="lg" data-testid="teams-page" data-live={connected ? 'true' : 'false'}>
+      <Group justify="space-between">
+        <Title order={2}>队伍</Title>
+        {actions}
+      </Group>
+      {error && (
+        <Alert color="alert" variant="light" title="加载失败" data-testid="teams-error">
+          {error.message}
+        </Alert>
+      )}
+      {isLoading ? (
+        <Center py="xl">
+          <Loader />
+        </Center>
+      ) : teams && teams.length > 0 ? (
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg" data-testid="team-list">
+          {teams.map((team) => {
+            const captain = isCaptainOf(team, userId)
+            return (
+              <TeamCard
+                key={team.id}
+                team={team}
+                userId={userId}
+                actions={
+                  captain ? (
+                    <Button size="xs" variant="light" leftSection={<IconSettings size={14} />} onClick={() => setManagedId(team.id)} data-testid="team-manage">
+                      管理队伍
+                    </Button>
+                  ) : (
+                    <Button
+                      size="xs"
+                      variant="subtle"
+                      color="alert"
+                      leftSection={<IconDoorExit size={14} />}
+                      loading={!!busy[team.id]}
+                      onClick={() => void leave(team)}
+                      data-testid="team-leave"
+                    >
+                      退出队伍
+                    </Button>
+                  )
+                }
+              />
+            )
+          })}
+        </SimpleGrid>
+      ) : (
+        !error && (
+          <Stack align="center" gap="xs" py={60} data-testid="teams-empty">
+            <IconUsersGroup size={56} stroke={1.2} color="var(--mantine-color-dimmed)" />
+            <Text c="dimmed">你还没有加入任何队伍</Text>
+            <Text size="sm" c="dimmed">
+              创建一支队伍并把邀请码发给队友，或者用队长给你的邀请码加入队伍。
+            </Text>
+          </Stack>
+        )
+      )}
+      <CreateTeamModal opened={createOpened} onClose={() => setCreateOpened(false)} />
+      <JoinTeamModal opened={joinOpened} onClose={() => setJoinOpened(false)} />
+      {userId && <TeamManageModal team={managed} userId={userId} onClose={() => setManagedId(null)} />}
+    </Stack>
+  )
+}
