@@ -15,9 +15,31 @@ import { WithRole } from './layouts/WithRole'
 
 type Loader = () => Promise<{ default: ComponentType }>
 
+const RELOAD_MARK = 'flagwave:chunk-reload'
+
+/**
+ * After a deployment the old hashed chunks are gone: a screen whose code fails to load reloads
+ * the page once (fresh index.html, new chunk names) instead of failing for good.
+ */
+function reloadOnce(load: Loader): Loader {
+  return () =>
+    load().then(
+      (module) => {
+        sessionStorage.removeItem(RELOAD_MARK)
+        return module
+      },
+      (error: unknown) => {
+        if (sessionStorage.getItem(RELOAD_MARK)) throw error
+        sessionStorage.setItem(RELOAD_MARK, '1')
+        window.location.reload()
+        return new Promise<never>(() => {})
+      },
+    )
+}
+
 /** A lazily loaded screen with its own loader, so surrounding frames stay visible. */
 function screen(load: Loader) {
-  const Component: LazyExoticComponent<ComponentType> = lazy(load)
+  const Component: LazyExoticComponent<ComponentType> = lazy(reloadOnce(load))
   return (
     <Suspense fallback={<FullScreenLoader />}>
       <Component />
@@ -31,6 +53,8 @@ const role = (minimum: 'User' | 'Monitor' | 'Admin', children: RouteObject[]): R
 })
 
 export const routes: RouteObject[] = [
+  // Big-screen scoreboard: full viewport, no navbar, anonymous once the game has started.
+  { path: 'games/:id/scoreboard/bigscreen', errorElement: <ErrorScreen />, element: screen(() => import('./pages/games/BigScreen')) },
   {
     element: <WithNavbar />,
     errorElement: <ErrorScreen />,
@@ -99,6 +123,7 @@ export const routes: RouteObject[] = [
                 children: [
                   { index: true, element: <Navigate to="games" replace /> },
                   { path: 'configs', element: screen(() => import('./pages/admin/Configs')) },
+                  { path: 'files', element: screen(() => import('./pages/admin/Files')) },
                   { path: 'instances', element: screen(() => import('./pages/admin/Instances')) },
                   { path: 'logs', element: screen(() => import('./pages/admin/Logs')) },
                   { path: 'teams', element: screen(() => import('./pages/admin/Teams')) },

@@ -61,7 +61,6 @@ export function useFlip(container: RefObject<HTMLElement | null>, deps: Dependen
         }
       }
     }
-    // eslint-disable-next-line
   }, deps)
 
   useLayoutEffect(() => {

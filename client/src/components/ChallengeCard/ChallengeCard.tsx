@@ -7,6 +7,7 @@ import { IconCircleCheckFilled, IconDroplet } from '@tabler/icons-react'
 import type { ChallengeInfo } from '@flagwave/shared/schemas/scoreboard'
 import { BLOOD_KINDS, BLOOD_META, BloodIcon } from '../BloodIcon/BloodIcon'
 import { tagMeta } from '../ChallengeTag/ChallengeTag'
+import { useChangeCount } from '../GameTime/useChangeCount'
 import classes from './ChallengeCard.module.css'
 
 export interface ChallengeCardProps {
@@ -18,6 +19,8 @@ export interface ChallengeCardProps {
 export function ChallengeCard({ challenge, solved, onOpen }: ChallengeCardProps) {
   const meta = tagMeta(challenge.tag)
   const Icon = meta.icon
+  const scoreChanges = useChangeCount(challenge.score)
+  const solvedChanges = useChangeCount(challenge.solved)
   return (
     <Card
       withBorder
@@ -54,7 +57,7 @@ export function ChallengeCard({ challenge, solved, onOpen }: ChallengeCardProps)
         </Group>
         <Group justify="space-between" align="flex-end">
           <Text className={classes.score} c={solved ? 'brand' : undefined}>
-            <span key={challenge.score} className={classes.flash} data-testid="challenge-score">
+            <span key={scoreChanges} className={scoreChanges ? classes.flash : undefined} data-testid="challenge-score">
               {challenge.score}
             </span>
             <Text span size="xs" c="dimmed" ml={4} fw={400}>
@@ -77,7 +80,7 @@ export function ChallengeCard({ challenge, solved, onOpen }: ChallengeCardProps)
           </Group>
         </Group>
         <Text size="xs" c="dimmed">
-          <span key={challenge.solved} className={classes.flash} data-testid="challenge-solved-count" data-count={challenge.solved}>
+          <span key={solvedChanges} className={solvedChanges ? classes.flash : undefined} data-testid="challenge-solved-count" data-count={challenge.solved}>
             {challenge.solved}
           </span>{' '}
           支队伍解出

@@ -64,6 +64,18 @@ export function formatBytes(bytes: number): string {
   return `${value.toFixed(value >= 100 ? 0 : value >= 10 ? 1 : 2)} ${units[unit]}`
 }
 
+/** Only same-origin paths and http(s) links are offered as attachments (no `javascript:` etc.). */
+export function safeAttachmentUrl(url: string | null): string | null {
+  if (!url) return null
+  if (url.startsWith('/') && !url.startsWith('//')) return url
+  try {
+    const parsed = new URL(url)
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : null
+  } catch {
+    return null
+  }
+}
+
 const defaultContainer = ({ gameId, challenge, refresh }: ContainerSlotProps) => (
   <ContainerControls gameId={gameId} challengeId={challenge.id} context={challenge.context} onChanged={refresh} />
 )
@@ -74,6 +86,8 @@ export function ChallengeModal({ gameId, challengeId, title, solved, onClose, re
     refreshInterval: 0,
   })
   const challenge = data && data.id === challengeId ? data : undefined
+  const attachment = safeAttachmentUrl(challenge?.context.url ?? null)
+  const local = attachment?.startsWith('/') ?? false
 
   return (
     <Modal
@@ -126,19 +140,19 @@ export function ChallengeModal({ gameId, challengeId, title, solved, onClose, re
                   </List>
                 </Alert>
               )}
-              {challenge.context.url && (
+              {attachment && (
                 <Group gap="xs">
                   <Button
                     component="a"
-                    href={challenge.context.url}
-                    target={challenge.context.url.startsWith('/') ? undefined : '_blank'}
+                    href={attachment}
+                    target={local ? undefined : '_blank'}
                     rel="noopener noreferrer"
-                    download={challenge.context.url.startsWith('/') ? '' : undefined}
+                    download={local ? '' : undefined}
                     variant="light"
-                    leftSection={challenge.context.url.startsWith('/') ? <IconDownload size={16} /> : <IconExternalLink size={16} />}
+                    leftSection={local ? <IconDownload size={16} /> : <IconExternalLink size={16} />}
                     data-testid="challenge-attachment"
                   >
-                    下载附件
+                    {local ? '下载附件' : '打开附件链接'}
                   </Button>
                   {challenge.context.fileSize !== null && (
                     <Text size="sm" c="dimmed" data-testid="challenge-attachment-size">

@@ -19,6 +19,8 @@ export interface ScoreTimelineProps {
   height?: number
   /** Larger text (big screen). */
   large?: boolean
+  /** Dark axes whatever the colour scheme (the big screen is always dark). */
+  dark?: boolean
 }
 
 type Row = { time: number } & Record<string, number>
@@ -43,8 +45,9 @@ export function buildTimelineRows(timeLines: TopTimeLine[], startMs: number, end
   return rows
 }
 
-export function ScoreTimeline({ timeLines, start, end, now, height = 320, large = false }: ScoreTimelineProps) {
-  const scheme = useComputedColorScheme('dark')
+export function ScoreTimeline({ timeLines, start, end, now, height = 320, large = false, dark = false }: ScoreTimelineProps) {
+  const computed = useComputedColorScheme('dark')
+  const scheme = dark ? 'dark' : computed
   const startMs = Date.parse(start)
   const endMs = Math.max(startMs + 1, Math.min(now, Date.parse(end)))
   // Re-bucket "now" to the minute so the chart does not re-render every second.

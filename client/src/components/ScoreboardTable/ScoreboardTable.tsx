@@ -88,7 +88,7 @@ export function ScoreboardTable({ scoreboard, items, highlight, organizationRank
           <Table.Tr>
             {columns.map((c) => (
               <Table.Th key={c.id} className={classes.chalHead} title={`${c.title} (${c.score} pts, ${c.solved} 解)`}>
-                {c.title}
+                <span className={classes.vertical}>{c.title}</span>
               </Table.Th>
             ))}
           </Table.Tr>

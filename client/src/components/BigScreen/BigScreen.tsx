@@ -1,0 +1,171 @@
+/**
+ * Big-screen scoreboard: full viewport (Fullscreen API button), large type, the whole ranking
+ * auto-scrolling in a loop, rows gliding to new positions when ranks change (FLIP), a banner
+ * for every blood, a live clock and the game countdown, and — on wide screens — the top-10
+ * timeline and a feed of bloods and notices.
+ */
+import { lazy, Suspense, useMemo, useRef } from 'react'
+import { ActionIcon, Avatar, Tooltip } from '@mantine/core'
+import { useFullscreenDocument } from '@mantine/hooks'
+import { IconArrowLeft, IconMaximize, IconMinimize } from '@tabler/icons-react'
+import { Link } from 'react-router-dom'
+import dayjs from 'dayjs'
+import type { GameNotice } from '@flagwave/shared/schemas/games'
+import type { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
+import { BLOOD_META, isBlood } from '../BloodIcon/BloodIcon'
+import { countdownText, formatDuration, gamePhase, useNow } from '../GameTime/GameTime'
+import { useChangeCount } from '../GameTime/useChangeCount'
+import { BloodBanner, type BloodEvent } from './BloodBanner'
+import { useAutoScroll } from './useAutoScroll'
+import { useFlip } from './useFlip'
+import classes from './BigScreen.module.css'
+
+const ScoreTimeline = lazy(() => import('../ScoreTimeline/ScoreTimeline'))
+
+export interface BigScreenProps {
+  gameId: number
+  title: string
+  start: string
+  end: string
+  scoreboard: ScoreboardModel | null
+  notices: GameNotice[]
+  /** The blood being announced (first of the queue). */
+  banner: BloodEvent | null
+  onBannerDone: () => void
+  /** Why there is no scoreboard (e.g. `比赛未开始`). */
+  message?: string | null
+  /** The user hub's connection state (exposed as `data-realtime`). */
+  realtime?: string
+}
+
+export function BigScreen({ gameId, title, start, end, scoreboard, notices, banner, onBannerDone, message, realtime }: BigScreenProps) {
+  const now = useNow(1_000)
+  const { toggle, fullscreen } = useFullscreenDocument()
+  const list = useRef<HTMLDivElement>(null)
+  const items = useMemo(() => scoreboard?.items ?? [], [scoreboard])
+  const total = useMemo(() => Object.values(scoreboard?.challenges ?? {}).reduce((n, l) => n + (l?.length ?? 0), 0), [scoreboard])
+  const phase = gamePhase(start, end, now)
+
+  useFlip(list, [items])
+  useAutoScroll(list, { enabled: items.length > 0 })
+
+  const feed = useMemo(() => [...notices].sort((a, b) => Date.parse(b.time) - Date.parse(a.time)).slice(0, 12), [notices])
+
+  return (
+    <div className={classes.root} data-testid="bigscreen" data-phase={phase} data-realtime={realtime}>
+      <header className={classes.header}>
+        <div className={classes.title} data-testid="bigscreen-title">
+          {title}
+        </div>
+        <div>
+          <div className={classes.clock} data-testid="bigscreen-clock">
+            {dayjs(now).format('HH:mm:ss')}
+          </div>
+          <div className={classes.countdown} data-testid="bigscreen-countdown">
+            {countdownText(start, end, now)}
+          </div>
+        </div>
+      </header>
+
+      {!scoreboard ? (
+        <div className={classes.waiting} data-testid="bigscreen-waiting">
+          <div style={{ fontSize: '1.6em' }}>{message ?? '正在加载积分榜…'}</div>
+          {phase === 'upcoming' && <div className={classes.waitingCountdown}>{formatDuration(Date.parse(start) - now)}</div>}
+        </div>
+      ) : (
+        <div className={classes.body}>
+          <section className={`${classes.panel} ${classes.ranking}`}>
+            <div className={classes.headRow}>
+              <span style={{ textAlign: 'center' }}>排名</span>
+              <span>队伍</span>
+              <span style={{ textAlign: 'center' }}>解题</span>
+              <span style={{ textAlign: 'right' }}>得分</span>
+            </div>
+            <div className={classes.list} ref={list} data-testid="bigscreen-list">
+              {items.length === 0 && <div className={classes.waiting}>暂无队伍</div>}
+              {items.map((item) => (
+                <div
+                  key={item.id}
+                  className={classes.row}
+                  data-flip-key={item.id}
+                  data-top={item.rank <= 3 ? item.rank : undefined}
+                  data-testid="bigscreen-row"
+                  data-team-id={item.id}
+                  data-rank={item.rank}
+                >
+                  <span className={classes.rank}>{item.rank}</span>
+                  <span className={classes.team}>
+                    <Avatar src={item.avatar ?? undefined} size="2em" radius="xl" color="brand" variant="filled">
+                      {item.name.slice(0, 1)}
+                    </Avatar>
+                    <span style={{ minWidth: 0 }}>
+                      <div className={classes.teamName} data-testid="bigscreen-team">
+                        {item.name}
+                      </div>
+                      {item.organization && <div className={classes.org}>{item.organization}</div>}
+                    </span>
+                  </span>
+                  <span className={classes.solved}>
+                    {item.solvedCount}
+                    <span style={{ opacity: 0.5 }}>/{total}</span>
+                    <div className={classes.progress}>
+                      <span style={{ width: `${total ? (100 * item.solvedCount) / total : 0}%` }} />
+                    </div>
+                  </span>
+                  <span className={classes.score} data-testid="bigscreen-score">
+                    <Score value={item.score} />
+                  </span>
+                </div>
+              ))}
+            </div>
+          </section>
+          <aside className={classes.side}>
+            <section className={classes.panel}>
+              <div className={classes.sideTitle}>TOP 10</div>
+              <Suspense fallback={<div style={{ height: '32vh' }} />}>
+                <ScoreTimeline timeLines={scoreboard.timeLines.all ?? []} start={start} end={end} now={now} height={Math.max(220, Math.round(window.innerHeight * 0.34))} large dark />
+              </Suspense>
+            </section>
+            <section className={`${classes.panel} ${classes.feed}`} data-testid="bigscreen-feed">
+              <div className={classes.sideTitle}>动态</div>
+              {feed.length === 0 && <div style={{ opacity: 0.5 }}>暂无动态</div>}
+              {feed.map((n) => (
+                <div key={n.id} className={classes.feedItem} style={{ ['--feed-color' as string]: isBlood(n.type) ? BLOOD_META[n.type].color : '#1de9b6' }}>
+                  <span className={classes.feedTime}>{dayjs(n.time).format('HH:mm:ss')}</span>
+                  {n.content.length > 140 ? `${n.content.slice(0, 140)}…` : n.content}
+                </div>
+              ))}
+            </section>
+          </aside>
+        </div>
+      )}
+
+      <div className={classes.controls}>
+        <Tooltip label="返回积分榜">
+          <ActionIcon component={Link} to={`/games/${gameId}/scoreboard`} variant="light" size="lg" aria-label="返回积分榜" data-testid="bigscreen-exit">
+            <IconArrowLeft size={18} />
+          </ActionIcon>
+        </Tooltip>
+        <Tooltip label={fullscreen ? '退出全屏' : '全屏'}>
+          <ActionIcon variant="light" size="lg" onClick={() => void toggle().catch(() => undefined)} aria-label="全屏" data-testid="bigscreen-fullscreen">
+            {fullscreen ? <IconMinimize size={18} /> : <IconMaximize size={18} />}
+          </ActionIcon>
+        </Tooltip>
+      </div>
+
+      {banner && <BloodBanner key={banner.key} event={banner} onDone={onBannerDone} />}
+    </div>
+  )
+}
+
+/** A score that pops when it changes (not on first render). */
+function Score({ value }: { value: number }) {
+  const changes = useChangeCount(value)
+  return (
+    <span key={changes} className={changes ? classes.scoreFlash : undefined}>
+      {value}
+    </span>
+  )
+}
+
+export default BigScreen

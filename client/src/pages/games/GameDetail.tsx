@@ -1,0 +1,285 @@
+/**
+ * Game detail (GET /api/game/{id}): poster, time window with a live countdown, the introduction
+ * (sanitised Markdown), team count and the caller's participation; joining (POST, with team,
+ * organization and invite code as the game requires) and leaving (DELETE, Pending/Rejected only,
+ * confirmed); entries to the challenges and the scoreboard once they are open.
+ */
+import { useState } from 'react'
+import { Alert, Badge, Button, Card, Grid, Group, Modal, Select, Skeleton, Stack, Text, TextInput } from '@mantine/core'
+import { modals } from '@mantine/modals'
+import { IconChartBar, IconDoorExit, IconFlag, IconLogin, IconUsers, IconUsersPlus } from '@tabler/icons-react'
+import { Link, useLocation } from 'react-router-dom'
+import type { ParticipationStatus } from '@flagwave/shared/enums'
+import type { DetailedGameInfoModel } from '@flagwave/shared/schemas/games'
+import { gameApi, gameKeys } from '../../api/game'
+import { useQuery } from '../../api/useQuery'
+import { GamePoster } from '../../components/GameCard/GameCard'
+import { Countdown, formatTime, gamePhase, PhaseBadge, useNow } from '../../components/GameTime/GameTime'
+import { Markdown } from '../../components/Markdown/Markdown'
+import { useGameId } from '../../layouts/WithGameTab'
+import { loginUrl } from '../../layouts/WithRole'
+import { useSession } from '../../stores/session'
+import { notifyError, notifySuccess } from '../../utils/notify'
+
+export const PARTICIPATION_META: Record<ParticipationStatus, { label: string; color: string }> = {
+  Unsubmitted: { label: '未报名', color: 'gray' },
+  Pending: { label: '审核中', color: 'yellow' },
+  Accepted: { label: '已通过', color: 'brand' },
+  Rejected: { label: '未通过', color: 'alert' },
+  Suspended: { label: '已禁赛', color: 'alert' },
+}
+
+export default function GameDetail() {
+  const gameId = useGameId()
+  const { data: game, error, isLoading, revalidate } = useQuery(gameId === null ? null : gameKeys.detail(gameId), () => gameApi.detail(gameId!))
+  const now = useNow()
+
+  if (gameId === null) return <Alert color="alert">无效的比赛</Alert>
+  if (isLoading || (!game && !error)) {
+    return (
+      <Stack data-testid="game-detail-page">
+        <Skeleton height={240} />
+        <Skeleton height={120} />
+      </Stack>
+    )
+  }
+  if (!game) {
+    return (
+      <Alert color="alert" variant="light" title="加载失败" data-testid="game-detail-page">
+        {error?.message}
+      </Alert>
+    )
+  }
+
+  const phase = gamePhase(game.start, game.end, now)
+  return (
+    <Grid gap="lg" data-testid="game-detail-page">
+      <Grid.Col span={{ base: 12, md: 5 }} order={{ base: 1, md: 2 }}>
+        <Stack gap="md">
+          <Card withBorder padding={0} radius="md">
+            <GamePoster poster={game.poster} title={game.title} />
+          </Card>
+          <Card withBorder radius="md" padding="md">
+            <Stack gap="sm">
+              <Group justify="space-between">
+                <PhaseBadge phase={phase} size="lg" />
+                {game.practiceMode && (
+                  <Badge variant="outline" color="gray">
+                    练习模式
+                  </Badge>
+                )}
+              </Group>
+              <Countdown start={game.start} end={game.end} size="xl" fw={700} c={phase === 'running' ? 'brand' : undefined} />
+              <Text size="sm" c="dimmed">
+                {formatTime(game.start)} ~ {formatTime(game.end)}
+              </Text>
+              <Group gap="xs">
+                <Badge variant="light" leftSection={<IconUsers size={12} />} data-testid="game-team-count">
+                  {game.teamCount} 支队伍
+                </Badge>
+                <Badge variant="light" color="gray">
+                  {game.limit > 0 ? `每队至多 ${game.limit} 人` : '人数不限'}
+                </Badge>
+              </Group>
+              <Participation game={game} onChanged={() => void revalidate()} />
+            </Stack>
+          </Card>
+        </Stack>
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, md: 7 }} order={{ base: 2, md: 1 }}>
+        <Stack gap="md">
+          {game.summary && (
+            <Text size="lg" c="dimmed" style={{ whiteSpace: 'pre-line' }}>
+              {game.summary}
+            </Text>
+          )}
+          {game.content ? <Markdown source={game.content} testId="game-content" /> : <Text c="dimmed">暂无比赛介绍</Text>}
+        </Stack>
+      </Grid.Col>
+    </Grid>
+  )
+}
+
+/** The caller's participation and the actions it allows. */
+function Participation({ game, onChanged }: { game: DetailedGameInfoModel; onChanged: () => void }) {
+  const session = useSession((state) => state.status)
+  const location = useLocation()
+  const now = useNow(5_000)
+  const [joinOpen, setJoinOpen] = useState(false)
+  const phase = gamePhase(game.start, game.end, now)
+  const closed = phase === 'ended' && !game.practiceMode
+  const started = phase !== 'upcoming'
+  const meta = PARTICIPATION_META[game.status]
+  const playable = game.status === 'Accepted' && started && !closed
+
+  const leave = () =>
+    modals.openConfirmModal({
+      title: '退出比赛',
+      children: <Text size="sm">确定退出「{game.title}」吗？退出后可以重新报名。</Text>,
+      labels: { confirm: '确认', cancel: '取消' },
+      confirmProps: { color: 'alert', 'data-testid': 'game-leave-confirm' } as Record<string, unknown>,
+      onConfirm: async () => {
+        try {
+          await gameApi.leave(game.id)
+          notifySuccess('已退出比赛')
+          onChanged()
+        } catch (error) {
+          notifyError(error)
+        }
+      },
+    })
+
+  return (
+    <Stack gap="sm">
+      <Group gap="xs">
+        <Text size="sm">参赛状态</Text>
+        <Badge color={meta.color} data-testid="game-status" data-status={game.status}>
+          {meta.label}
+        </Badge>
+        {game.teamName && (
+          <Text size="sm" c="dimmed" data-testid="game-team-name">
+            {game.teamName}
+            {game.organization ? ` · ${game.organization}` : ''}
+          </Text>
+        )}
+      </Group>
+
+      {game.status === 'Rejected' && (
+        <Alert color="alert" variant="light" p="xs">
+          报名未通过审核，可以修改后重新报名。
+        </Alert>
+      )}
+      {game.status === 'Suspended' && (
+        <Alert color="alert" variant="light" p="xs">
+          你的队伍已被禁赛。
+        </Alert>
+      )}
+
+      <Group gap="xs">
+        {session === 'anonymous' && !closed && (
+          <Button component={Link} to={loginUrl(location.pathname)} leftSection={<IconLogin size={16} />} data-testid="game-login-to-join">
+            登录后报名
+          </Button>
+        )}
+        {session === 'authenticated' && (game.status === 'Unsubmitted' || game.status === 'Rejected') && !closed && (
+          <Button leftSection={<IconUsersPlus size={16} />} onClick={() => setJoinOpen(true)} data-testid="game-join-open">
+            {game.status === 'Rejected' ? '重新报名' : '报名参赛'}
+          </Button>
+        )}
+        {(game.status === 'Pending' || game.status === 'Rejected') && (
+          <Button variant="light" color="alert" leftSection={<IconDoorExit size={16} />} onClick={leave} data-testid="game-leave">
+            退出比赛
+          </Button>
+        )}
+        {playable && (
+          <Button component={Link} to={`/games/${game.id}/challenges`} leftSection={<IconFlag size={16} />} data-testid="game-enter-challenges">
+            进入比赛
+          </Button>
+        )}
+        {started && (
+          <Button component={Link} to={`/games/${game.id}/scoreboard`} variant="light" leftSection={<IconChartBar size={16} />} data-testid="game-enter-scoreboard">
+            积分总榜
+          </Button>
+        )}
+      </Group>
+      {game.status === 'Accepted' && !started && (
+        <Text size="sm" c="dimmed">
+          报名已通过，比赛开始后即可进入。
+        </Text>
+      )}
+      {closed && game.status === 'Unsubmitted' && (
+        <Text size="sm" c="dimmed">
+          比赛已结束，无法报名。
+        </Text>
+      )}
+      <JoinModal game={game} opened={joinOpen} onClose={() => setJoinOpen(false)} onJoined={onChanged} />
+    </Stack>
+  )
+}
+
+/** Choose one of my teams (+ organization / invite code) and POST /api/game/{id}. */
+function JoinModal({ game, opened, onClose, onJoined }: { game: DetailedGameInfoModel; opened: boolean; onClose: () => void; onJoined: () => void }) {
+  const teams = useQuery(opened ? gameKeys.myTeams : null, gameApi.myTeams, { refreshInterval: 0 })
+  const [teamId, setTeamId] = useState<string | null>(null)
+  const [organization, setOrganization] = useState<string | null>(null)
+  const [inviteCode, setInviteCode] = useState('')
+  const [busy, setBusy] = useState(false)
+  const organizations = game.organizations ?? []
+  const needsOrg = organizations.length > 0
+
+  const list = teams.data ?? []
+  const selected = teamId ?? (list.length === 1 ? String(list[0]!.id) : null)
+  const valid = selected !== null && (!needsOrg || organization !== null) && (!game.inviteCodeRequired || inviteCode.trim() !== '')
+
+  const submit = async () => {
+    if (!valid) return
+    setBusy(true)
+    try {
+      await gameApi.join(game.id, {
+        teamId: Number(selected),
+        organization: needsOrg ? organization : null,
+        inviteCode: game.inviteCodeRequired ? inviteCode.trim() : null,
+      })
+      notifySuccess(game.status === 'Rejected' ? '已重新报名' : '报名成功')
+      onClose()
+      onJoined()
+    } catch (error) {
+      notifyError(error, '报名失败')
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={`报名「${game.title}」`} data-testid="join-modal">
+      <Stack gap="md">
+        {teams.isLoading ? (
+          <Skeleton height={36} />
+        ) : list.length === 0 ? (
+          <Alert color="yellow" variant="light" title="还没有队伍">
+            请先<Link to="/teams">创建或加入一支队伍</Link>，再来报名。
+          </Alert>
+        ) : (
+          <Select
+            label="参赛队伍"
+            placeholder="选择你的队伍"
+            data={list.map((t) => ({ value: String(t.id), label: t.name ?? `#${t.id}` }))}
+            value={selected}
+            onChange={setTeamId}
+            allowDeselect={false}
+            required
+            data-testid="join-team-select"
+          />
+        )}
+        {needsOrg && (
+          <Select
+            label="参赛单位"
+            placeholder="选择参赛单位"
+            data={organizations}
+            value={organization}
+            onChange={setOrganization}
+            searchable
+            required
+            data-testid="join-org-select"
+          />
+        )}
+        {game.inviteCodeRequired && (
+          <TextInput label="邀请码" placeholder="比赛邀请码" value={inviteCode} onChange={(e) => setInviteCode(e.currentTarget.value)} required data-testid="join-invite-code" />
+        )}
+        {game.limit > 0 && (
+          <Text size="xs" c="dimmed">
+            本比赛每支队伍至多 {game.limit} 名队员报名。
+          </Text>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            取消
+          </Button>
+          <Button onClick={() => void submit()} loading={busy} disabled={!valid} data-testid="join-submit">
+            报名
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  )
+}

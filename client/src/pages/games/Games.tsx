@@ -1,0 +1,63 @@
+/** Game list (GET /api/game): poster cards in a responsive grid, running games first. */
+import { useMemo, useState } from 'react'
+import { Alert, Center, Loader, SegmentedControl, SimpleGrid, Stack, Text, Group, Title } from '@mantine/core'
+import { gameApi, gameKeys } from '../../api/game'
+import { useQuery } from '../../api/useQuery'
+import { GameCard } from '../../components/GameCard/GameCard'
+import { gamePhase, useNow, type GamePhase } from '../../components/GameTime/GameTime'
+
+const ORDER: Record<GamePhase, number> = { running: 0, upcoming: 1, ended: 2 }
+
+export default function Games() {
+  const { data: games, error, isLoading } = useQuery(gameKeys.list, gameApi.list)
+  const now = useNow()
+  const [filter, setFilter] = useState<'all' | GamePhase>('all')
+
+  const sorted = useMemo(() => {
+    const list = [...(games ?? [])]
+    // Stable: within a phase the server's order (newest start first) is kept.
+    return list.sort((a, b) => ORDER[gamePhase(a.start, a.end, now)] - ORDER[gamePhase(b.start, b.end, now)])
+  }, [games, now])
+  const shown = filter === 'all' ? sorted : sorted.filter((g) => gamePhase(g.start, g.end, now) === filter)
+
+  return (
+    <Stack gap="lg" data-testid="games-page">
+      <Group justify="space-between" wrap="wrap">
+        <Title order={2}>比赛</Title>
+        <SegmentedControl
+          value={filter}
+          onChange={(v) => setFilter(v as typeof filter)}
+          data={[
+            { value: 'all', label: '全部' },
+            { value: 'running', label: '进行中' },
+            { value: 'upcoming', label: '即将开始' },
+            { value: 'ended', label: '已结束' },
+          ]}
+          data-testid="games-filter"
+        />
+      </Group>
+      {error && !games && (
+        <Alert color="alert" variant="light" title="加载失败">
+          {error.message}
+        </Alert>
+      )}
+      {isLoading ? (
+        <Center py="xl">
+          <Loader />
+        </Center>
+      ) : shown.length > 0 ? (
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg">
+          {shown.map((game) => (
+            <GameCard key={game.id} game={game} now={now} />
+          ))}
+        </SimpleGrid>
+      ) : (
+        !error && (
+          <Text c="dimmed" ta="center" py="xl" data-testid="games-empty">
+            暂无比赛
+          </Text>
+        )
+      )}
+    </Stack>
+  )
+}

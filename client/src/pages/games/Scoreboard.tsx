@@ -1,0 +1,160 @@
+/**
+ * Scoreboard (GET /api/game/{id}/scoreboard, versioned, live via `ReceivedScoreboardUpdate`):
+ * top-10 timeline (lazy chart), organization filter, the ranking table with per-challenge solve
+ * marks and bloods, my team highlighted, exports for Monitor/Admin and the big-screen entry.
+ */
+import { lazy, Suspense, useMemo, useState } from 'react'
+import { Alert, Badge, Button, Card, Group, Pagination, Select, Skeleton, Stack, Text } from '@mantine/core'
+import { IconDeviceTv, IconFileSpreadsheet } from '@tabler/icons-react'
+import { Link } from 'react-router-dom'
+import { gameApi, gameKeys } from '../../api/game'
+import { useQuery } from '../../api/useQuery'
+import { Countdown, formatTime, useNow } from '../../components/GameTime/GameTime'
+import { RealtimeStatus } from '../../components/RealtimeStatus/RealtimeStatus'
+import { ScoreboardTable } from '../../components/ScoreboardTable/ScoreboardTable'
+import { useGameId } from '../../layouts/WithGameTab'
+import { useScoreboardStore } from '../../stores/scoreboard'
+import { hasRole, useRole, useSession } from '../../stores/session'
+import { useGameLive } from './useGameLive'
+
+const ScoreTimeline = lazy(() => import('../../components/ScoreTimeline/ScoreTimeline'))
+
+const PAGE_SIZE = 50
+const ALL = '__all__'
+
+/** Team ids of the signed-in user (for highlighting), empty when signed out. */
+export function useMyTeamIds(): ReadonlySet<number> {
+  const status = useSession((s) => s.status)
+  const { data } = useQuery(status === 'authenticated' ? gameKeys.myTeams : null, gameApi.myTeams, { refreshInterval: 0 })
+  return useMemo(() => new Set((data ?? []).map((t) => t.id)), [data])
+}
+
+export default function Scoreboard() {
+  const gameId = useGameId()
+  const { data: game } = useQuery(gameId === null ? null : gameKeys.detail(gameId), () => gameApi.detail(gameId!))
+  const live = useGameLive(gameId, { scoreboard: true, start: game?.start })
+  const scoreboard = useScoreboardStore((s) => (s.gameId === gameId ? s.scoreboard : null))
+  const version = useScoreboardStore((s) => s.version)
+  const role = useRole()
+  const mine = useMyTeamIds()
+  const now = useNow(15_000)
+  const [organization, setOrganization] = useState<string>(ALL)
+  const [page, setPage] = useState(1)
+
+  const organizations = useMemo(() => Object.keys(scoreboard?.timeLines ?? {}).filter((k) => k !== 'all'), [scoreboard?.timeLines])
+  const orgSelected = organization !== ALL && organizations.includes(organization)
+  const items = useMemo(() => {
+    const list = scoreboard?.items ?? []
+    return orgSelected ? list.filter((i) => i.organization === organization) : list
+  }, [scoreboard?.items, organization, orgSelected])
+  const pages = Math.max(1, Math.ceil(items.length / PAGE_SIZE))
+  const currentPage = Math.min(page, pages)
+  const pageItems = items.slice((currentPage - 1) * PAGE_SIZE, currentPage * PAGE_SIZE)
+  const myRow = items.find((i) => mine.has(i.id))
+  const timeLines = scoreboard?.timeLines[orgSelected ? organization : 'all'] ?? []
+
+  if (gameId === null) return <Alert color="alert">无效的比赛</Alert>
+
+  if (!scoreboard) {
+    const error = live.scoreboard.error
+    return (
+      <Stack data-testid="scoreboard-page">
+        {error ? (
+          <Alert color={error.message === '比赛未开始' ? 'blue' : 'alert'} variant="light" title={error.message} data-testid="scoreboard-error">
+            {game && <Countdown start={game.start} end={game.end} />}
+          </Alert>
+        ) : (
+          <>
+            <Skeleton height={320} radius="md" />
+            <Skeleton height={240} radius="md" />
+          </>
+        )}
+      </Stack>
+    )
+  }
+
+  const jumpToMine = () => {
+    if (!myRow) return
+    const index = items.indexOf(myRow)
+    setPage(Math.floor(index / PAGE_SIZE) + 1)
+  }
+
+  return (
+    <Stack gap="md" data-testid="scoreboard-page" data-version={version} data-live={live.connected}>
+      <Card withBorder radius="md" padding="md">
+        {timeLines.length > 0 && game ? (
+          <Suspense fallback={<Skeleton height={320} />}>
+            <ScoreTimeline timeLines={timeLines} start={game.start} end={game.end} now={now} />
+          </Suspense>
+        ) : (
+          <Text c="dimmed" ta="center" py="xl">
+            暂无解题记录
+          </Text>
+        )}
+      </Card>
+
+      <Group justify="space-between" wrap="wrap" gap="sm">
+        <Group gap="sm">
+          {organizations.length > 0 && (
+            <Select
+              data={[{ value: ALL, label: '全部参赛单位' }, ...organizations.map((o) => ({ value: o, label: o }))]}
+              value={orgSelected ? organization : ALL}
+              onChange={(v) => {
+                setOrganization(v ?? ALL)
+                setPage(1)
+              }}
+              allowDeselect={false}
+              w={220}
+              data-testid="scoreboard-org-filter"
+            />
+          )}
+          {myRow && (
+            <Badge size="lg" variant="light" style={{ cursor: 'pointer' }} onClick={jumpToMine} data-testid="scoreboard-my-rank">
+              我的队伍 #{orgSelected ? myRow.organizationRank : myRow.rank} · {myRow.score} 分
+            </Badge>
+          )}
+        </Group>
+        <Group gap="xs">
+          <RealtimeStatus />
+          <Text size="xs" c="dimmed" data-testid="scoreboard-updated">
+            更新于 {formatTime(scoreboard.updateTimeUTC, 'HH:mm:ss')}
+          </Text>
+          {hasRole(role, 'Monitor') && (
+            <>
+              <Button component="a" href={gameApi.scoreboardSheetUrl(gameId)} size="xs" variant="light" leftSection={<IconFileSpreadsheet size={14} />} data-testid="export-scoreboard">
+                导出积分榜
+              </Button>
+              <Button component="a" href={gameApi.submissionSheetUrl(gameId)} size="xs" variant="light" leftSection={<IconFileSpreadsheet size={14} />} data-testid="export-submissions">
+                导出提交记录
+              </Button>
+            </>
+          )}
+          <Button component={Link} to={`/games/${gameId}/scoreboard/bigscreen`} size="xs" variant="light" leftSection={<IconDeviceTv size={14} />} data-testid="open-bigscreen">
+            大屏模式
+          </Button>
+        </Group>
+      </Group>
+
+      <Card withBorder radius="md" padding={0}>
+        {items.length === 0 ? (
+          <Text c="dimmed" ta="center" py="xl" data-testid="scoreboard-empty">
+            暂无队伍
+          </Text>
+        ) : (
+          <ScoreboardTable
+            scoreboard={scoreboard}
+            items={pageItems}
+            highlight={mine}
+            organizationRank={orgSelected}
+            showOrganization={organizations.length > 0 || items.some((i) => i.organization)}
+          />
+        )}
+      </Card>
+      {pages > 1 && (
+        <Group justify="center">
+          <Pagination total={pages} value={currentPage} onChange={setPage} data-testid="scoreboard-pagination" />
+        </Group>
+      )}
+    </Stack>
+  )
+}

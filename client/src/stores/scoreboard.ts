@@ -1,0 +1,105 @@
+/**
+ * Live scoreboard of the game on screen (DESIGN §5).
+ *
+ * The board arrives two ways: REST (`GET /api/game/{id}/scoreboard`, version in
+ * `X-Scoreboard-Version`/`ETag`) and `ReceivedScoreboardUpdate` pushes (`{ gameId, version,
+ * scoreboard }`, the full new snapshot). A push older than what we hold is dropped; a push that
+ * skips versions is applied (it is a full snapshot) but reported as a gap so the caller refetches;
+ * a REST answer replaces the board (it is the truth after a reconnect or a server restart) unless
+ * it is older than a push received a moment ago (a request that raced a push).
+ */
+import { create } from 'zustand'
+import type { ChallengeUpdate, ScoreboardUpdate } from '@flagwave/shared/events'
+import type { ChallengeInfo, ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
+import type { VersionedScoreboard } from '../api/game'
+
+/** A REST answer older than a push this recent is the stale side of a race. */
+const RACE_WINDOW_MS = 15_000
+
+export type PushOutcome = 'applied' | 'gap' | 'stale' | 'other-game'
+
+interface ScoreboardState {
+  gameId: number | null
+  /** -1 when unknown. */
+  version: number
+  scoreboard: ScoreboardModel | null
+  source: 'rest' | 'push' | null
+  /** When the current board arrived (ms since epoch). */
+  receivedAt: number
+  /** Start following a game (clears another game's board). */
+  follow: (gameId: number) => void
+  /**
+   * The connection was (re)established: forget the version (a restarted server may number anew)
+   * so that the next push or REST answer is taken as it comes; the board stays on screen.
+   */
+  resync: (gameId: number) => void
+  setFromRest: (gameId: number, value: VersionedScoreboard) => void
+  applyPush: (update: ScoreboardUpdate) => PushOutcome
+  /** Patch challenge scores/solves/bloods (a `ReceivedChallengeUpdate`). */
+  applyChallengeUpdate: (update: ChallengeUpdate) => void
+}
+
+export const useScoreboardStore = create<ScoreboardState>((set, get) => ({
+  gameId: null,
+  version: -1,
+  scoreboard: null,
+  source: null,
+  receivedAt: 0,
+
+  follow: (gameId) => {
+    if (get().gameId !== gameId) set({ gameId, version: -1, scoreboard: null, source: null, receivedAt: 0 })
+  },
+
+  resync: (gameId) => {
+    if (get().gameId === gameId) set({ version: -1, source: null })
+  },
+
+  setFromRest: (gameId, { version, scoreboard }) => {
+    const state = get()
+    if (state.gameId === gameId && state.source === 'push' && version >= 0 && version < state.version && Date.now() - state.receivedAt < RACE_WINDOW_MS) {
+      return
+    }
+    if (state.gameId === gameId && state.scoreboard === scoreboard && state.version === version) return
+    set({ gameId, version, scoreboard, source: 'rest', receivedAt: Date.now() })
+  },
+
+  applyPush: ({ gameId, version, scoreboard }) => {
+    const state = get()
+    if (state.gameId !== gameId) return 'other-game'
+    if (state.version >= 0 && version <= state.version) return 'stale'
+    const gap = state.version >= 0 && version > state.version + 1
+    set({ version, scoreboard, source: 'push', receivedAt: Date.now() })
+    return gap ? 'gap' : 'applied'
+  },
+
+  applyChallengeUpdate: (update) => {
+    const state = get()
+    if (state.gameId !== update.gameId || !state.scoreboard) return
+    const challenges = patchChallenges(state.scoreboard.challenges, update)
+    if (challenges !== state.scoreboard.challenges) set({ scoreboard: { ...state.scoreboard, challenges } })
+  },
+}))
+
+/** Apply a `ReceivedChallengeUpdate` to a challenges-by-tag map (same object when nothing changed). */
+export function patchChallenges<M extends Partial<Record<string, ChallengeInfo[]>>>(map: M, update: ChallengeUpdate): M {
+  const byId = new Map(update.challenges.map((c) => [c.id, c]))
+  let changed = false
+  const next: Partial<Record<string, ChallengeInfo[]>> = {}
+  for (const [tag, list] of Object.entries(map)) {
+    if (!list) continue
+    next[tag] = list.map((challenge) => {
+      const patch = byId.get(challenge.id)
+      if (!patch) return challenge
+      changed = true
+      return { ...challenge, score: patch.score, solved: patch.solved, bloods: patch.bloods }
+    })
+  }
+  return changed ? (next as M) : map
+}
+
+/** Every challenge id present in a challenges-by-tag map. */
+export function challengeIds(map: Partial<Record<string, ChallengeInfo[]>>): Set<number> {
+  const ids = new Set<number>()
+  for (const list of Object.values(map)) for (const c of list ?? []) ids.add(c.id)
+  return ids
+}
