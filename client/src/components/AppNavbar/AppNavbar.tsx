@@ -1,8 +1,8 @@
 import type { ComponentType } from 'react'
-import { Burger, Drawer, Group, Stack } from '@mantine/core'
+import { Burger, Drawer, Group, Stack, Tooltip } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
 import { IconEye, IconFlag, IconHome, IconInfoCircle, IconNews, IconSettings, IconUsersGroup } from '@tabler/icons-react'
-import { NavLink } from 'react-router-dom'
+import { Link, matchPath, useLocation } from 'react-router-dom'
 import type { Role } from '@flagwave/shared/enums'
 import { hasRole, useRole } from '../../stores/session'
 import { useRecentGame } from '../../stores/recentGame'
@@ -11,43 +11,93 @@ import { Logo } from '../Logo/Logo'
 import { UserMenu } from '../UserMenu/UserMenu'
 import classes from './AppNavbar.module.css'
 
+/** Shown on the monitor entry until a game has been opened in this browser. */
+export const MONITOR_NO_GAME_HINT = '请先打开一场比赛，再进入它的监控'
+
 interface NavItem {
-  to: string
+  /** Target; null renders the entry disabled, with `disabledHint` as its tooltip. */
+  to: string | null
   label: string
   icon: ComponentType<{ size?: number }>
-  end?: boolean
+  /** Whether the entry is the current section (route matching is case-insensitive, like the routes). */
+  active: (pathname: string) => boolean
   minRole?: Role
+  disabledHint?: string
   testId: string
 }
+
+/** Any page of a game's monitor: /games/{id}/monitor and everything under it. */
+const isMonitorPage = (pathname: string) => matchPath('/games/:id/monitor/*', pathname) !== null
+/** `to` itself or a page under it. */
+const under = (to: string) => (pathname: string) => matchPath({ path: to, end: false }, pathname) !== null
 
 function useNavItems(): NavItem[] {
   const recentGame = useRecentGame((state) => state.gameId)
   return [
-    { to: '/', label: '主页', icon: IconHome, end: true, testId: 'nav-home' },
-    { to: '/posts', label: '文章', icon: IconNews, testId: 'nav-posts' },
-    { to: '/games', label: '比赛', icon: IconFlag, testId: 'nav-games' },
-    { to: '/teams', label: '队伍', icon: IconUsersGroup, testId: 'nav-teams' },
-    { to: '/about', label: '关于', icon: IconInfoCircle, testId: 'nav-about' },
+    { to: '/', label: '主页', icon: IconHome, active: (pathname) => matchPath({ path: '/', end: true }, pathname) !== null, testId: 'nav-home' },
+    { to: '/posts', label: '文章', icon: IconNews, active: under('/posts'), testId: 'nav-posts' },
+    // A game's monitor pages belong to the monitor entry, not to 比赛.
+    { to: '/games', label: '比赛', icon: IconFlag, active: (pathname) => under('/games')(pathname) && !isMonitorPage(pathname), testId: 'nav-games' },
+    { to: '/teams', label: '队伍', icon: IconUsersGroup, active: under('/teams'), testId: 'nav-teams' },
+    { to: '/about', label: '关于', icon: IconInfoCircle, active: under('/about'), testId: 'nav-about' },
     {
-      to: recentGame ? `/games/${recentGame}/monitor/events` : '/games',
+      // The monitor of the game last opened (stores/recentGame, set by WithGameTab); none yet → disabled.
+      to: recentGame ? `/games/${recentGame}/monitor/events` : null,
       label: '监控',
       icon: IconEye,
+      active: isMonitorPage,
       minRole: 'Monitor',
+      disabledHint: MONITOR_NO_GAME_HINT,
       testId: 'nav-monitor',
     },
-    { to: '/admin/games', label: '管理', icon: IconSettings, minRole: 'Admin', testId: 'nav-admin' },
+    { to: '/admin/games', label: '管理', icon: IconSettings, active: under('/admin'), minRole: 'Admin', testId: 'nav-admin' },
   ]
 }
 
 function NavLinks({ onNavigate, vertical = false }: { onNavigate?: () => void; vertical?: boolean }) {
   const role = useRole()
+  const { pathname } = useLocation()
   const items = useNavItems().filter((item) => !item.minRole || hasRole(role, item.minRole))
-  const links = items.map(({ to, label, icon: Icon, end, testId }) => (
-    <NavLink key={testId} to={to} end={end} className={classes.link} onClick={onNavigate} data-testid={testId}>
-      <Icon size={18} />
-      <span>{label}</span>
-    </NavLink>
-  ))
+  const links = items.map(({ to, label, icon: Icon, active, disabledHint, testId }) => {
+    const current = active(pathname)
+    const content = (
+      <>
+        <Icon size={18} />
+        <span>{label}</span>
+      </>
+    )
+    if (to === null) {
+      return (
+        <Tooltip key={testId} label={disabledHint} withArrow position={vertical ? 'right' : 'bottom'} events={{ hover: true, focus: true, touch: true }}>
+          <span
+            className={classes.link}
+            role="link"
+            aria-disabled="true"
+            tabIndex={0}
+            data-disabled
+            data-active={current || undefined}
+            aria-current={current ? 'page' : undefined}
+            data-testid={testId}
+          >
+            {content}
+          </span>
+        </Tooltip>
+      )
+    }
+    return (
+      <Link
+        key={testId}
+        to={to}
+        className={classes.link}
+        onClick={onNavigate}
+        data-active={current || undefined}
+        aria-current={current ? 'page' : undefined}
+        data-testid={testId}
+      >
+        {content}
+      </Link>
+    )
+  })
   return vertical ? <Stack gap={4}>{links}</Stack> : <Group gap={4} wrap="nowrap">{links}</Group>
 }
 

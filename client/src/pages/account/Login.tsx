@@ -4,6 +4,7 @@ import { useForm } from '@mantine/form'
 import { Link, useNavigate, useSearchParams } from 'react-router-dom'
 import { LoginModel } from '@flagwave/shared/schemas/account'
 import { AccountPanel } from '../../components/AccountPanel/AccountPanel'
+import { Captcha, useCaptcha } from '../../components/Captcha/Captcha'
 import { useSession } from '../../stores/session'
 import { notifyError, notifySuccess } from '../../utils/notify'
 import { safeRedirect } from '../../utils/redirect'
@@ -15,6 +16,7 @@ export default function Login() {
   const navigate = useNavigate()
   const login = useSession((state) => state.login)
   const [busy, setBusy] = useState(false)
+  const captcha = useCaptcha('login')
   const form = useForm({
     mode: 'controlled',
     initialValues: { userName: '', password: '' },
@@ -24,10 +26,12 @@ export default function Login() {
   const submit = form.onSubmit(async (values) => {
     setBusy(true)
     try {
-      const profile = await login({ userName: values.userName.trim(), password: values.password })
+      const challenge = await captcha.getChallenge()
+      const profile = await login({ userName: values.userName.trim(), password: values.password, challenge })
       notifySuccess(`欢迎回来，${profile?.userName ?? values.userName}`, '登录成功')
       navigate(safeRedirect(params.get('from')), { replace: true })
     } catch (error) {
+      captcha.reset()
       notifyError(error, '登录失败')
     } finally {
       setBusy(false)
@@ -40,6 +44,7 @@ export default function Login() {
         <Stack gap="md">
           <TextInput label="用户名或邮箱" autoComplete="username" data-testid="login-username" autoFocus {...form.getInputProps('userName')} />
           <PasswordInput label="密码" autoComplete="current-password" data-testid="login-password" {...form.getInputProps('password')} />
+          <Captcha captcha={captcha} />
           <Group justify="space-between">
             <Anchor component={Link} to="/account/recovery" size="sm">
               忘记密码？

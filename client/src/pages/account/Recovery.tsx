@@ -6,6 +6,7 @@ import { Link } from 'react-router-dom'
 import { RecoveryModel } from '@flagwave/shared/schemas/account'
 import { accountApi } from '../../api/account'
 import { AccountPanel } from '../../components/AccountPanel/AccountPanel'
+import { Captcha, useCaptcha } from '../../components/Captcha/Captcha'
 import { notifyError, notifySuccess } from '../../utils/notify'
 import { zodValidate } from '../../utils/zodForm'
 
@@ -13,15 +14,18 @@ import { zodValidate } from '../../utils/zodForm'
 export default function Recovery() {
   const [busy, setBusy] = useState(false)
   const [sent, setSent] = useState<string | null>(null)
+  const captcha = useCaptcha('recovery')
   const form = useForm({ mode: 'controlled', initialValues: { email: '' }, validate: zodValidate(RecoveryModel) })
 
   const submit = form.onSubmit(async (values) => {
     setBusy(true)
     try {
-      const result = await accountApi.recovery({ email: values.email.trim() })
+      const challenge = await captcha.getChallenge()
+      const result = await accountApi.recovery({ email: values.email.trim(), challenge })
       setSent(result.title)
       notifySuccess(result.title)
     } catch (error) {
+      captcha.reset()
       notifyError(error, '找回密码失败')
     } finally {
       setBusy(false)
@@ -38,6 +42,7 @@ export default function Recovery() {
         <form onSubmit={submit} noValidate>
           <Stack gap="md">
             <TextInput label="邮箱" type="email" autoComplete="email" data-testid="recovery-email" autoFocus {...form.getInputProps('email')} />
+            <Captcha captcha={captcha} />
             <Button type="submit" loading={busy} fullWidth data-testid="recovery-submit">
               发送重置邮件
             </Button>

@@ -8,6 +8,7 @@ import { RegisterModel, isValidUserName } from '@flagwave/shared/schemas/account
 import { isApiError } from '../../api/http'
 import { accountApi } from '../../api/account'
 import { AccountPanel } from '../../components/AccountPanel/AccountPanel'
+import { Captcha, useCaptcha } from '../../components/Captcha/Captcha'
 import { useSession } from '../../stores/session'
 import { notifyError, notifySuccess } from '../../utils/notify'
 import { zodValidate } from '../../utils/zodForm'
@@ -26,6 +27,7 @@ export default function Register() {
   const [busy, setBusy] = useState(false)
   const [outcome, setOutcome] = useState<Outcome | null>(null)
   const [disabled, setDisabled] = useState(false)
+  const captcha = useCaptcha('register')
   const form = useForm({
     mode: 'controlled',
     initialValues: { userName: '', email: '', password: '', confirm: '' },
@@ -38,7 +40,8 @@ export default function Register() {
   const submit = form.onSubmit(async (values) => {
     setBusy(true)
     try {
-      const result = await accountApi.register({ userName: values.userName.trim(), email: values.email.trim(), password: values.password })
+      const challenge = await captcha.getChallenge()
+      const result = await accountApi.register({ userName: values.userName.trim(), email: values.email.trim(), password: values.password, challenge })
       setOutcome({ status: result.data, title: result.title })
       if (result.data === 'LoggedIn') {
         await signedIn()
@@ -46,6 +49,7 @@ export default function Register() {
         navigate('/', { replace: true })
       }
     } catch (error) {
+      captcha.reset()
       if (isApiError(error) && error.message === REGISTRATION_DISABLED) setDisabled(true)
       notifyError(error, '注册失败')
     } finally {
@@ -96,6 +100,7 @@ export default function Register() {
             {...form.getInputProps('password')}
           />
           <PasswordInput label="确认密码" autoComplete="new-password" data-testid="register-confirm" {...form.getInputProps('confirm')} />
+          <Captcha captcha={captcha} />
           <Button type="submit" loading={busy} disabled={disabled} fullWidth data-testid="register-submit">
             注册
           </Button>
