@@ -7,7 +7,7 @@
  * live. A third user joins the game from the game page (organization + invite code).
  */
 import { randomBytes } from 'node:crypto'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { browserAvailable, launchBrowser, newSession, screenshot, type BrowserSession } from '../support/browser.js'
