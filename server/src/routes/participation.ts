@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import { ParticipationStatus, wireEnum } from '@flagwave/shared/enums'
+import { WriteupInfoModel } from '@flagwave/shared/schemas/play'
 import { intParam, route } from '../http/route.js'
 import { badRequest } from '../http/errors.js'
 import { setParticipationStatus } from '../domain/participations/review.js'
@@ -16,6 +17,7 @@ export const participationRoutes = [
   route({
     method: 'PUT',
     path: '/api/admin/participation/:id/:status',
+    response: 'empty',
     role: 'Admin',
     params: z.object({ id: intParam, status: z.string() }),
     summary: 'Set a participation status (Accepted locks the team and creates its instances)',
@@ -29,6 +31,7 @@ export const participationRoutes = [
   route({
     method: 'GET',
     path: '/api/admin/writeups/:id',
+    response: z.array(WriteupInfoModel),
     role: 'Admin',
     params: z.object({ id: intParam }),
     summary: 'Uploaded write-ups of a game, newest first (WriteupInfoModel[])',
@@ -37,6 +40,7 @@ export const participationRoutes = [
   route({
     method: 'GET',
     path: '/api/admin/writeups/:id/all',
+    response: 'file:application/zip',
     role: 'Admin',
     params: z.object({ id: intParam }),
     summary: 'Every write-up of a game as one zip',

@@ -1,0 +1,192 @@
+/**
+ * The permission matrix (brief: trust & scale): every route of `allRoutes` joined with its
+ * CONTRACT §8 row, the request each caller sends (path parameters pointing at the fixtures of
+ * tests/support/fixtures.ts) and the outcome class the contract prescribes for each caller.
+ *
+ * Requests are chosen so that a permitted caller passes authorization without wrecking the world
+ * for the rows that follow: bodies that fail validation (authorization is decided first, CONTRACT
+ * §2.5), or a "spare" fixture for the endpoints that delete something (phase 1), or — for the
+ * captain and context-gate checks, which run after validation — a valid body on a locked team.
+ */
+import type { RouteSpec } from '../../server/src/http/route.js'
+import { roleRank, type Role } from '@flagwave/shared/enums'
+import { CONTRACT_ENDPOINTS, type ContractEndpoint } from './contract.js'
+import { CALLER_ROLE, PDF_BYTES, type Caller, type World } from './fixtures.js'
+import type { ApiClient, ApiResponse } from './client.js'
+
+/** A normalized `METHOD /path` with every parameter as `{}` (both `:id` and `{id}` styles). */
+export const routeKey = (method: string, path: string) => `${method.toUpperCase()} ${path.toLowerCase().replace(/\{[^}]+\}|:\w+/g, '{}')}`
+
+export type MatrixRequest =
+  | { json: unknown }
+  | { raw: string; contentType: string }
+  | { upload: [field: string, name: string, data: Uint8Array | string, type?: string][] }
+  | Record<string, never>
+
+export interface MatrixRow {
+  path: (w: World) => string
+  request?: (w: World, caller: Caller) => MatrixRequest
+  /** 0 = harmless; 1 = deletes or rewrites a fixture (runs after every phase-0 row); 2 = ends sessions (runs last). */
+  phase?: 0 | 1 | 2
+}
+
+const g = (w: World) => w.game.id
+const notAnImage = (name = 'a.png'): MatrixRequest => ({ upload: [['file', name, 'this is not an image', 'image/png']] })
+
+/** Keyed by the route's own `METHOD /path` (Koa style, as declared in server/src/routes). */
+export const MATRIX: Record<string, MatrixRow> = {
+  /* ---------------------------------------------------------------- account */
+  'POST /api/account/register': { path: () => '/api/account/register', request: () => ({ json: {} }) },
+  'POST /api/account/recovery': { path: () => '/api/account/recovery', request: () => ({ json: {} }) },
+  'POST /api/account/passwordreset': { path: () => '/api/account/passwordreset', request: () => ({ json: {} }) },
+  'POST /api/account/verify': { path: () => '/api/account/verify', request: () => ({ json: {} }) },
+  'POST /api/account/login': { path: () => '/api/account/login', request: () => ({ json: { userName: '', password: '' } }) },
+  'POST /api/account/logout': { path: () => '/api/account/logout', phase: 2 },
+  'PUT /api/account/update': { path: () => '/api/account/update', request: () => ({ json: { bio: 5 } }) },
+  'PUT /api/account/changepassword': { path: () => '/api/account/changepassword', request: () => ({ json: {} }) },
+  'PUT /api/account/changeemail': { path: () => '/api/account/changeemail', request: () => ({ json: {} }) },
+  'POST /api/account/mailchangeconfirm': { path: () => '/api/account/mailchangeconfirm', request: () => ({ json: {} }) },
+  'GET /api/account/profile': { path: () => '/api/account/profile' },
+  'PUT /api/account/avatar': { path: () => '/api/account/avatar', request: () => notAnImage() },
+
+  /* ------------------------------------------------------------------ admin */
+  'GET /api/admin/config': { path: () => '/api/admin/config' },
+  // Refused by validation: a stored change would push ReceivedConfigUpdate to every node sharing Redis.
+  'PUT /api/admin/config': { path: () => '/api/admin/config', request: () => ({ json: { globalConfig: { title: 7 } } }) },
+  'GET /api/admin/users': { path: () => '/api/admin/users?count=5&skip=0' },
+  'POST /api/admin/users': { path: () => '/api/admin/users', request: () => ({ json: {} }) },
+  'POST /api/admin/users/search': { path: () => '/api/admin/users/search?hint=u' },
+  'GET /api/admin/teams': { path: () => '/api/admin/teams?count=5&skip=0' },
+  'POST /api/admin/teams/search': { path: () => '/api/admin/teams/search?hint=Team' },
+  'PUT /api/admin/teams/:id': { path: (w) => `/api/admin/teams/${w.teams.b.id}`, request: () => ({ json: {} }) },
+  'PUT /api/admin/users/:userid': { path: (w) => `/api/admin/users/${w.users.spareForPassword.user.id}`, request: () => ({ json: {} }) },
+  'DELETE /api/admin/users/:userid/password': { path: (w) => `/api/admin/users/${w.users.spareForPassword.user.id}/password`, phase: 1 },
+  'DELETE /api/admin/users/:userid': { path: (w) => `/api/admin/users/${w.users.spareForDelete.user.id}`, phase: 1 },
+  'DELETE /api/admin/teams/:id': { path: (w) => `/api/admin/teams/${w.teams.spare.id}`, phase: 1 },
+  'GET /api/admin/users/:userid': { path: (w) => `/api/admin/users/${w.users.user.user.id}` },
+  'GET /api/admin/logs': { path: () => '/api/admin/logs?level=All&count=5&skip=0' },
+  'PUT /api/admin/participation/:id/:status': { path: (w) => `/api/admin/participation/${w.participations.a.id}/Accepted` },
+  'GET /api/admin/writeups/:id': { path: (w) => `/api/admin/writeups/${g(w)}` },
+  'GET /api/admin/writeups/:id/all': { path: (w) => `/api/admin/writeups/${g(w)}/all` },
+  'GET /api/admin/instances': { path: () => '/api/admin/instances' },
+  'DELETE /api/admin/instances/:id': { path: (w) => `/api/admin/instances/${w.containerId}`, phase: 1 },
+  'GET /api/admin/files': { path: () => '/api/admin/files?count=5&skip=0' },
+
+  /* ----------------------------------------------------------------- assets */
+  'GET /assets/:hash/:filename': { path: (w) => `/assets/${w.files.main}/world.txt` },
+  'POST /api/assets': { path: () => '/api/assets', request: () => ({ upload: [['files', 'matrix.txt', 'matrix upload', 'text/plain']] }) },
+  'DELETE /api/assets/:hash': { path: (w) => `/api/assets/${w.files.spare}`, phase: 1 },
+
+  /* ------------------------------------------------------------------- edit */
+  'POST /api/edit/posts': { path: () => '/api/edit/posts', request: () => ({ json: {} }) },
+  'PUT /api/edit/posts/:id': { path: (w) => `/api/edit/posts/${w.posts.main}`, request: () => ({ json: {} }) },
+  'DELETE /api/edit/posts/:id': { path: (w) => `/api/edit/posts/${w.posts.spare}`, phase: 1 },
+  'POST /api/edit/games': { path: () => '/api/edit/games', request: () => ({ json: {} }) },
+  'GET /api/edit/games': { path: () => '/api/edit/games?count=5&skip=0' },
+  'GET /api/edit/games/:id': { path: (w) => `/api/edit/games/${g(w)}` },
+  'GET /api/edit/games/:id/teamhashsalt': { path: (w) => `/api/edit/games/${g(w)}/teamhashsalt` },
+  'PUT /api/edit/games/:id': { path: (w) => `/api/edit/games/${g(w)}`, request: () => ({ json: {} }) },
+  'DELETE /api/edit/games/:id': { path: (w) => `/api/edit/games/${w.spareGame.id}`, phase: 1 },
+  'DELETE /api/edit/games/:id/writeups': { path: (w) => `/api/edit/games/${w.spareGame.id}/writeups` },
+  'PUT /api/edit/games/:id/poster': { path: (w) => `/api/edit/games/${g(w)}/poster`, request: () => notAnImage('poster.png') },
+  'POST /api/edit/games/:id/notices': { path: (w) => `/api/edit/games/${g(w)}/notices`, request: () => ({ json: {} }) },
+  'GET /api/edit/games/:id/notices': { path: (w) => `/api/edit/games/${g(w)}/notices` },
+  'PUT /api/edit/games/:id/notices/:noticeId': { path: (w) => `/api/edit/games/${g(w)}/notices/${w.notices.normal}`, request: () => ({ json: {} }) },
+  'DELETE /api/edit/games/:id/notices/:noticeId': { path: (w) => `/api/edit/games/${g(w)}/notices/${w.notices.spare}`, phase: 1 },
+  'POST /api/edit/games/:id/challenges': { path: (w) => `/api/edit/games/${g(w)}/challenges`, request: () => ({ json: {} }) },
+  'GET /api/edit/games/:id/challenges': { path: (w) => `/api/edit/games/${g(w)}/challenges` },
+  'GET /api/edit/games/:id/challenges/:cId': { path: (w) => `/api/edit/games/${g(w)}/challenges/${w.challenges.static.id}` },
+  'PUT /api/edit/games/:id/challenges/:cId': { path: (w) => `/api/edit/games/${g(w)}/challenges/${w.challenges.static.id}`, request: () => ({ json: { title: '' } }) },
+  'POST /api/edit/games/:id/challenges/:cId/container': { path: (w) => `/api/edit/games/${g(w)}/challenges/${w.challenges.container.id}/container` },
+  'DELETE /api/edit/games/:id/challenges/:cId/container': { path: (w) => `/api/edit/games/${g(w)}/challenges/${w.challenges.container.id}/container` },
+  'DELETE /api/edit/games/:id/challenges/:cId': { path: (w) => `/api/edit/games/${g(w)}/challenges/${w.challenges.spare.id}`, phase: 1 },
+  'POST /api/edit/games/:id/challenges/:cId/attachment': { path: (w) => `/api/edit/games/${g(w)}/challenges/${w.challenges.static.id}/attachment`, request: () => ({ json: [] }) },
+  'POST /api/edit/games/:id/challenges/:cId/flags': { path: (w) => `/api/edit/games/${g(w)}/challenges/${w.challenges.static.id}/flags`, request: () => ({ json: {} }) },
+  'DELETE /api/edit/games/:id/challenges/:cId/flags/:fId': { path: (w) => `/api/edit/games/${g(w)}/challenges/${w.challenges.spare.id}/flags/${w.flags.spare.id}`, phase: 1 },
+
+  /* ------------------------------------------------------------------- game */
+  'GET /api/game': { path: () => '/api/game' },
+  'GET /api/game/:id': { path: (w) => `/api/game/${g(w)}` },
+  'POST /api/game/:id': { path: (w) => `/api/game/${g(w)}`, request: (w) => ({ json: { teamId: w.teams.a.id } }) },
+  'DELETE /api/game/:id': { path: (w) => `/api/game/${g(w)}` },
+  'GET /api/game/:id/scoreboard': { path: (w) => `/api/game/${g(w)}/scoreboard` },
+  'GET /api/game/:id/notices': { path: (w) => `/api/game/${g(w)}/notices` },
+  'GET /api/game/:id/events': { path: (w) => `/api/game/${g(w)}/events` },
+  'GET /api/game/:id/submissions': { path: (w) => `/api/game/${g(w)}/submissions` },
+  'GET /api/game/:id/cheatinfo': { path: (w) => `/api/game/${g(w)}/cheatinfo` },
+  'GET /api/game/games/:id/captures': { path: (w) => `/api/game/games/${g(w)}/captures` },
+  'GET /api/game/captures/:challengeId': { path: (w) => `/api/game/captures/${w.capture.challengeId}` },
+  'GET /api/game/captures/:challengeId/:partId': { path: (w) => `/api/game/captures/${w.capture.challengeId}/${w.capture.participationId}` },
+  'GET /api/game/captures/:challengeId/:partId/all': { path: (w) => `/api/game/captures/${w.capture.challengeId}/${w.capture.participationId}/all` },
+  'GET /api/game/captures/:challengeId/:partId/:filename': { path: (w) => `/api/game/captures/${w.capture.challengeId}/${w.capture.participationId}/${w.capture.fileName}` },
+  'GET /api/game/:id/details': { path: (w) => `/api/game/${g(w)}/details` },
+  'GET /api/game/:id/participations': { path: (w) => `/api/game/${g(w)}/participations` },
+  'GET /api/game/:id/scoreboardsheet': { path: (w) => `/api/game/${g(w)}/scoreboardsheet` },
+  'GET /api/game/:id/submissionsheet': { path: (w) => `/api/game/${g(w)}/submissionsheet` },
+  'GET /api/game/:id/challenges/:challengeId': { path: (w) => `/api/game/${g(w)}/challenges/${w.challenges.static.id}` },
+  'POST /api/game/:id/challenges/:challengeId': { path: (w) => `/api/game/${g(w)}/challenges/${w.challenges.static.id}`, request: () => ({ json: { flag: 'flag{matrix}' } }) },
+  'GET /api/game/:id/challenges/:challengeId/status/:submitId': { path: (w) => `/api/game/${g(w)}/challenges/${w.challenges.static.id}/status/${w.submissionId}` },
+  'GET /api/game/:id/writeup': { path: (w) => `/api/game/${g(w)}/writeup` },
+  'POST /api/game/:id/writeup': { path: (w) => `/api/game/${g(w)}/writeup`, request: () => ({ upload: [['file', 'writeup.pdf', PDF_BYTES, 'application/pdf']] }) },
+  'POST /api/game/:id/container/:challengeId': { path: (w) => `/api/game/${g(w)}/container/${w.challenges.container.id}` },
+  'POST /api/game/:id/container/:challengeId/prolong': { path: (w) => `/api/game/${g(w)}/container/${w.challenges.container.id}/prolong` },
+  'DELETE /api/game/:id/container/:challengeId': { path: (w) => `/api/game/${g(w)}/container/${w.challenges.container.id}`, phase: 1 },
+
+  /* ------------------------------------------------------------------- info */
+  'GET /api/posts/latest': { path: () => '/api/posts/latest' },
+  'GET /api/posts': { path: () => '/api/posts' },
+  'GET /api/posts/:id': { path: (w) => `/api/posts/${w.posts.main}` },
+  'GET /api/config': { path: () => '/api/config' },
+  'GET /api/captcha': { path: () => '/api/captcha' },
+
+  /* ------------------------------------------------------------------ proxy */
+  'GET /api/proxy/:id': { path: (w) => `/api/proxy/${w.containerId}` },
+  'GET /api/proxy/noinst/:id': { path: (w) => `/api/proxy/noinst/${w.containerId}` },
+
+  /* ------------------------------------------------------------------- team */
+  'GET /api/team/:id': { path: (w) => `/api/team/${w.teams.a.id}` },
+  'GET /api/team': { path: () => '/api/team' },
+  'POST /api/team': { path: () => '/api/team', request: () => ({ json: { name: 'x'.repeat(40) } }) },
+  'PUT /api/team/:id': { path: (w) => `/api/team/${w.teams.a.id}`, request: (w) => ({ json: { name: w.teams.a.name, bio: 'matrix' } }) },
+  'PUT /api/team/:id/transfer': { path: (w) => `/api/team/${w.teams.a.id}/transfer`, request: (w) => ({ json: { newCaptainId: w.users.captain.user.id } }) },
+  'GET /api/team/:id/invite': { path: (w) => `/api/team/${w.teams.a.id}/invite` },
+  'PUT /api/team/:id/invite': { path: (w) => `/api/team/${w.teams.a.id}/invite` },
+  'POST /api/team/:id/kick/:userid': { path: (w) => `/api/team/${w.teams.a.id}/kick/${w.users.user.user.id}` },
+  'POST /api/team/accept': { path: () => '/api/team/accept', request: () => ({ json: 'not an invite code' }) },
+  'POST /api/team/:id/leave': { path: (w) => `/api/team/${w.teams.a.id}/leave` },
+  'PUT /api/team/:id/avatar': { path: (w) => `/api/team/${w.teams.a.id}/avatar`, request: () => notAnImage('team.png') },
+  'DELETE /api/team/:id': { path: (w) => `/api/team/${w.teams.a.id}`, phase: 1 },
+}
+
+/** What the contract prescribes for one caller on one endpoint. */
+export type Outcome =
+  /** 401 `{"title":"请先登录","status":401}` */
+  | 'unauthorized'
+  /** 403 `{"title":"无权访问","status":403}` */
+  | 'forbidden'
+  /** The context gate's 400 `{"title":"您尚未参赛","status":400}` */
+  | 'notJoined'
+  /** Anything but 401/403 (and never a 5xx). */
+  | 'permitted'
+
+export function expectedOutcome(route: RouteSpec, contract: ContractEndpoint, caller: Caller): Outcome {
+  const role = CALLER_ROLE[caller]
+  if (!route.role) return 'permitted'
+  if (role === null) return 'unauthorized'
+  if (roleRank(role) < roleRank(route.role as Role)) return 'forbidden'
+  if (contract.extra.includes('captain')) return caller === 'captain' ? 'permitted' : 'forbidden'
+  if (contract.extra.includes('gate')) return caller === 'captain' || caller === 'user' ? 'permitted' : 'notJoined'
+  return 'permitted'
+}
+
+export const contractRowOf = (route: RouteSpec): ContractEndpoint | undefined => CONTRACT_ENDPOINTS.find((e) => routeKey(e.method, e.path) === routeKey(route.method, route.path))
+
+export const specKey = (route: RouteSpec) => `${route.method} ${route.path}`
+
+/** Send a matrix request with a caller's client. */
+export function send(client: ApiClient, method: string, path: string, request: MatrixRequest = {}): Promise<ApiResponse> {
+  if ('json' in request) return client.request(method, path, { json: request.json })
+  if ('raw' in request) return client.request(method, path, { body: request.raw, headers: { 'content-type': request.contentType } })
+  if ('upload' in request) return client.upload(method as 'POST' | 'PUT', path, request.upload)
+  return client.request(method, path)
+}
