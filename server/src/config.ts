@@ -16,6 +16,8 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  /** Namespace of every Redis key and channel, so several deployments can share one Redis. */
+  REDIS_PREFIX: z.string().regex(/^[\w.-]{1,64}$/).default('flagwave'),
   ADMIN_PASSWORD: z.string().min(6).optional(),
   CONTAINER_PROVIDER: z.enum(['docker', 'kubernetes', 'none']).default('none'),
   DOCKER_HOST: z.string().optional(),

@@ -44,17 +44,19 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
 }
 
 export async function createServices(config: Config, orm: Orm, log: Logger): Promise<Services> {
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 3 }) : null
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 3, keyPrefix: `${config.REDIS_PREFIX}:` }) : null
   if (redis) await redis.connect()
   const realtime = new Realtime()
+  // Channels are not covered by ioredis' keyPrefix, so they carry the prefix themselves.
+  const settingsChannel = `${config.REDIS_PREFIX}:settings`
   const closers: (() => Promise<unknown>)[] = []
   const settings = new SettingsStore((changed) => {
-    void redis?.publish('flagwave:settings', 'changed')
+    void redis?.publish(settingsChannel, 'changed')
     realtime.publish('user', rooms.everyone, 'ReceivedConfigUpdate', presentGlobalConfig(changed))
   }, { log })
   if (redis) {
     const sub = redis.duplicate()
-    await sub.subscribe('flagwave:settings')
+    await sub.subscribe(settingsChannel)
     sub.on('message', () => settings.invalidate())
     closers.push(() => sub.quit())
   }

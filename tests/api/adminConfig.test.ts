@@ -314,6 +314,7 @@ describe('two nodes on the same database and Redis', () => {
       DATA_DIR: dataDir,
       DATABASE_URL: server.databaseUrl,
       REDIS_URL: redisUrl,
+      REDIS_PREFIX: server.services.config.REDIS_PREFIX,
       ADMIN_PASSWORD,
       LOG_LEVEL: 'silent',
       DISABLE_RATE_LIMIT: 'true',

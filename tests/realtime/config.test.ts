@@ -73,6 +73,7 @@ describe('/hub/user ReceivedConfigUpdate', () => {
           DATA_DIR: dataDir,
           DATABASE_URL: server.databaseUrl,
           REDIS_URL: redisUrl,
+          REDIS_PREFIX: server.services.config.REDIS_PREFIX,
           ADMIN_PASSWORD,
           LOG_LEVEL: 'silent',
           DISABLE_RATE_LIMIT: 'true',

@@ -69,7 +69,7 @@ export async function startCluster(): Promise<Cluster> {
     async node(env = {}) {
       const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'flagwave-scale-'))
       dirs.push(dataDir)
-      const node = await startNodeProcess({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, ADMIN_PASSWORD, TRUST_PROXY: 'true', LOG_LEVEL: 'error', ...env })
+      const node = await startNodeProcess({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, ADMIN_PASSWORD, TRUST_PROXY: 'true', LOG_LEVEL: 'error', REDIS_PREFIX: name, ...env })
       nodes.push(node)
       return node
     },

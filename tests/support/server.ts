@@ -47,6 +47,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DISABLE_RATE_LIMIT: options.rateLimit ? 'false' : 'true',
     ...(options.redis !== false && redisUrl ? { REDIS_URL: redisUrl } : {}),
+    // Each test server has its own Redis namespace: no pushes or counters leak between files.
+    REDIS_PREFIX: `flagwave-test-${name}`,
     ...options.env,
   })
   const running = await startServer(config, pino({ level: config.LOG_LEVEL }))

@@ -40,7 +40,7 @@ export class RateLimits {
   private limiter(name: string, shape: PolicyShape): RateLimiterAbstract {
     let limiter = this.limiters.get(name)
     if (!limiter) {
-      const options = { keyPrefix: `flagwave:rl:${name}`, points: shape.points, duration: shape.duration }
+      const options = { keyPrefix: `rl:${name}`, points: shape.points, duration: shape.duration }
       limiter = this.redis ? new RateLimiterRedis({ storeClient: this.redis, ...options }) : new RateLimiterMemory(options)
       this.limiters.set(name, limiter)
     }

@@ -31,7 +31,7 @@ export function attachRealtime(http: HttpServer, services: Services): Server {
   if (services.redis) {
     const pub = services.redis.duplicate()
     const sub = services.redis.duplicate()
-    io.adapter(createAdapter(pub, sub, { key: 'flagwave:io' }))
+    io.adapter(createAdapter(pub, sub, { key: `${services.config.REDIS_PREFIX}:io` }))
   }
 
   const authenticate = async (socket: Socket): Promise<User | null> => {
