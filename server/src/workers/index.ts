@@ -3,6 +3,8 @@
  * (The submission checker, scoreboard engine, container reaper and others register here.)
  */
 import type { Services } from '../services.js'
+import { startScoreboard } from './scoreboard.js'
+import { startChecker } from './checker.js'
 
 export interface Worker {
   name: string
@@ -17,7 +19,11 @@ export interface Workers {
 type WorkerFactory = (services: Services) => Promise<Worker | null>
 
 /** Every background worker of a node, started in order and stopped in reverse order. */
-const factories: WorkerFactory[] = []
+const factories: WorkerFactory[] = [
+  startScoreboard,
+  startChecker,
+  async (services) => (await import('./reaper.js')).startReaper(services),
+]
 
 export async function startWorkers(services: Services): Promise<Workers> {
   const list: Worker[] = []

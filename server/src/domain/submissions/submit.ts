@@ -1,0 +1,39 @@
+/**
+ * Flag submission (CONTRACT §3.5.20–3.5.21): the submission row is the durable queue entry
+ * (DESIGN §6); judging happens in the checkers (settle.ts), the caller polls the status.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql'
+import type { AnswerResult } from '@flagwave/shared/enums'
+import { gameContext } from '../play/gate.js'
+import { Submission } from '../../entities/Submission.js'
+import type { User } from '../../entities/User.js'
+import { notFound } from '../../http/errors.js'
+import { SUBMISSION_CHANNEL, nativePool } from './pg.js'
+import { maskedStatus } from './judge.js'
+
+/**
+ * Queue `answer` (already trimmed by FlagSubmitModel) for the caller's team after the context gate
+ * (steps 1–6, ended games refused unless in practice mode); wake the checkers. Returns the id.
+ */
+export async function submitFlag(em: EntityManager, user: User, gameId: number, challengeId: number, answer: string): Promise<number> {
+  const { game, participation, challenge } = await gameContext(em, gameId, user, { refuseEnded: true, challengeId })
+  // One statement (the hot path of a contest): the row and the NOTIFY commit together, so a
+  // checker that wakes up finds the row; a missed NOTIFY is caught by the checkers' poll.
+  const pool = await nativePool(em.getConnection())
+  const { rows } = await pool.query<{ id: number }>(
+    `with queued as (
+       insert into submissions (game_id, challenge_id, participation_id, user_id, answer, status, submit_time)
+       values ($1, $2, $3, $4, $5, 'FlagSubmitted', $6) returning id
+     )
+     select id, pg_notify($7, id::text) from queued`,
+    [game.id, challenge!.id, participation.id, user.id, answer, new Date(), SUBMISSION_CHANNEL],
+  )
+  return rows[0]!.id
+}
+
+/** The caller's own submission of this game and challenge; CheatDetected reads as WrongAnswer. */
+export async function submissionStatus(em: EntityManager, user: User, gameId: number, challengeId: number, submitId: number): Promise<AnswerResult> {
+  const submission = await em.findOne(Submission, { id: submitId, user: user.id, game: gameId, challenge: challengeId }, { fields: ['status'] })
+  if (!submission) throw notFound('提交未找到')
+  return maskedStatus(submission.status)
+}

@@ -1,0 +1,121 @@
+/**
+ * The submission checkers of a node (DESIGN §6): `CHECKER_CONCURRENCY` loops settle batches of
+ * the durable queue (domain/submissions/settle.ts). They are woken by LISTEN on
+ * `flagwave_submissions` (a dedicated connection, reconnected after errors) and poll every 2 s as a
+ * safety net, so a missed NOTIFY, a crash or a restart loses nothing. After each commit they
+ * publish in the contract's order (CONTRACT §6.3, DESIGN §6): monitor events → blood notice →
+ * monitor submission → team result → scoreboard engine → the audit entry to admins (stored with
+ * the settlement, so every settled submission has exactly one).
+ */
+import { rooms } from '@flagwave/shared/events'
+import type pg from 'pg'
+import type { Services } from '../services.js'
+import type { Worker } from './index.js'
+import { DedicatedConnection, SUBMISSION_CHANNEL, databaseUrl, nativePool } from '../domain/submissions/pg.js'
+import { settleBatch, type Settled } from '../domain/submissions/settle.js'
+import { presentLiveLog } from '../presenters/logs.js'
+
+/** Rows claimed per transaction. */
+export const CHECKER_BATCH = 50
+/** Poll interval when no NOTIFY arrives. */
+export const CHECKER_POLL_MS = 2000
+
+export async function startChecker(services: Services): Promise<Worker | null> {
+  const concurrency = services.config.CHECKER_CONCURRENCY
+  if (concurrency <= 0) return null
+  const checker = new Checker(services, concurrency)
+  await checker.start()
+  return checker
+}
+
+class Checker implements Worker {
+  readonly name = 'checker'
+  private pool!: pg.Pool
+  private listener!: DedicatedConnection
+  private loops: Promise<void>[] = []
+  private stopping = false
+  /** Bumped by every wake-up, so a NOTIFY that arrives mid-batch is not slept through. */
+  private generation = 0
+  private waiters = new Set<() => void>()
+
+  constructor(
+    private readonly services: Services,
+    private readonly concurrency: number,
+  ) {}
+
+  async start(): Promise<void> {
+    this.pool = await nativePool(this.services.orm)
+    this.listener = new DedicatedConnection({
+      url: databaseUrl(this.services.orm),
+      name: 'checker',
+      log: this.services.log,
+      channels: [SUBMISSION_CHANNEL],
+      onNotification: () => this.wake(),
+      // (Re)connected: whatever was queued meanwhile is picked up now.
+      onUp: () => this.wake(),
+    })
+    await this.listener.start()
+    for (let i = 0; i < this.concurrency; i++) this.loops.push(this.loop())
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true
+    this.wake()
+    await Promise.all(this.loops)
+    await this.listener.stop()
+  }
+
+  private wake(): void {
+    this.generation += 1
+    for (const resolve of this.waiters) resolve()
+    this.waiters.clear()
+  }
+
+  private idle(since: number, ms: number): Promise<void> {
+    if (this.generation !== since || this.stopping) return Promise.resolve()
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer)
+        this.waiters.delete(done)
+        resolve()
+      }
+      const timer = setTimeout(done, ms)
+      this.waiters.add(done)
+    })
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopping) {
+      const generation = this.generation
+      let batch: Settled[]
+      try {
+        batch = await settleBatch(this.pool, CHECKER_BATCH)
+      } catch (err) {
+        this.services.log.error({ err }, 'submission checker batch failed')
+        await this.idle(generation, 1000)
+        continue
+      }
+      if (batch.length > 0) this.publish(batch)
+      if (batch.length < CHECKER_BATCH) await this.idle(generation, CHECKER_POLL_MS)
+    }
+  }
+
+  private publish(batch: Settled[]): void {
+    const { realtime, scoreboard } = this.services
+    for (const s of batch) {
+      const game = rooms.game(s.gameId)
+      try {
+        for (const event of s.events) realtime.publish('monitor', game, 'ReceivedGameEvent', event)
+        if (s.notice) realtime.publish('user', game, 'ReceivedGameNotice', s.notice)
+        realtime.publish('monitor', game, 'ReceivedSubmissions', s.submission)
+        realtime.publish('user', rooms.team(s.gameId, s.participationId), 'ReceivedSubmissionResult', s.result)
+        if (s.solve) scoreboard.applySolve(s.gameId, s.solve)
+      } catch (err) {
+        this.services.log.error({ err, submission: s.id }, 'publishing a settled submission failed')
+      }
+      // The audit entry was stored with the settlement; admins get it live like every other (CONTRACT §6.4).
+      this.services.log.info({ audit: s.audit.message, user: s.audit.userName, status: s.audit.status }, 'audit')
+      realtime.publish('admin', rooms.admins, 'ReceivedLog', presentLiveLog(s.audit))
+    }
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * A solve on the wire (CONTRACT §6.2–6.3, DESIGN §5–6): what the game room, the solving team's
+ * private room and the monitors receive, in which order, what other teams must not receive, the
+ * coalesced versioned scoreboard pushes, and REST resynchronisation after a version gap.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { Socket } from 'socket.io-client'
+import { rooms, type ChallengeUpdate, type ScoreboardUpdate, type SubmissionResult } from '@flagwave/shared/events'
+import { GameEvent, GameNotice } from '@flagwave/shared/schemas/games'
+import { Submission } from '@flagwave/shared/schemas/play'
+import { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
+import type { Game } from '../../server/src/entities/Game.js'
+import type { Challenge } from '../../server/src/entities/Challenge.js'
+import { startTestServer, type TestServer } from '../support/server.js'
+import { createUser, type TestUser } from '../support/factories/users.js'
+import { createChallenge, createGame } from '../support/factories/games.js'
+import { createInstance, createInstances, createPlayer, isolateIds, queueDrained, settled, submit, type Player } from '../support/factories/play.js'
+import { closeAllSockets, connect, joined } from '../support/sockets.js'
+
+let server: TestServer
+let monitor: TestUser
+
+interface Received {
+  event: string
+  payload: any
+  seq: number
+  at: number
+}
+let seq = 0
+
+/** Record every event a socket receives, with a global arrival sequence. */
+function record(socket: Socket): Received[] {
+  const list: Received[] = []
+  socket.onAny((event: string, payload: unknown) => list.push({ event, payload, seq: ++seq, at: Date.now() }))
+  return list
+}
+
+async function until<T>(fn: () => T | undefined, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = fn()
+    if (value !== undefined && value !== false) return value
+    if (Date.now() > deadline) throw new Error('timed out waiting')
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
+
+const versionOf = async (gameId: number) => Number((await server.client().get(`/api/game/${gameId}/scoreboard`)).headers.get('x-scoreboard-version'))
+
+/** Let earlier pushes of a game settle: nothing queued, and the coalescing window has passed. */
+async function quiet() {
+  await queueDrained(server)
+  await new Promise((r) => setTimeout(r, 250))
+}
+
+async function watch(gameId: number, who?: { client: TestUser['client'] }, participationId?: number) {
+  const socket = await connect(server, '/hub/user', { game: gameId, client: who?.client })
+  await joined(server, '/hub/user', socket, rooms.game(gameId))
+  if (participationId !== undefined) await joined(server, '/hub/user', socket, rooms.team(gameId, participationId))
+  return { socket, events: record(socket) }
+}
+
+async function watchMonitor(gameId: number) {
+  const socket = await connect(server, '/hub/monitor', { game: gameId, client: monitor.client })
+  await joined(server, '/hub/monitor', socket, rooms.game(gameId))
+  return { socket, events: record(socket) }
+}
+
+beforeAll(async () => {
+  server = await startTestServer()
+  await isolateIds(server)
+  monitor = await createUser(server, { role: 'Monitor' })
+})
+afterEach(() => closeAllSockets())
+afterAll(async () => {
+  closeAllSockets()
+  await server?.close()
+})
+
+describe('a solve on the wire', () => {
+  let game: Game
+  let challenge: Challenge
+  let solver: Player
+  let rival: Player
+
+  beforeAll(async () => {
+    game = await createGame(server)
+    challenge = await createChallenge(server, game, { title: 'Warmup', tag: 'Misc', flags: ['flag{ok}'] })
+    solver = await createPlayer(server, game)
+    rival = await createPlayer(server, game)
+    await createInstances(server, [solver.participation, rival.participation], [challenge])
+  })
+
+  it('reaches the game room, the team room and the monitors, in the contract order', async () => {
+    const before = await versionOf(game.id)
+    const mine = await watch(game.id, solver, solver.participation.id)
+    const theirs = await watch(game.id, rival, rival.participation.id)
+    const anonymous = await watch(game.id)
+    const mon = await watchMonitor(game.id)
+
+    const id = await submit(solver.client, game.id, challenge.id, 'flag{ok}')
+    await until(() => mine.events.some((e) => e.event === 'ReceivedScoreboardUpdate') && mon.events.some((e) => e.event === 'ReceivedSubmissions'))
+    await until(() => mine.events.some((e) => e.event === 'ReceivedChallengeUpdate'))
+
+    // The solver's socket: blood notice → own result → scoreboard delta (+1) → challenge scores.
+    expect(mine.events.map((e) => e.event)).toEqual(['ReceivedGameNotice', 'ReceivedSubmissionResult', 'ReceivedScoreboardUpdate', 'ReceivedChallengeUpdate'])
+    const [notice, result, update, challengeUpdate] = mine.events.map((e) => e.payload)
+    expect(GameNotice.parse(notice)).toMatchObject({ type: 'FirstBlood', content: `恭喜 ${solver.team.name} 获得 「Warmup」 的一血` })
+    expect(result as SubmissionResult).toEqual({ id, challengeId: challenge.id, status: 'Accepted' })
+    const sb = update as ScoreboardUpdate
+    expect(sb.gameId).toBe(game.id)
+    expect(sb.version).toBe(before + 1)
+    const board = ScoreboardModel.parse(sb.scoreboard)
+    expect(board.items[0]).toMatchObject({ id: solver.team.id, score: 525, rank: 1 })
+    expect(challengeUpdate as ChallengeUpdate).toEqual({
+      gameId: game.id,
+      challenges: [{ id: challenge.id, score: 500, solved: 1, bloods: [expect.objectContaining({ id: solver.team.id, name: solver.team.name })] }],
+    })
+
+    // Monitors: the FlagSubmit event, then the settled submission.
+    expect(mon.events.map((e) => e.event)).toEqual(['ReceivedGameEvent', 'ReceivedSubmissions'])
+    expect(GameEvent.parse(mon.events[0]!.payload)).toMatchObject({ type: 'FlagSubmit', content: `[答案正确] flag{ok}  Warmup#${challenge.id}`, user: solver.user.userName, team: solver.team.name })
+    expect(Submission.parse(mon.events[1]!.payload)).toMatchObject({ answer: 'flag{ok}', status: 'Accepted', user: solver.user.userName, team: solver.team.name, challenge: 'Warmup' })
+
+    // Another team and an anonymous big screen: the game room only.
+    await until(() => theirs.events.some((e) => e.event === 'ReceivedChallengeUpdate') && anonymous.events.some((e) => e.event === 'ReceivedChallengeUpdate'))
+    expect(theirs.events.map((e) => e.event)).toEqual(['ReceivedGameNotice', 'ReceivedScoreboardUpdate', 'ReceivedChallengeUpdate'])
+    expect(anonymous.events.map((e) => e.event)).toEqual(['ReceivedGameNotice', 'ReceivedScoreboardUpdate', 'ReceivedChallengeUpdate'])
+    expect(theirs.events[1]!.payload.version).toBe(sb.version)
+  })
+
+  it('keeps a team’s results private and masks a detected cheat', async () => {
+    const g = await createGame(server)
+    const box = await createChallenge(server, g, { title: 'Box', type: 'DynamicContainer', flags: [] })
+    const thief = await createPlayer(server, g)
+    const owner = await createPlayer(server, g)
+    await createInstance(server, thief.participation, box, { dynamicFlag: 'flag{thief}' })
+    await createInstance(server, owner.participation, box, { dynamicFlag: 'flag{owner}' })
+    const thiefSocket = await watch(g.id, thief, thief.participation.id)
+    const ownerSocket = await watch(g.id, owner, owner.participation.id)
+    const mon = await watchMonitor(g.id)
+
+    const id = await submit(thief.client, g.id, box.id, 'flag{owner}')
+    expect(await settled(thief.client, g.id, box.id, id)).toBe('WrongAnswer')
+    await until(() => mon.events.some((e) => e.event === 'ReceivedSubmissions') && thiefSocket.events.some((e) => e.event === 'ReceivedSubmissionResult'))
+    expect(thiefSocket.events.find((e) => e.event === 'ReceivedSubmissionResult')!.payload).toEqual({ id, challengeId: box.id, status: 'WrongAnswer' })
+    expect(mon.events.map((e) => [e.event, e.payload.type ?? e.payload.status])).toEqual([
+      ['ReceivedGameEvent', 'FlagSubmit'],
+      ['ReceivedGameEvent', 'CheatDetected'],
+      ['ReceivedSubmissions', 'CheatDetected'],
+    ])
+    expect(mon.events[0]!.payload.content).toBe(`[答案错误] flag{owner}  Box#${box.id}`)
+
+    // The owner's team solves its own box: the thief's socket never sees the owner's result.
+    const own = await submit(owner.client, g.id, box.id, 'flag{owner}')
+    expect(await settled(owner.client, g.id, box.id, own)).toBe('Accepted')
+    await until(() => thiefSocket.events.some((e) => e.event === 'ReceivedScoreboardUpdate'))
+    await new Promise((r) => setTimeout(r, 200))
+    expect(thiefSocket.events.filter((e) => e.event === 'ReceivedSubmissionResult').map((e) => e.payload.id)).toEqual([id])
+    expect(ownerSocket.events.filter((e) => e.event === 'ReceivedSubmissionResult').map((e) => e.payload.id)).toEqual([own])
+  })
+
+  it('coalesces a burst into versioned pushes at least 100 ms apart, and REST serves the pushed version', async () => {
+    const g = await createGame(server)
+    const c = await createChallenge(server, g, { flags: ['flag{burst}'] })
+    const players: Player[] = []
+    for (let i = 0; i < 8; i++) players.push(await createPlayer(server, g))
+    await createInstances(server, players.map((p) => p.participation), [c])
+    const before = await versionOf(g.id)
+    await quiet()
+    const screen = await watch(g.id)
+
+    await Promise.all(players.map((p) => submit(p.client, g.id, c.id, 'flag{burst}')))
+    await queueDrained(server)
+    const last = await until(() => {
+      const updates = screen.events.filter((e) => e.event === 'ReceivedScoreboardUpdate')
+      const top = updates.at(-1)
+      return top && top.payload.scoreboard.challenges.Misc[0].solved === 8 ? top : undefined
+    })
+    const updates = screen.events.filter((e) => e.event === 'ReceivedScoreboardUpdate')
+    expect(updates.length).toBeLessThan(8)
+    expect(updates.map((u) => u.payload.version)).toEqual(updates.map((_, i) => before + 1 + i))
+    for (let i = 1; i < updates.length; i++) expect(updates[i]!.at - updates[i - 1]!.at).toBeGreaterThanOrEqual(80)
+
+    // A client that noticed a gap refetches: same version, same board.
+    const res = await server.client().get(`/api/game/${g.id}/scoreboard`)
+    expect(Number(res.headers.get('x-scoreboard-version'))).toBe(last.payload.version)
+    expect(res.headers.get('etag')).toBe(`W/"${last.payload.version}"`)
+    expect(res.body).toEqual(last.payload.scoreboard)
+  })
+})

@@ -1,0 +1,303 @@
+/**
+ * The incremental scoreboard engine (server/src/domain/scoreboard/engine.ts) against hand-computed
+ * values (CONTRACT §4.9, §7.5, §7.6) and against its own full rebuild after random solve sequences.
+ */
+import { describe, expect, it } from 'vitest'
+import { ChallengeTag } from '@flagwave/shared/enums'
+import { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
+import { DEFAULT_BLOOD_BONUS } from '@flagwave/shared/limits'
+import { encodeBloodBonus } from '@flagwave/shared/scoring'
+import { toWireDate } from '@flagwave/shared/format'
+import { ScoreboardState, type ChallengeData, type GameData, type SolveData, type TeamData } from '../../server/src/domain/scoreboard/engine.js'
+
+const START = Date.UTC(2026, 0, 1, 8)
+const END = START + 8 * 3600_000
+const NOW = END + 1000
+const min = (m: number) => START + m * 60_000
+
+const challenge = (id: number, overrides: Partial<ChallengeData> = {}): ChallengeData => ({
+  id,
+  title: `C${id}`,
+  tag: 'Misc',
+  originalScore: 500,
+  minScoreRate: 0.25,
+  difficulty: 5,
+  acceptedCount: 0,
+  ...overrides,
+})
+const team = (pid: number, overrides: Partial<TeamData> = {}): TeamData => ({
+  participationId: pid,
+  teamId: pid + 1000,
+  name: `team${pid}`,
+  bio: null,
+  avatarHash: null,
+  organization: null,
+  ...overrides,
+})
+let sid = 0
+const solve = (pid: number, cid: number, time: number, overrides: Partial<SolveData> = {}): SolveData => ({
+  participationId: pid,
+  challengeId: cid,
+  submissionId: ++sid,
+  time,
+  userName: `user${pid}`,
+  ...overrides,
+})
+
+function data(partial: Partial<GameData> & { holds?: Record<number, number[]> }): GameData {
+  const challenges = partial.challenges ?? []
+  const teams = partial.teams ?? []
+  const instances = new Map<number, number[]>()
+  for (const t of teams) instances.set(t.participationId, partial.holds?.[t.participationId] ?? challenges.map((c) => c.id))
+  return {
+    game: { id: 1, start: START, end: END, bloodBonus: DEFAULT_BLOOD_BONUS, organizations: null },
+    challenges,
+    teams,
+    instances: partial.instances ?? instances,
+    solves: partial.solves ?? [],
+    ...(partial.game ? { game: partial.game } : {}),
+  }
+}
+
+const board = (state: ScoreboardState) => {
+  const snap = state.snapshot(NOW)
+  expect(JSON.parse(snap.json)).toEqual(snap.model)
+  return ScoreboardModel.parse(snap.model)
+}
+const row = (model: ScoreboardModel, pid: number) => model.items.find((i) => i.id === pid + 1000)!
+
+describe('score formula and blood bonus', () => {
+  it('4 solvers of a 500-point challenge (r = 0.25, d = 5): base 330, bloods 346 / 340 / 333 (float32 factors, half to even)', () => {
+    // ⌊500 · (0.25 + 0.75 · e^(−3/5))⌋ = ⌊330.80⌋ = 330; 330 · 1.05f = 346.49997f → 346; 330 · 1.03f = 339.89999f → 340; 330 · 1.01f = 333.29999f → 333
+    const state = ScoreboardState.build(
+      data({
+        challenges: [challenge(1, { acceptedCount: 4 })],
+        teams: [team(1), team(2), team(3), team(4)],
+        solves: [solve(1, 1, min(10)), solve(2, 1, min(20)), solve(3, 1, min(30)), solve(4, 1, min(40))],
+      }),
+    )
+    const model = board(state)
+    expect(model.challenges.Misc![0]).toMatchObject({ id: 1, score: 330, solved: 4 })
+    expect(model.items.map((i) => [i.id, i.score, i.challenges[0]!.type])).toEqual([
+      [1001, 346, 'FirstBlood'],
+      [1002, 340, 'SecondBlood'],
+      [1003, 333, 'ThirdBlood'],
+      [1004, 330, 'Normal'],
+    ])
+    expect(model.challenges.Misc![0]!.bloods.map((b) => b.id)).toEqual([1001, 1002, 1003])
+    expect(model.challenges.Misc![0]!.bloods[0]).toEqual({ id: 1001, name: 'team1', avatar: null, submitTimeUTC: toWireDate(min(10)) })
+  })
+
+  it('a single solver keeps the original score; 432 · 1.05f = 453.59998f → 454 at two solvers', () => {
+    const one = board(ScoreboardState.build(data({ challenges: [challenge(1, { acceptedCount: 1 })], teams: [team(1)], solves: [solve(1, 1, min(1))] })))
+    expect(one.items[0]!.score).toBe(525)
+    const two = board(
+      ScoreboardState.build(data({ challenges: [challenge(1, { acceptedCount: 2 })], teams: [team(1), team(2)], solves: [solve(1, 1, min(1)), solve(2, 1, min(2))] })),
+    )
+    expect(two.challenges.Misc![0]!.score).toBe(432)
+    expect(two.items.map((i) => i.score)).toEqual([454, 445]) // 432 · 1.03f = 444.96f → 445
+  })
+
+  it('uses the stored acceptedCount (teams off the board count too) and no multiplier when the bonus is 0', () => {
+    const game = { id: 1, start: START, end: END, bloodBonus: 0, organizations: null }
+    const model = board(ScoreboardState.build({ ...data({ challenges: [challenge(1, { acceptedCount: 3 })], teams: [team(1)], solves: [solve(1, 1, min(5))] }), game }))
+    expect(model.challenges.Misc![0]).toMatchObject({ score: 376, solved: 3 })
+    expect(model.items[0]).toMatchObject({ score: 376, challenges: [{ id: 1, score: 376, type: 'FirstBlood' }] })
+    const custom = { ...game, bloodBonus: encodeBloodBonus(500, 0, 0) }
+    expect(board(ScoreboardState.build({ ...data({ challenges: [challenge(1)], teams: [team(1)], solves: [solve(1, 1, min(5))] }), game: custom })).items[0]!.score).toBe(750)
+  })
+})
+
+describe('ranking', () => {
+  it('orders by score, then earlier last submission, then team id; ranks are consecutive', () => {
+    const model = board(
+      ScoreboardState.build(
+        data({
+          challenges: [challenge(1, { originalScore: 100, acceptedCount: 2 }), challenge(2, { originalScore: 100, acceptedCount: 2 })],
+          teams: [team(1), team(2), team(3), team(4)],
+          // bonus 0 below keeps the two solvers of each challenge equal
+          solves: [solve(1, 1, min(50)), solve(2, 2, min(40)), solve(2, 1, min(10)), solve(1, 2, min(30))],
+          game: { id: 1, start: START, end: END, bloodBonus: 0, organizations: null },
+        }),
+      ),
+    )
+    // both solved both (same score); team 1's last solve is at 50, team 2's at 40 → team 2 first; 3 and 4: no solve, by id
+    expect(model.items.map((i) => [i.id, i.rank, i.score, i.solvedCount])).toEqual([
+      [1002, 1, 172, 2],
+      [1001, 2, 172, 2],
+      [1003, 3, 0, 0],
+      [1004, 4, 0, 0],
+    ])
+    expect(row(model, 1).lastSubmissionTime).toBe(toWireDate(min(50)))
+    expect(row(model, 3).lastSubmissionTime).toBe(toWireDate(START))
+  })
+
+  it('ranks within organizations, with a top-10 timeline per listed organization', () => {
+    const teams = [team(1, { organization: 'A' }), team(2, { organization: 'B' }), team(3, { organization: 'A' }), team(4), team(5, { organization: 'B' })]
+    const model = board(
+      ScoreboardState.build(
+        data({
+          challenges: [challenge(1, { acceptedCount: 5 })],
+          teams,
+          solves: [solve(1, 1, min(1)), solve(2, 1, min(2)), solve(3, 1, min(3)), solve(4, 1, min(4)), solve(5, 1, min(5))],
+          game: { id: 1, start: START, end: END, bloodBonus: DEFAULT_BLOOD_BONUS, organizations: ['A', 'B', 'C'] },
+        }),
+      ),
+    )
+    expect(model.items.map((i) => [i.id, i.rank, i.organizationRank])).toEqual([
+      [1001, 1, 1],
+      [1002, 2, 1],
+      [1003, 3, 2],
+      [1004, 4, null],
+      [1005, 5, 2],
+    ])
+    expect(Object.keys(model.timeLines)).toEqual(['all', 'A', 'B', 'C'])
+    expect(model.timeLines.A!.map((t) => t.id)).toEqual([1001, 1003])
+    expect(model.timeLines.C).toEqual([])
+    expect(model.timeLines.all![0]).toEqual({ id: 1001, name: 'team1', items: [{ time: toWireDate(min(1)), score: row(model, 1).score }] })
+  })
+
+  it('keeps the overall timeline to the top 10 with cumulative points in time order', () => {
+    const teams = Array.from({ length: 12 }, (_, i) => team(i + 1))
+    const solves = teams.flatMap((t, i) => [solve(t.participationId, 1, min(60 + i)), solve(t.participationId, 2, min(10 + i))])
+    const model = board(ScoreboardState.build(data({ challenges: [challenge(1, { acceptedCount: 12 }), challenge(2, { acceptedCount: 12, originalScore: 100 })], teams, solves })))
+    expect(model.timeLines.all).toHaveLength(10)
+    const first = model.timeLines.all![0]!
+    const r = row(model, 1)
+    expect(first.items.map((p) => p.time)).toEqual([toWireDate(min(10)), toWireDate(min(60))])
+    expect(first.items[1]!.score).toBe(r.score)
+    expect(first.items[0]!.score).toBe(r.challenges.find((c) => c.id === 2)!.score)
+  })
+})
+
+describe('what counts', () => {
+  it('ignores solves at or after the end, in the rebuild and incrementally', () => {
+    const d = data({ challenges: [challenge(1, { acceptedCount: 1 })], teams: [team(1), team(2)], solves: [solve(1, 1, min(5)), solve(2, 1, END)] })
+    const state = ScoreboardState.build(d)
+    expect(row(board(state), 2)).toMatchObject({ score: 0, solvedCount: 0, lastSubmissionTime: toWireDate(START) })
+    expect(state.applySolve(solve(2, 1, END + 5, { acceptedCount: 2 }))).toBe('ignored')
+    expect(row(board(state), 2).score).toBe(0)
+    expect(board(state).challenges.Misc![0]!.solved).toBe(1)
+  })
+
+  it('lists only teams holding an instance of an enabled challenge, one item per instance, challenges in tag order', () => {
+    const model = board(
+      ScoreboardState.build(
+        data({
+          challenges: [challenge(3, { tag: 'Web' }), challenge(1, { tag: 'Pwn' }), challenge(2, { tag: 'Misc' }), challenge(4, { tag: 'Crypto' })],
+          teams: [team(1), team(2), team(3)],
+          holds: { 1: [3, 2, 1], 2: [1], 3: [] },
+          solves: [solve(1, 3, min(1)), solve(3, 2, min(2))],
+        }),
+      ),
+    )
+    expect(model.items.map((i) => i.id)).toEqual([1001, 1002])
+    expect(row(model, 1).challenges.map((c) => c.id)).toEqual([1, 2, 3])
+    expect(row(model, 2).challenges).toEqual([{ id: 1, score: 0, type: 'Unaccepted', userName: null, time: null }])
+    // challenge 4 is held by nobody; tags appear in enum order
+    expect(Object.keys(model.challenges)).toEqual(['Misc', 'Pwn', 'Web'])
+    expect(model.challenges.Web![0]!.bloods.map((b) => b.id)).toEqual([1001])
+  })
+
+  it('keeps the earliest solve per team and challenge, whatever the order of arrival', () => {
+    const state = ScoreboardState.build(data({ challenges: [challenge(1)], teams: [team(1), team(2)] }))
+    const late = solve(1, 1, min(30), { acceptedCount: 1 })
+    const early = solve(1, 1, min(10), { acceptedCount: 1 })
+    expect(state.applySolve(late)).toBe('applied')
+    expect(state.applySolve(late)).toBe('ignored')
+    expect(state.applySolve(early)).toBe('applied')
+    expect(state.applySolve(late)).toBe('ignored')
+    expect(row(board(state), 1).challenges[0]!.time).toBe(toWireDate(min(10)))
+    expect(state.applySolve(solve(3, 1, min(5), { acceptedCount: 2, board: false }))).toBe('applied') // an off-board team moves the counter
+    expect(board(state).challenges.Misc![0]).toMatchObject({ solved: 2, score: 432 })
+    expect(state.applySolve(solve(4, 1, min(6), { acceptedCount: 3, board: true }))).toBe('unknown') // belongs on the board, unknown → rebuild
+  })
+
+  it('leaves earlier snapshots untouched', () => {
+    const state = ScoreboardState.build(data({ challenges: [challenge(1)], teams: [team(1), team(2)] }))
+    const before = state.snapshot(NOW)
+    const copy = JSON.parse(before.json)
+    state.applySolve(solve(2, 1, min(3), { acceptedCount: 1 }))
+    const after = state.snapshot(NOW)
+    expect(before.model).toEqual(copy)
+    expect(after.model.items[0]!.id).toBe(1002)
+    expect(state.changed).toBe(false)
+  })
+})
+
+/** A small deterministic PRNG (mulberry32). */
+function prng(seed: number) {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+describe('incremental = rebuild', () => {
+  for (let seed = 1; seed <= 40; seed++) {
+    it(`random solve sequence #${seed}`, () => {
+      const rnd = prng(seed)
+      const pick = <T>(list: readonly T[]) => list[Math.floor(rnd() * list.length)]!
+      const orgs = seed % 2 === 0 ? ['A', 'B'] : null
+      const game = { id: 1, start: START, end: END, bloodBonus: seed % 5 === 0 ? 0 : DEFAULT_BLOOD_BONUS, organizations: orgs }
+      const challenges = Array.from({ length: 2 + Math.floor(rnd() * 8) }, (_, i) =>
+        challenge(i + 1, { tag: pick(ChallengeTag), originalScore: 100 + Math.floor(rnd() * 900), minScoreRate: Math.round(rnd() * 100) / 100, difficulty: 1 + Math.floor(rnd() * 20) }),
+      )
+      const teams = Array.from({ length: 5 + Math.floor(rnd() * 40) }, (_, i) => team(i + 1, { organization: orgs && rnd() < 0.7 ? pick(orgs) : null }))
+      // Off-board participations (suspended, pending): they hold instances and solve, which moves the counters.
+      const offBoard = [9001, 9002, 9003]
+      const holds = new Map<number, number[]>()
+      for (const t of [...teams.map((t) => t.participationId), ...offBoard]) holds.set(t, challenges.filter(() => rnd() < 0.8).map((c) => c.id))
+
+      // Accepted submissions (some repeated, some after the end), settled in a shuffled order.
+      const events: SolveData[] = []
+      for (let n = 0; n < 40 + Math.floor(rnd() * 300); n++) {
+        const pid = rnd() < 0.1 ? pick(offBoard) : pick(teams).participationId
+        const held = holds.get(pid)!
+        if (held.length === 0) continue
+        const time = rnd() < 0.05 ? END + Math.floor(rnd() * 1000) : START + Math.floor(rnd() * (END - START))
+        events.push(solve(pid, pick(held), rnd() < 0.1 && events.length > 0 ? events[events.length - 1]!.time : time, { board: !offBoard.includes(pid) }))
+      }
+      const order = [...events]
+      for (let i = order.length - 1; i > 0; i--) {
+        if (rnd() < 0.3) {
+          const j = Math.max(0, i - 1 - Math.floor(rnd() * 5))
+          ;[order[i], order[j]] = [order[j]!, order[i]!]
+        }
+      }
+
+      const initial: GameData = { game, challenges: challenges.map((c) => ({ ...c })), teams, instances: holds, solves: [] }
+      const incremental = ScoreboardState.build(initial)
+      // The checker: the first accepted answer of a pair before the end increments the counter; every accepted answer before the end is fed.
+      const counted = new Set<string>()
+      const accepted = new Map<number, number>()
+      events.length = 0
+      for (const s of order) {
+        if (s.time >= END) continue
+        const key = `${s.participationId}:${s.challengeId}`
+        if (!counted.has(key)) {
+          counted.add(key)
+          accepted.set(s.challengeId, (accepted.get(s.challengeId) ?? 0) + 1)
+        }
+        const result = incremental.applySolve({ ...s, acceptedCount: accepted.get(s.challengeId) })
+        expect(result).not.toBe('unknown')
+        events.push(s)
+        if (rnd() < 0.2) incremental.snapshot(NOW) // snapshots in between must not disturb the state
+      }
+      const rebuilt = ScoreboardState.build({
+        ...initial,
+        challenges: challenges.map((c) => ({ ...c, acceptedCount: accepted.get(c.id) ?? 0 })),
+        solves: [...events].reverse(),
+      })
+      const a = incremental.snapshot(NOW)
+      const b = rebuilt.snapshot(NOW)
+      expect(a.model).toEqual(b.model)
+      expect(a.json).toBe(b.json)
+      ScoreboardModel.parse(a.model)
+    })
+  }
+})
