@@ -86,7 +86,8 @@ export async function startEmbeddedDatabase(dataDir: string, log: Logger, databa
     user: USER,
     password: PASSWORD,
     persistent: true,
-    createPostgresUser: true,
+    // PostgreSQL refuses to run as root; only then does the package create (once) a `postgres` system user.
+    createPostgresUser: process.getuid?.() === 0,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
     onLog: (m) => log.debug({ postgres: m.trim() }),
     onError: (e) => log.warn({ postgres: String(e).trim() }),
