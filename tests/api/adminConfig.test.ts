@@ -22,7 +22,7 @@ let admin: ApiClient
 
 const DEFAULTS = {
   accountPolicy: { allowRegister: true, activeOnRegister: true, useCaptcha: false, emailConfirmationRequired: false, emailDomainList: '' },
-  globalConfig: { title: 'GZ', slogan: 'Hack for fun not for profit', footerInfo: null, beianInfo: null },
+  globalConfig: { title: 'GZ', slogan: '黑客为乐，不为牟利', footerInfo: null, beianInfo: null },
   gamePolicy: { autoDestroyOnLimitReached: false },
 }
 
@@ -222,7 +222,7 @@ describe('applied without a restart', () => {
     await admin.put('/api/admin/config', { globalConfig: { title: 'Renamed', beianInfo: 'ICP 1' } })
     const res = await anon.get('/api/config')
     expect(res.status).toBe(200)
-    expect(GlobalConfig.parse(res.body)).toEqual({ title: 'Renamed', slogan: 'Hack for fun not for profit', footerInfo: null, beianInfo: 'ICP 1' })
+    expect(GlobalConfig.parse(res.body)).toEqual({ title: 'Renamed', slogan: '黑客为乐，不为牟利', footerInfo: null, beianInfo: 'ICP 1' })
   })
 })
 

@@ -176,7 +176,7 @@ describe.skipIf(!browserAvailable())('account screens (Chromium)', () => {
         await page.goto('/ABOUT')
         await page.getByTestId('about-page').waitFor()
         await expect(page.getByTestId('platform-title').textContent()).resolves.toBe('GZ::CTF')
-        await expect(page.getByTestId('footer-slogan').textContent()).resolves.toBe('Hack for fun not for profit')
+        await expect(page.getByTestId('footer-slogan').textContent()).resolves.toBe('黑客为乐，不为牟利')
 
         await page.goto('/definitely/not/a-page')
         await page.getByTestId('not-found').waitFor()

@@ -49,7 +49,10 @@ export const ClientCaptchaInfoModel = z.object({
 })
 export type ClientCaptchaInfoModel = z.infer<typeof ClientCaptchaInfoModel>
 
-/** Server defaults of each section (CONTRACT §4.4). */
+/**
+ * Server defaults of each section (CONTRACT §4.4). The slogan follows SPEC §3 (a Chinese slogan),
+ * the Chinese form of the reference's "Hack for fun not for profit".
+ */
 export const DEFAULT_ACCOUNT_POLICY: AccountPolicy = Object.freeze({
   allowRegister: true,
   activeOnRegister: true,
@@ -59,7 +62,7 @@ export const DEFAULT_ACCOUNT_POLICY: AccountPolicy = Object.freeze({
 })
 export const DEFAULT_GLOBAL_CONFIG: GlobalConfig = Object.freeze({
   title: 'GZ',
-  slogan: 'Hack for fun not for profit',
+  slogan: '黑客为乐，不为牟利',
   footerInfo: null,
   beianInfo: null,
 })

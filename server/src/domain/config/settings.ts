@@ -14,6 +14,7 @@
  * - Every invalidation bumps a generation; a load that started before it is handed to the
  *   callers that were waiting for it but never cached, so a stale read cannot outlive a change.
  */
+import { DEFAULT_ACCOUNT_POLICY, DEFAULT_GAME_POLICY, DEFAULT_GLOBAL_CONFIG } from '@flagwave/shared/schemas/config'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import pino, { type Logger } from 'pino'
 import { ConfigEntry } from '../../entities/ConfigEntry.js'
@@ -44,9 +45,9 @@ export interface Settings {
 }
 
 export const DEFAULT_SETTINGS: Settings = deepFreeze({
-  accountPolicy: { allowRegister: true, activeOnRegister: true, useCaptcha: false, emailConfirmationRequired: false, emailDomainList: '' },
-  globalConfig: { title: 'GZ', slogan: 'Hack for fun not for profit', footerInfo: null, beianInfo: null },
-  gamePolicy: { autoDestroyOnLimitReached: false },
+  accountPolicy: { ...DEFAULT_ACCOUNT_POLICY },
+  globalConfig: { ...DEFAULT_GLOBAL_CONFIG, beianInfo: DEFAULT_GLOBAL_CONFIG.beianInfo ?? null },
+  gamePolicy: { ...DEFAULT_GAME_POLICY },
 })
 
 export type Section = keyof Settings
