@@ -94,7 +94,7 @@ export class DedicatedConnection {
 
   private connect(): Promise<void> {
     this.connecting ??= (async () => {
-      const client = new pg.Client({ connectionString: this.options.url, keepAlive: true, application_name: `flagwave-${this.options.name}` })
+      const client = new pg.Client({ connectionString: this.options.url, keepAlive: true, application_name: `flagwave-${this.options.name}-${process.pid}` })
       let up = false
       const down = (err?: unknown) => {
         if (this.client === client) this.client = null
