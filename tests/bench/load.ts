@@ -1,0 +1,237 @@
+/**
+ * Load processes of the benchmark (run in child processes so they do not share the server's event loop):
+ *
+ * - `watch`: N watching sockets on `/hub/user?game=ID`, speaking the Engine.IO/Socket.IO wire
+ *   protocol over a minimal WebSocket client on raw TCP (a big screen's browser parses the board on
+ *   its own CPU; here a thousand of them share two cores with the server, so they only read the
+ *   event name and `version` from each frame and count the rest of its bytes). Records when each
+ *   socket had received each version completely.
+ * - `drive`: submits correct flags at a fixed rate over HTTP (each a first solve of its team and
+ *   challenge) and runs one full `socket.io-client` that parses every pushed board to learn which
+ *   version first contains each solve.
+ *
+ * Times are `performance.timeOrigin + performance.now()` (milliseconds, comparable across processes).
+ */
+import { io } from 'socket.io-client'
+import net from 'node:net'
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+
+const now = () => performance.timeOrigin + performance.now()
+const send = (message: unknown) => process.send!(message)
+
+interface WatchArgs {
+  url: string
+  gameId: number
+  count: number
+}
+
+/**
+ * A minimal WebSocket client on a raw TCP socket: it parses frame headers and, for a big frame,
+ * reads only its first bytes (event name and version) and counts the rest without copying — so a
+ * socket's cost is a few instructions per chunk and the time recorded is when the whole board
+ * has arrived.
+ */
+class RawSocket {
+  private buffered = Buffer.alloc(0)
+  private upgraded = false
+  /** Bytes of the current frame's payload still to come, and its first bytes. */
+  private remaining = 0
+  private head = ''
+  private headWanted = 0
+  readonly ready: Promise<void>
+  private resolveReady!: () => void
+
+  constructor(
+    private readonly socket: net.Socket,
+    host: string,
+    pathAndQuery: string,
+    private readonly onBoard: (version: number) => void,
+  ) {
+    this.ready = new Promise((resolve) => (this.resolveReady = resolve))
+    socket.setNoDelay(true)
+    socket.on('data', (chunk: Buffer) => this.onData(chunk))
+    socket.write(
+      `GET ${pathAndQuery} HTTP/1.1\r\nHost: ${host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+        `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+    )
+  }
+
+  close(): void {
+    this.socket.destroy()
+  }
+
+  private send(text: string): void {
+    const payload = Buffer.from(text)
+    const mask = randomBytes(4)
+    const header = Buffer.from([0x81, 0x80 | payload.length])
+    for (let i = 0; i < payload.length; i++) payload[i]! ^= mask[i % 4]!
+    this.socket.write(Buffer.concat([header, mask, payload]))
+  }
+
+  private onData(chunk: Buffer): void {
+    let data = this.buffered.length > 0 ? Buffer.concat([this.buffered, chunk]) : chunk
+    this.buffered = Buffer.alloc(0)
+    if (!this.upgraded) {
+      const end = data.indexOf('\r\n\r\n')
+      if (end < 0) {
+        this.buffered = data
+        return
+      }
+      this.upgraded = true
+      data = data.subarray(end + 4)
+    }
+    let offset = 0
+    while (offset < data.length) {
+      if (this.remaining > 0) {
+        const take = Math.min(this.remaining, data.length - offset)
+        if (this.head.length < this.headWanted) this.head += data.toString('latin1', offset, offset + Math.min(take, this.headWanted - this.head.length))
+        this.remaining -= take
+        offset += take
+        if (this.remaining === 0) this.onMessage(this.head)
+        continue
+      }
+      // frame header: FIN/opcode, length (server frames are not masked)
+      if (data.length - offset < 2) break
+      const len7 = data[offset + 1]! & 0x7f
+      const headerSize = len7 === 126 ? 4 : len7 === 127 ? 10 : 2
+      if (data.length - offset < headerSize) break
+      const length = len7 === 126 ? data.readUInt16BE(offset + 2) : len7 === 127 ? Number(data.readBigUInt64BE(offset + 2)) : len7
+      offset += headerSize
+      this.remaining = length
+      this.head = ''
+      this.headWanted = Math.min(length, 96)
+      if (length === 0) this.onMessage('')
+    }
+    if (offset < data.length) this.buffered = Buffer.from(data.subarray(offset))
+  }
+
+  private onMessage(head: string): void {
+    if (head.startsWith(BOARD_PREFIX)) {
+      const m = /"version":(\d+)/.exec(head)
+      if (m) this.onBoard(Number(m[1]))
+    } else if (head === '2') this.send('3')
+    else if (head.startsWith('0{')) this.send('40/hub/user,')
+    else if (head.startsWith('40/hub/user,')) this.resolveReady()
+  }
+}
+
+const BOARD_PREFIX = '42/hub/user,["ReceivedScoreboardUpdate",{"gameId":'
+
+async function watch({ url, gameId, count }: WatchArgs): Promise<void> {
+  const arrivals = new Map<number, number[]>()
+  const { hostname, port, host } = new URL(url)
+  const sockets: RawSocket[] = []
+  const open = () =>
+    new Promise<void>((resolve, reject) => {
+      const seen = new Set<number>()
+      const tcp = net.connect(Number(port), hostname)
+      tcp.on('error', reject)
+      const socket = new RawSocket(tcp, host, `/socket.io/?EIO=4&transport=websocket&game=${gameId}`, (version) => {
+        const at = now()
+        if (seen.has(version)) return
+        seen.add(version)
+        let list = arrivals.get(version)
+        if (!list) arrivals.set(version, (list = []))
+        list.push(at)
+      })
+      sockets.push(socket)
+      socket.ready.then(resolve, reject)
+    })
+  for (let i = 0; i < count; i += 50) await Promise.all(Array.from({ length: Math.min(50, count - i) }, open))
+  send({ type: 'ready', connected: sockets.length })
+  process.on('message', (message: { type: string }) => {
+    if (message.type !== 'stop') return
+    for (const socket of sockets) socket.close()
+    send({ type: 'arrivals', arrivals: [...arrivals] })
+  })
+}
+
+interface DriveArgs {
+  url: string
+  gameId: number
+  rate: number
+  /** [cookie token, challenge id, team id, flag, participation id, user id] per solve, in order. */
+  solves: [string, number, number, string, number, string][]
+  /** `http`: POST like a player; `queue`: insert into the durable queue (+ NOTIFY) like the submit endpoint does. */
+  via: 'http' | 'queue'
+  databaseUrl: string
+}
+
+async function drive({ url, gameId, rate, solves, via, databaseUrl }: DriveArgs): Promise<void> {
+  const db = via === 'queue' ? new pg.Pool({ connectionString: databaseUrl, max: 8 }) : null
+  const t0 = new Map<string, number>()
+  const firstVersion = new Map<string, number>()
+  const versionAt = new Map<number, number>()
+  let errors = 0
+  const errorKinds: Record<string, number> = {}
+  const fail = (kind: string) => {
+    errors += 1
+    errorKinds[kind] = (errorKinds[kind] ?? 0) + 1
+  }
+  const probe = io(`${url}/hub/user`, { path: '/socket.io', transports: ['websocket'], query: { game: String(gameId) }, reconnection: false })
+  probe.on('ReceivedScoreboardUpdate', (update: { version: number; scoreboard: { items: { id: number; challenges: { id: number; type: string }[] }[] } }) => {
+    versionAt.set(update.version, now())
+    for (const item of update.scoreboard.items) {
+      for (const c of item.challenges) {
+        if (c.type === 'Unaccepted') continue
+        const key = `${item.id}:${c.id}`
+        if (!firstVersion.has(key)) firstVersion.set(key, update.version)
+      }
+    }
+  })
+  await new Promise<void>((resolve) => probe.once('connect', () => resolve()))
+  await new Promise((r) => setTimeout(r, 300))
+  send({ type: 'ready' })
+  await new Promise<void>((resolve) => process.once('message', () => resolve()))
+
+  const started = now()
+  const pending: Promise<void>[] = []
+  for (let i = 0; i < solves.length; i++) {
+    const [token, challengeId, teamId, flag, participationId, userId] = solves[i]!
+    const due = started + (i * 1000) / rate
+    const wait = due - now()
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait))
+    const key = `${teamId}:${challengeId}`
+    t0.set(key, now())
+    if (db) {
+      pending.push(
+        db
+          .query(
+            `with queued as (insert into submissions (game_id, challenge_id, participation_id, user_id, answer, status, submit_time)
+               values ($1, $2, $3, $4, $5, 'FlagSubmitted', now()) returning id) select pg_notify('flagwave_submissions', id::text) from queued`,
+            [gameId, challengeId, participationId, userId, flag],
+          )
+          .then(() => undefined)
+          .catch((err) => fail(String(err?.code ?? err))),
+      )
+      continue
+    }
+    pending.push(
+      fetch(`${url}/api/game/${gameId}/challenges/${challengeId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: `GZCTF_Token=${token}` },
+        body: JSON.stringify({ flag }),
+      })
+        .then(async (res) => {
+          await res.arrayBuffer()
+          if (res.status !== 200) fail(`HTTP ${res.status}`)
+        })
+        .catch((err) => fail(String(err?.cause?.code ?? err?.code ?? err))),
+    )
+  }
+  const sentIn = now() - started
+  await Promise.all(pending)
+  const deadline = now() + 30_000
+  while (firstVersion.size < t0.size && now() < deadline) await new Promise((r) => setTimeout(r, 50))
+  probe.close()
+  await db?.end()
+  send({ type: 'result', t0: [...t0], firstVersion: [...firstVersion], versionAt: [...versionAt], errors, errorKinds, sentIn })
+}
+
+process.once('message', (message: { type: string; role: 'watch' | 'drive'; args: any }) => {
+  const run = message.role === 'watch' ? watch(message.args) : drive(message.args)
+  run.catch((err) => {
+    send({ type: 'error', error: String(err?.stack ?? err) })
+  })
+})
