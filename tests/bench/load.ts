@@ -33,7 +33,7 @@ interface WatchArgs {
  * has arrived.
  */
 class RawSocket {
-  private buffered = Buffer.alloc(0)
+  private buffered: Buffer = Buffer.alloc(0)
   private upgraded = false
   /** Bytes of the current frame's payload still to come, and its first bytes. */
   private remaining = 0
