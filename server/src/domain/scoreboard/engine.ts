@@ -86,6 +86,8 @@ export type ApplyResult = 'applied' | 'ignored' | 'unknown'
 export interface Snapshot {
   model: ScoreboardModel
   json: string
+  /** Rows re-rendered since the previous snapshot (what a delta push would carry). */
+  changedRows: ScoreboardItem[]
   /** Every challenge on the board with its serialised info, for change detection. */
   challenges: { info: ChallengeInfo; json: string }[]
 }
@@ -392,6 +394,7 @@ export class ScoreboardState {
     const items: ScoreboardItem[] = new Array(this.order.length)
     const rowJsons: string[] = new Array(this.order.length)
     const orgCounters = new Map<string, number>()
+    const changedRows: ScoreboardItem[] = []
     this.order.forEach((team, index) => {
       const rank = index + 1
       let orgRank: number | null = null
@@ -418,6 +421,7 @@ export class ScoreboardState {
         team.row = { ...head, challenges: team.itemObjs.slice() }
         team.rowJson = `${JSON.stringify(head).slice(0, -1)},"challenges":${team.challengesJson}}`
         team.rowDirty = false
+        changedRows.push(team.row)
       }
       items[index] = team.row
       rowJsons[index] = team.rowJson
@@ -465,7 +469,7 @@ export class ScoreboardState {
       `{"updateTimeUTC":${JSON.stringify(updateTimeUTC)},"bloodBonus":${this.game.bloodBonus},"timeLines":${JSON.stringify(timeLines)},` +
       `"items":[${rowJsons.join(',')}],"challenges":{${challengeParts.join(',')}}}`
     this.dirty = false
-    return { model, json, challenges: infos }
+    return { model, json, changedRows, challenges: infos }
   }
 
   private renderItems(team: Team): void {

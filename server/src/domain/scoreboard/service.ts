@@ -17,11 +17,12 @@
  * solves (its own checkers call `applySolve`, other nodes' checkers reach it through the
  * `flagwave_solves` NOTIFY sent inside their transaction), and publishes at most one versioned
  * `ReceivedScoreboardUpdate` per game per 100 ms (+ `ReceivedChallengeUpdate` when challenge scores,
- * solve counts or bloods changed). Every version is serialised once and cached in Redis
- * (`flagwave:scoreboard:{gameId}`) when there is one, so any node can serve it; other nodes keep a
- * local copy, dropped when the owner announces a newer version. When the owner dies its lock goes
- * with its connection and another node takes the game over within a couple of seconds,
- * continuing the version sequence.
+ * solve counts or bloods changed) — spaced further apart when board size × watchers exceeds the
+ * node's fan-out budget, since every push carries the full board (shared/src/events.ts).
+ * Every version is serialised once and cached in Redis (`flagwave:scoreboard:{gameId}`) when there
+ * is one, so any node can serve it; other nodes keep a local copy, dropped when the owner
+ * announces a newer version. When the owner dies its lock goes with its connection and another
+ * node takes the game over within a couple of seconds, continuing the version sequence.
  */
 import { promisify } from 'node:util'
 import { gzip as gzipCallback } from 'node:zlib'
@@ -41,12 +42,18 @@ import { notFound } from '../../http/errors.js'
 
 const gzip = promisify(gzipCallback)
 
-/** Minimum spacing of two pushes of one game (DESIGN §5). */
+/** Minimum spacing of two pushes of one game (DESIGN §5); see `interval()` for large audiences. */
 export const PUSH_INTERVAL_MS = 100
+/** Fan-out budget of one node for scoreboard pushes (bytes written to sockets per second). */
+const FANOUT_BYTES_PER_SECOND = 200 * 1024 * 1024
+/** Whatever the fan-out, a board is pushed at least this often while it changes. */
+const MAX_PUSH_INTERVAL_MS = 2000
 /** How soon a push held back by busy sockets is tried again. */
 const BACKLOG_RETRY_MS = 25
 /** How often a node looks for games without a living owner. */
 const TAKEOVER_INTERVAL_MS = 2000
+/** A non-owner's copy read from Redis is trusted this long without an announcement. */
+const SHARED_COPY_TTL_MS = 5000
 /** A non-owner's locally built copy (no Redis) is reused this long. */
 const LOCAL_COPY_TTL_MS = 1000
 /** Games asked for are watched for takeover this long. */
@@ -107,7 +114,7 @@ interface Owned {
 
 interface Cached {
   snapshot: ScoreboardSnapshot
-  /** Local builds expire; copies from Redis live until a newer version is announced. */
+  /** Local builds expire after a second, copies from Redis when a newer version is announced (or after 5 s). */
   expires: number
 }
 
@@ -252,7 +259,8 @@ export class ScoreboardService {
     }
     const shared = await this.readShared(gameId)
     if (shared) {
-      this.cache.set(gameId, { snapshot: shared, expires: Number.POSITIVE_INFINITY })
+      // Dropped early when the owner announces a newer version; re-read now and then in case an announcement was missed.
+      this.cache.set(gameId, { snapshot: shared, expires: Date.now() + SHARED_COPY_TTL_MS })
       return shared
     }
     // No copy anywhere (no Redis, or it lost the key): build a short-lived local one.
@@ -406,7 +414,7 @@ export class ScoreboardService {
 
   private schedulePush(own: Owned): void {
     if (own.timer || !this.running) return
-    const wait = Math.max(0, own.lastPush + PUSH_INTERVAL_MS - Date.now())
+    const wait = Math.max(0, own.lastPush + this.interval(own) - Date.now())
     own.timer = setTimeout(() => {
       own.timer = null
       if (this.owned.get(own.gameId) === own) this.flush(own)
@@ -423,6 +431,17 @@ export class ScoreboardService {
     }
     own.version += 1
     this.publish(own, true)
+  }
+
+  /**
+   * The spacing of pushes: 100 ms, or longer when the last board × this node's watchers would
+   * exceed the fan-out budget — every push is a full board per socket, and boards queued faster
+   * than the network drains them only add latency and memory.
+   */
+  private interval(own: Owned): number {
+    const watchers = this.deps.realtime.server?.of(NAMESPACES.user).adapter.rooms.get(rooms.game(own.gameId))?.size ?? 0
+    const bytes = (own.snapshot?.json.length ?? 0) * watchers
+    return Math.min(MAX_PUSH_INTERVAL_MS, Math.max(PUSH_INTERVAL_MS, (bytes / FANOUT_BYTES_PER_SECOND) * 1000))
   }
 
   /**
