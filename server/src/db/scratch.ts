@@ -28,10 +28,22 @@ export async function createDatabaseOn(serverUrl: string, name: string): Promise
   return url.toString()
 }
 
+/** How long a drop waits for the database's clients to finish disconnecting before forcing them out. */
+const DISCONNECT_GRACE_MS = 5_000
+
 export async function dropDatabaseOn(serverUrl: string, name: string): Promise<void> {
   const admin = new pg.Client({ connectionString: serverUrl })
   await admin.connect()
   try {
+    // A pool's end() resolves before its clients' sockets close; terminating a client that is
+    // still closing makes it emit an unhandled 'error' in its own process. Forcing is for the
+    // connections of killed processes, which never close on their own.
+    const deadline = Date.now() + DISCONNECT_GRACE_MS
+    while (Date.now() < deadline) {
+      const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name])
+      if (rows[0]!.n === 0) break
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
     await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
   } finally {
     await admin.end()
