@@ -3,7 +3,8 @@
  * maps shared by the server's one emitter, the SPA and the tests.
  */
 import type { AnswerResult, ContainerStatus } from './enums.js'
-import type { GameNotice, GameEvent, Submission, LogMessageModel, ScoreboardModel, ChallengeInfo, GlobalConfig, TeamInfoModel } from './schemas/wire.js'
+import type { GameNotice, GameEvent, Submission, LogMessageModel, ScoreboardModel, GlobalConfig, TeamInfoModel } from './schemas/wire.js'
+import type { ChallengeChange, ScoreboardDelta } from './schemas/scoreboard.js'
 
 export const NAMESPACES = { user: '/hub/user', monitor: '/hub/monitor', admin: '/hub/admin' } as const
 export type NamespaceName = keyof typeof NAMESPACES
@@ -19,16 +20,30 @@ export const rooms = {
   everyone: 'Everyone',
 } as const
 
-/** A versioned change of the scoreboard; `scoreboard` is the full new snapshot (clients keep it). */
-export interface ScoreboardUpdate {
+/**
+ * A new version of a game's scoreboard. Usually the difference from version `base` (fold it with
+ * `applyScoreboardDelta`; a client holding another version refetches the board); after a rebuild
+ * (an edit, a review, a restart) the full board.
+ */
+export type ScoreboardUpdate = ScoreboardDeltaUpdate | ScoreboardFullUpdate
+
+export interface ScoreboardDeltaUpdate {
+  gameId: number
+  version: number
+  base: number
+  delta: ScoreboardDelta
+}
+
+export interface ScoreboardFullUpdate {
   gameId: number
   version: number
   scoreboard: ScoreboardModel
 }
 
+/** Current scores after a solve or an edit; `bloods` only when they changed. */
 export interface ChallengeUpdate {
   gameId: number
-  challenges: Pick<ChallengeInfo, 'id' | 'score' | 'solved' | 'bloods'>[]
+  challenges: ChallengeChange[]
 }
 
 export interface SubmissionResult {

@@ -6,6 +6,7 @@
  * float product rounded half to even.
  */
 import { DEFAULT_BLOOD_BONUS } from './limits.js'
+import type { SubmissionType } from './enums.js'
 
 /** One 10-bit field of the blood bonus: thousandths, 0–1000. */
 export const BLOOD_BONUS_BASE = 1000
@@ -22,6 +23,15 @@ export interface BloodBonusParts {
 
 /** 0 = first blood, 1 = second, 2 = third. */
 export type BloodRank = 0 | 1 | 2
+
+/** The scoreboard's SubmissionType of each blood rank, in rank order. */
+export const BLOOD_TYPES = ['FirstBlood', 'SecondBlood', 'ThirdBlood'] as const satisfies readonly SubmissionType[]
+
+/** The blood rank a scoreboard cell's type stands for (null for a normal solve or none). */
+export function bloodRankOf(type: SubmissionType): BloodRank | null {
+  const rank = (BLOOD_TYPES as readonly SubmissionType[]).indexOf(type)
+  return rank < 0 ? null : (rank as BloodRank)
+}
 
 /**
  * Current score of a challenge: `n ≤ 1 ? S : ⌊S · (r + (1 − r) · e^((1 − n) / d))⌋`, where `n` is the

@@ -8,7 +8,8 @@ import type { Socket } from 'socket.io-client'
 import { rooms, type ChallengeUpdate, type ScoreboardUpdate, type SubmissionResult } from '@flagwave/shared/events'
 import { GameEvent, GameNotice } from '@flagwave/shared/schemas/games'
 import { Submission } from '@flagwave/shared/schemas/play'
-import { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
+import { ScoreboardDelta, ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
+import { applyScoreboardUpdate, type HeldScoreboard } from '@flagwave/shared/scoreboardDelta'
 import type { Game } from '../../server/src/entities/Game.js'
 import type { Challenge } from '../../server/src/entities/Challenge.js'
 import { startTestServer, type TestServer } from '../support/server.js'
@@ -45,7 +46,24 @@ async function until<T>(fn: () => T | undefined, timeoutMs = 5000): Promise<T> {
   }
 }
 
-const versionOf = async (gameId: number) => Number((await server.client().get(`/api/game/${gameId}/scoreboard`)).headers.get('x-scoreboard-version'))
+
+/** The board as REST serves it, with its version. */
+async function boardOf(gameId: number): Promise<{ version: number; board: ScoreboardModel }> {
+  const res = await server.client().get(`/api/game/${gameId}/scoreboard`)
+  return { version: Number(res.headers.get('x-scoreboard-version')), board: ScoreboardModel.parse(res.body) }
+}
+
+/** What a client holds after folding pushed updates into a REST board, as the SPA's store does. */
+function fold(start: { version: number; board: ScoreboardModel }, updates: ScoreboardUpdate[]) {
+  let held: HeldScoreboard = { version: start.version, scoreboard: start.board }
+  for (const update of updates) {
+    if ('delta' in update) ScoreboardDelta.parse(update.delta)
+    const { outcome, ...next } = applyScoreboardUpdate(held, update)
+    expect(outcome).toBe('applied')
+    held = next
+  }
+  return { version: held.version, board: ScoreboardModel.parse(held.scoreboard) }
+}
 
 /** Let earlier pushes of a game settle: nothing queued, and the coalescing window has passed. */
 async function quiet() {
@@ -92,7 +110,8 @@ describe('a solve on the wire', () => {
   })
 
   it('reaches the game room, the team room and the monitors, in the contract order', async () => {
-    const before = await versionOf(game.id)
+    const start = await boardOf(game.id)
+    const before = start.version
     const mine = await watch(game.id, solver, solver.participation.id)
     const theirs = await watch(game.id, rival, rival.participation.id)
     const anonymous = await watch(game.id)
@@ -110,8 +129,11 @@ describe('a solve on the wire', () => {
     const sb = update as ScoreboardUpdate
     expect(sb.gameId).toBe(game.id)
     expect(sb.version).toBe(before + 1)
-    const board = ScoreboardModel.parse(sb.scoreboard)
-    expect(board.items[0]).toMatchObject({ id: solver.team.id, score: 525, rank: 1 })
+    // A difference from the version REST served: the new cell, the challenge's new score and first blood.
+    expect(sb).toMatchObject({ base: before, delta: { items: [{ id: solver.team.id, challenges: [{ id: challenge.id, score: 525, type: 'FirstBlood' }] }] } })
+    const { board } = fold(start, [sb])
+    expect(board.items[0]).toMatchObject({ id: solver.team.id, score: 525, rank: 1, solvedCount: 1 })
+    expect(board).toEqual((await boardOf(game.id)).board)
     expect(challengeUpdate as ChallengeUpdate).toEqual({
       gameId: game.id,
       challenges: [{ id: challenge.id, score: 500, solved: 1, bloods: [expect.objectContaining({ id: solver.team.id, name: solver.team.name })] }],
@@ -166,26 +188,27 @@ describe('a solve on the wire', () => {
     const players: Player[] = []
     for (let i = 0; i < 8; i++) players.push(await createPlayer(server, g))
     await createInstances(server, players.map((p) => p.participation), [c])
-    const before = await versionOf(g.id)
     await quiet()
+    const start = await boardOf(g.id)
+    const before = start.version
     const screen = await watch(g.id)
 
     await Promise.all(players.map((p) => submit(p.client, g.id, c.id, 'flag{burst}')))
     await queueDrained(server)
-    const last = await until(() => {
-      const updates = screen.events.filter((e) => e.event === 'ReceivedScoreboardUpdate')
-      const top = updates.at(-1)
-      return top && top.payload.scoreboard.challenges.Misc[0].solved === 8 ? top : undefined
+    const pushed = () => screen.events.filter((e) => e.event === 'ReceivedScoreboardUpdate')
+    const held = await until(() => {
+      const folded = fold(start, pushed().map((e) => e.payload))
+      return folded.board.challenges.Misc![0]!.solved === 8 ? folded : undefined
     })
-    const updates = screen.events.filter((e) => e.event === 'ReceivedScoreboardUpdate')
+    const updates = pushed()
     expect(updates.length).toBeLessThan(8)
     expect(updates.map((u) => u.payload.version)).toEqual(updates.map((_, i) => before + 1 + i))
     for (let i = 1; i < updates.length; i++) expect(updates[i]!.at - updates[i - 1]!.at).toBeGreaterThanOrEqual(80)
 
-    // A client that noticed a gap refetches: same version, same board.
+    // Folding the pushes gives what REST serves for the last version; a client that noticed a gap refetches it.
     const res = await server.client().get(`/api/game/${g.id}/scoreboard`)
-    expect(Number(res.headers.get('x-scoreboard-version'))).toBe(last.payload.version)
-    expect(res.headers.get('etag')).toBe(`W/"${last.payload.version}"`)
-    expect(res.body).toEqual(last.payload.scoreboard)
+    expect(Number(res.headers.get('x-scoreboard-version'))).toBe(held.version)
+    expect(res.headers.get('etag')).toBe(`W/"${held.version}"`)
+    expect(res.body).toEqual(held.board)
   })
 })

@@ -4,10 +4,12 @@
  */
 import { describe, expect, it } from 'vitest'
 import { ChallengeTag } from '@flagwave/shared/enums'
-import { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
+import { ScoreboardDelta, ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
+import { applyScoreboardDelta } from '@flagwave/shared/scoreboardDelta'
 import { DEFAULT_BLOOD_BONUS } from '@flagwave/shared/limits'
 import { encodeBloodBonus } from '@flagwave/shared/scoring'
 import { toWireDate } from '@flagwave/shared/format'
+import { ChallengeChanges } from '../../server/src/domain/scoreboard/delta.js'
 import { ScoreboardState, type ChallengeData, type GameData, type SolveData, type TeamData } from '../../server/src/domain/scoreboard/engine.js'
 
 const START = Date.UTC(2026, 0, 1, 8)
@@ -237,6 +239,30 @@ function prng(seed: number) {
   }
 }
 
+/**
+ * A watcher of the state's versions, as the service pushes them: the first whole, later ones as
+ * deltas folded into the previous board; each `next()` checks the fold against the engine's own
+ * rendering member for member.
+ */
+function pushedBoards(state: ScoreboardState) {
+  const changes = new ChallengeChanges()
+  const first = state.snapshot(NOW)
+  expect(first.changedCells).toBeNull()
+  changes.next(first.challenges)
+  let held = first.model
+  let at = NOW
+  return {
+    /** The next version, rendered at `now` (by default a little later each time, as pushes go). */
+    next(now = (at += 100)) {
+      const snap = state.snapshot(now)
+      const delta = ScoreboardDelta.parse({ updateTimeUTC: snap.model.updateTimeUTC, challenges: changes.next(snap.challenges), items: snap.changedCells })
+      held = applyScoreboardDelta(held, delta)
+      expect(held).toEqual(snap.model)
+      return snap
+    },
+  }
+}
+
 describe('incremental = rebuild', () => {
   for (let seed = 1; seed <= 40; seed++) {
     it(`random solve sequence #${seed}`, () => {
@@ -272,6 +298,8 @@ describe('incremental = rebuild', () => {
 
       const initial: GameData = { game, challenges: challenges.map((c) => ({ ...c })), teams, instances: holds, solves: [] }
       const incremental = ScoreboardState.build(initial)
+      // What a watcher holds: the first version whole, then every later one folded from its delta.
+      const watcher = pushedBoards(incremental)
       // The checker: the first accepted answer of a pair before the end increments the counter; every accepted answer before the end is fed.
       const counted = new Set<string>()
       const accepted = new Map<number, number>()
@@ -286,15 +314,15 @@ describe('incremental = rebuild', () => {
         const result = incremental.applySolve({ ...s, acceptedCount: accepted.get(s.challengeId) })
         expect(result).not.toBe('unknown')
         events.push(s)
-        if (rnd() < 0.2) incremental.snapshot(NOW) // snapshots in between must not disturb the state
+        if (rnd() < 0.2) watcher.next() // snapshots in between must not disturb the state
       }
       const rebuilt = ScoreboardState.build({
         ...initial,
         challenges: challenges.map((c) => ({ ...c, acceptedCount: accepted.get(c.id) ?? 0 })),
         solves: [...events].reverse(),
       })
-      const a = incremental.snapshot(NOW)
-      const b = rebuilt.snapshot(NOW)
+      const a = watcher.next(NOW + 1_000_000)
+      const b = rebuilt.snapshot(NOW + 1_000_000)
       expect(a.model).toEqual(b.model)
       expect(a.json).toBe(b.json)
       ScoreboardModel.parse(a.model)

@@ -2,21 +2,23 @@
  * Live scoreboard of the game on screen (DESIGN §5).
  *
  * The board arrives two ways: REST (`GET /api/game/{id}/scoreboard`, version in
- * `X-Scoreboard-Version`/`ETag`) and `ReceivedScoreboardUpdate` pushes (`{ gameId, version,
- * scoreboard }`, the full new snapshot). A push older than what we hold is dropped; a push that
- * skips versions is applied (it is a full snapshot) but reported as a gap so the caller refetches;
- * a REST answer replaces the board (it is the truth after a reconnect or a server restart) unless
- * it is older than a push received a moment ago (a request that raced a push).
+ * `X-Scoreboard-Version`/`ETag`) and `ReceivedScoreboardUpdate` pushes — usually the difference
+ * from version `base`, folded into the board we hold (`applyScoreboardDelta`), after a rebuild the
+ * whole board. A push older than what we hold is dropped; a difference from a version we do not
+ * hold is a gap (the caller refetches); a whole board that skips versions is applied but reported
+ * as a gap too. A REST answer replaces the board (it is the truth after a reconnect or a server
+ * restart) unless it is older than a push received a moment ago (a request that raced a push).
  */
 import { create } from 'zustand'
 import type { ChallengeUpdate, ScoreboardUpdate } from '@flagwave/shared/events'
+import { applyScoreboardUpdate, type UpdateOutcome } from '@flagwave/shared/scoreboardDelta'
 import type { ChallengeInfo, ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
 import type { VersionedScoreboard } from '../api/game'
 
 /** A REST answer older than a push this recent is the stale side of a race. */
 const RACE_WINDOW_MS = 15_000
 
-export type PushOutcome = 'applied' | 'gap' | 'stale' | 'other-game'
+export type PushOutcome = UpdateOutcome | 'other-game'
 
 interface ScoreboardState {
   gameId: number | null
@@ -63,13 +65,14 @@ export const useScoreboardStore = create<ScoreboardState>((set, get) => ({
     set({ gameId, version, scoreboard, source: 'rest', receivedAt: Date.now() })
   },
 
-  applyPush: ({ gameId, version, scoreboard }) => {
+  applyPush: (update) => {
     const state = get()
-    if (state.gameId !== gameId) return 'other-game'
-    if (state.version >= 0 && version <= state.version) return 'stale'
-    const gap = state.version >= 0 && version > state.version + 1
-    set({ version, scoreboard, source: 'push', receivedAt: Date.now() })
-    return gap ? 'gap' : 'applied'
+    if (state.gameId !== update.gameId) return 'other-game'
+    const next = applyScoreboardUpdate(state, update)
+    if (next.outcome !== 'stale' && next.scoreboard !== state.scoreboard) {
+      set({ version: next.version, scoreboard: next.scoreboard, source: 'push', receivedAt: Date.now() })
+    }
+    return next.outcome
   },
 
   applyChallengeUpdate: (update) => {
@@ -91,7 +94,7 @@ export function patchChallenges<M extends Partial<Record<string, ChallengeInfo[]
       const patch = byId.get(challenge.id)
       if (!patch) return challenge
       changed = true
-      return { ...challenge, score: patch.score, solved: patch.solved, bloods: patch.bloods }
+      return { ...challenge, score: patch.score, solved: patch.solved, bloods: patch.bloods ?? challenge.bloods }
     })
   }
   return changed ? (next as M) : map

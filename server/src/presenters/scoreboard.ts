@@ -2,13 +2,10 @@
  * Scoreboard pieces (CONTRACT §4.9) as the engine (domain/scoreboard/engine.ts) renders them.
  * Times are epoch milliseconds in the engine and wire dates here.
  */
-import type { SubmissionType } from '@flagwave/shared/enums'
 import type { Blood, ChallengeItem, TimeLine, TopTimeLine } from '@flagwave/shared/schemas/scoreboard'
-import type { BloodRank } from '@flagwave/shared/scoring'
+import { BLOOD_TYPES, type BloodRank } from '@flagwave/shared/scoring'
 import { toWireDate } from '@flagwave/shared/format'
 import { avatarUrl } from '../domain/files/files.js'
-
-const BLOOD_TYPES: readonly SubmissionType[] = ['FirstBlood', 'SecondBlood', 'ThirdBlood']
 
 export interface TeamLike {
   teamId: number
@@ -29,7 +26,7 @@ export function presentChallengeItem(challengeId: number, solve: SolveLike | und
   return {
     id: challengeId,
     score: solve.points,
-    type: solve.blood === null ? 'Normal' : BLOOD_TYPES[solve.blood]!,
+    type: solve.blood === null ? 'Normal' : BLOOD_TYPES[solve.blood],
     userName: solve.userName,
     time: toWireDate(solve.time),
   }

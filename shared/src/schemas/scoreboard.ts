@@ -71,3 +71,30 @@ export const ScoreboardModel = z.object({
   challenges: ChallengesByTag,
 })
 export type ScoreboardModel = z.infer<typeof ScoreboardModel>
+
+/**
+ * What a solve changes of a challenge (Flagwave's push, not a contract shape): its current score
+ * and solve count, and its bloods only when they changed.
+ */
+export const ChallengeChange = z.object({
+  id: intOut(),
+  score: intOut(),
+  solved: intOut(),
+  bloods: z.array(Blood).optional(),
+})
+export type ChallengeChange = z.infer<typeof ChallengeChange>
+
+/**
+ * The difference between two consecutive versions of a board (Flagwave's push, DESIGN §5):
+ * the challenges whose score, solve count or bloods changed, and per team the cells whose
+ * solve, blood type or solver changed. Everything else — cell scores of re-scored challenges,
+ * team totals, ranks, organization ranks, timelines — follows from these and the previous
+ * version (`applyScoreboardDelta` in ../scoreboardDelta.ts), so a push stays a few kilobytes
+ * however large the board is.
+ */
+export const ScoreboardDelta = z.object({
+  updateTimeUTC: wireDateOut(),
+  challenges: z.array(ChallengeChange),
+  items: z.array(z.object({ id: intOut(), challenges: z.array(ChallengeItem) })),
+})
+export type ScoreboardDelta = z.infer<typeof ScoreboardDelta>

@@ -2,8 +2,9 @@
  * `useGameLive(gameId, { board, scoreboard, notices, toasts })` — the one place where a game
  * screen subscribes to its room (`/hub/user?game={id}`) and keeps the live stores current:
  *
- * - `ReceivedScoreboardUpdate` → scoreboard store (versioned; a gap triggers a refetch) and the
- *   board of the game store;
+ * - `ReceivedScoreboardUpdate` → scoreboard store (versioned differences; a gap triggers a refetch)
+ *   and, from the folded board, the team's row and challenges in the game store (the board is
+ *   followed whenever the team's board is, so differences have something to apply to);
  * - `ReceivedChallengeUpdate` → both (a challenge the board does not know yet → refetch details);
  * - `ReceivedGameNotice` → notices store (+ toasts for Normal, NewChallenge, NewHint); new
  *   challenges refetch the board, new hints the open challenge;
@@ -70,7 +71,8 @@ export function useGameLive(gameId: number | null, options: GameLiveOptions = {}
       ReceivedScoreboardUpdate: (update) => {
         if (update.gameId !== gameId) return
         const outcome = useScoreboardStore.getState().applyPush(update)
-        useGameStore.getState().applyScoreboard(update.gameId, update.scoreboard)
+        const { scoreboard } = useScoreboardStore.getState()
+        if (outcome === 'applied' && scoreboard) useGameStore.getState().applyScoreboard(update.gameId, scoreboard)
         if (outcome === 'gap') refetch(gameKeys.scoreboard(update.gameId))
       },
       ReceivedChallengeUpdate: (update) => {
@@ -100,7 +102,7 @@ export function useGameLive(gameId: number | null, options: GameLiveOptions = {}
     onResync: () => {
       if (gameId === null) return
       const o = optionsRef.current
-      if (o.scoreboard) {
+      if (o.scoreboard || o.board) {
         useScoreboardStore.getState().resync(gameId)
         refetch(gameKeys.scoreboard(gameId))
       }
@@ -109,7 +111,7 @@ export function useGameLive(gameId: number | null, options: GameLiveOptions = {}
     },
   })
 
-  const scoreboard = useQuery(options.scoreboard && gameId !== null ? gameKeys.scoreboard(gameId) : null, () => gameApi.scoreboard(gameId!), {
+  const scoreboard = useQuery((options.scoreboard || options.board) && gameId !== null ? gameKeys.scoreboard(gameId) : null, () => gameApi.scoreboard(gameId!), {
     live: connected,
     onSuccess: (value) => useScoreboardStore.getState().setFromRest(gameId!, value),
   })

@@ -86,8 +86,14 @@ export type ApplyResult = 'applied' | 'ignored' | 'unknown'
 export interface Snapshot {
   model: ScoreboardModel
   json: string
-  /** Rows re-rendered since the previous snapshot (what a delta push would carry). */
+  /** Rows re-rendered since the previous snapshot. */
   changedRows: ScoreboardItem[]
+  /**
+   * Per team, the cells whose solve, blood type or solver changed since the previous snapshot
+   * (the `items` of a ScoreboardDelta); null for the first snapshot of a state, which has no
+   * previous one to differ from.
+   */
+  changedCells: { id: number; challenges: ChallengeItem[] }[] | null
   /** Every challenge on the board with its serialised info, for change detection. */
   challenges: { info: ChallengeInfo; json: string }[]
 }
@@ -178,6 +184,10 @@ export class ScoreboardState {
   /** Board challenges by tag, ascending ids. */
   private readonly byTag = new Map<ChallengeTag, Chal[]>()
   private dirty = true
+  /** No snapshot taken yet: the next one cannot be described as a difference. */
+  private fresh = true
+  /** Cells changed (beyond their score) since the last snapshot, per team. */
+  private cellChanges = new Map<Team, ChallengeItem[]>()
   /** Point deltas to commit in `reorder` (kept apart so the old key still finds the team in `order`). */
   private readonly pendingDelta = new Map<Team, number>()
   /** New `last` values to commit in `reorder`. */
@@ -468,8 +478,11 @@ export class ScoreboardState {
     const json =
       `{"updateTimeUTC":${JSON.stringify(updateTimeUTC)},"bloodBonus":${this.game.bloodBonus},"timeLines":${JSON.stringify(timeLines)},` +
       `"items":[${rowJsons.join(',')}],"challenges":{${challengeParts.join(',')}}}`
+    const changedCells = this.fresh ? null : [...this.cellChanges].map(([team, cells]) => ({ id: team.data.teamId, challenges: cells }))
+    this.cellChanges.clear()
+    this.fresh = false
     this.dirty = false
-    return { model, json, changedRows, challenges: infos }
+    return { model, json, changedRows, changedCells, challenges: infos }
   }
 
   private renderItems(team: Team): void {
@@ -482,6 +495,12 @@ export class ScoreboardState {
     for (const slot of slots) {
       const id = team.cids[slot]!
       const item = presentChallengeItem(id, team.solves.get(id))
+      const before = team.itemObjs[slot]
+      if (!all && before && (before.type !== item.type || before.userName !== item.userName || before.time !== item.time)) {
+        let cells = this.cellChanges.get(team)
+        if (!cells) this.cellChanges.set(team, (cells = []))
+        cells.push(item)
+      }
       team.itemObjs[slot] = item
       team.itemStrs[slot] = JSON.stringify(item)
     }
@@ -490,7 +509,8 @@ export class ScoreboardState {
     team.rowDirty = true
   }
 
+  /** Solves in time order, ties by challenge id — the order clients rebuild timelines in (shared/src/scoreboardDelta.ts). */
   private timeline(team: Team): TopTimeLine {
-    return presentTimeline(team.data, [...team.solves.values()].sort(compareSolves))
+    return presentTimeline(team.data, [...team.solves.values()].sort((a, b) => a.time - b.time || a.challengeId - b.challengeId))
   }
 }

@@ -16,9 +16,11 @@
  * the database on first use, on the `flagwave_scoreboard` NOTIFY and after reconnecting, applies
  * solves (its own checkers call `applySolve`, other nodes' checkers reach it through the
  * `flagwave_solves` NOTIFY sent inside their transaction), and publishes at most one versioned
- * `ReceivedScoreboardUpdate` per game per 100 ms (+ `ReceivedChallengeUpdate` when challenge scores,
- * solve counts or bloods changed) — spaced further apart when board size × watchers exceeds the
- * node's fan-out budget, since every push carries the full board (shared/src/events.ts).
+ * `ReceivedScoreboardUpdate` per game per 100 ms — the difference from the previous version, or
+ * the whole board after a rebuild (shared/src/events.ts) — followed by `ReceivedChallengeUpdate`
+ * when challenge scores, solve counts or bloods changed. Each event costs a write per watching
+ * socket, so with thousands of watchers pushes are spaced to the node's fan-out budget, and the
+ * challenge updates, which cards can show a moment later, get a fifth of it.
  * Every version is serialised once and cached in Redis (`flagwave:scoreboard:{gameId}`) when there
  * is one, so any node can serve it; other nodes keep a local copy, dropped when the owner
  * announces a newer version. When the owner dies its lock goes with its connection and another
@@ -30,14 +32,14 @@ import type pg from 'pg'
 import type { Redis } from 'ioredis'
 import type { Logger } from 'pino'
 import { NAMESPACES, rooms } from '@flagwave/shared/events'
-import type { ChallengeUpdate } from '@flagwave/shared/events'
-import type { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
+import type { ScoreboardDelta, ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
 import type { Orm } from '../../db/orm.js'
 import type { Realtime } from '../../realtime/publish.js'
 import { DedicatedConnection, SOLVE_CHANNEL, databaseUrl, nativePool } from '../submissions/pg.js'
 import { SCOREBOARD_CHANNEL, requestScoreboardRebuild } from './hooks.js'
 import { ScoreboardState, type SolveData } from './engine.js'
 import { loadGameData } from './load.js'
+import { ChallengeChanges } from './delta.js'
 import { notFound } from '../../http/errors.js'
 
 const gzip = promisify(gzipCallback)
@@ -46,6 +48,14 @@ const gzip = promisify(gzipCallback)
 export const PUSH_INTERVAL_MS = 100
 /** Fan-out budget of one node for scoreboard pushes (bytes written to sockets per second). */
 const FANOUT_BYTES_PER_SECOND = 200 * 1024 * 1024
+/**
+ * Fan-out budget of one node for one game's pushes, in socket writes per second. Each event is a
+ * write (a system call) per socket — about 10 µs on loopback here — so with thousands of watchers
+ * the number of events, not their size, is what a node can afford.
+ */
+const WRITES_PER_SECOND = 60_000
+/** The share of that budget for ReceivedChallengeUpdate: challenge cards can lag, the board should not. */
+const CHALLENGE_UPDATE_SHARE = 0.2
 /** Whatever the fan-out, a board is pushed at least this often while it changes. */
 const MAX_PUSH_INTERVAL_MS = 2000
 /** How soon a push held back by busy sockets is tried again. */
@@ -68,6 +78,8 @@ export const redisKey = (gameId: number) => `flagwave:scoreboard:${gameId}`
 export class ScoreboardSnapshot {
   private parsed: ScoreboardModel | undefined
   private compressed: Promise<Buffer> | undefined
+  private compressedBuffer: Buffer | undefined
+  private validators: Readonly<Record<string, string>> | undefined
 
   constructor(
     readonly gameId: number,
@@ -85,6 +97,17 @@ export class ScoreboardSnapshot {
     return `W/"${this.version}"`
   }
 
+  /** The headers every answer of this version carries (built once: the board is read far more often than it changes). */
+  get headers(): Readonly<Record<string, string>> {
+    return (this.validators ??= Object.freeze({
+      ETag: this.etag,
+      'X-Scoreboard-Version': String(this.version),
+      'Cache-Control': 'no-cache',
+      Vary: 'Accept-Encoding',
+      'X-Content-Type-Options': 'nosniff',
+    }))
+  }
+
   /** The contract's ScoreboardModel (read-only). */
   get model(): ScoreboardModel {
     return (this.parsed ??= JSON.parse(this.json) as ScoreboardModel)
@@ -92,7 +115,13 @@ export class ScoreboardSnapshot {
 
   /** The JSON gzipped, computed once per version off the event loop. */
   gzipped(): Promise<Buffer> {
-    return (this.compressed ??= gzip(this.json, { level: 6 }))
+    return (this.compressed ??= gzip(this.json, { level: 6 }).then((buffer) => (this.compressedBuffer = buffer)))
+  }
+
+  /** The gzipped JSON if it is ready (starting it otherwise), without waiting. */
+  gzippedNow(): Buffer | undefined {
+    if (!this.compressedBuffer) void this.gzipped().catch(() => undefined)
+    return this.compressedBuffer
   }
 }
 
@@ -108,8 +137,12 @@ interface Owned {
   pushAfterBuild: boolean
   lastPush: number
   timer: NodeJS.Timeout | null
-  /** Challenge id → serialised info last pushed, for ReceivedChallengeUpdate. */
-  emitted: Map<number, string>
+  /** What the previous version showed of each challenge, for ReceivedChallengeUpdate and deltas. */
+  challengeChanges: ChallengeChanges
+  /** Size of the last push's payload, for the fan-out budget. */
+  pushBytes: number
+  lastChallengePush: number
+  challengeTimer: NodeJS.Timeout | null
 }
 
 interface Cached {
@@ -178,6 +211,8 @@ export class ScoreboardService {
       if (own.timer) clearTimeout(own.timer)
       own.timer = null
       this.flush(own)
+      this.clearTimers(own)
+      this.pushChallenges(own, true)
     }
     if (this.control?.connected) await this.control.query('select pg_advisory_unlock_all()').catch(() => undefined)
     this.owned.clear()
@@ -195,6 +230,14 @@ export class ScoreboardService {
     const snapshot = await this.snapshot(gameId)
     if (!snapshot) throw notFound('比赛未找到')
     return snapshot.model
+  }
+
+  /** The snapshot this node holds in memory right now (owned, or a copy still fresh), without loading anything. */
+  inMemory(gameId: number): ScoreboardSnapshot | null {
+    const own = this.owned.get(gameId)
+    if (own) return own.snapshot
+    const cached = this.cache.get(gameId)
+    return cached && cached.expires > Date.now() ? cached.snapshot : null
   }
 
   /** The current versioned snapshot of a game, or null when the game does not exist. */
@@ -307,7 +350,10 @@ export class ScoreboardService {
         pushAfterBuild: push,
         lastPush: 0,
         timer: null,
-        emitted: new Map(),
+        challengeChanges: new ChallengeChanges(),
+        pushBytes: 0,
+        lastChallengePush: 0,
+        challengeTimer: null,
       }
       this.owned.set(g, own)
       this.requestRebuild(own, push)
@@ -324,7 +370,7 @@ export class ScoreboardService {
 
   private async release(gameId: number): Promise<void> {
     const own = this.owned.get(gameId)
-    if (own?.timer) clearTimeout(own.timer)
+    if (own) this.clearTimers(own)
     this.owned.delete(gameId)
     this.cache.delete(gameId)
     if (this.control?.connected) await this.control.query('select pg_advisory_unlock($1, $2)', [LOCK_CLASS, gameId]).catch(() => undefined)
@@ -333,8 +379,7 @@ export class ScoreboardService {
   /** The connection (and with it every lock) is gone: stop acting as owner. */
   private dropOwnership(): void {
     for (const own of this.owned.values()) {
-      if (own.timer) clearTimeout(own.timer)
-      own.timer = null
+      this.clearTimers(own)
       if (own.snapshot) this.cache.set(own.gameId, { snapshot: own.snapshot, expires: Date.now() + LOCAL_COPY_TTL_MS })
     }
     this.owned.clear()
@@ -412,6 +457,13 @@ export class ScoreboardService {
     }
   }
 
+  private clearTimers(own: Owned): void {
+    if (own.timer) clearTimeout(own.timer)
+    if (own.challengeTimer) clearTimeout(own.challengeTimer)
+    own.timer = null
+    own.challengeTimer = null
+  }
+
   private schedulePush(own: Owned): void {
     if (own.timer || !this.running) return
     const wait = Math.max(0, own.lastPush + this.interval(own) - Date.now())
@@ -434,20 +486,46 @@ export class ScoreboardService {
   }
 
   /**
-   * The spacing of pushes: 100 ms, or longer when the last board × this node's watchers would
-   * exceed the fan-out budget — every push is a full board per socket, and boards queued faster
-   * than the network drains them only add latency and memory.
+   * The spacing of pushes: 100 ms, or longer when the last push × this node's watchers would
+   * exceed the fan-out budget — pushes queued faster than the network drains them only add
+   * latency and memory.
    */
   private interval(own: Owned): number {
-    const watchers = this.deps.realtime.server?.of(NAMESPACES.user).adapter.rooms.get(rooms.game(own.gameId))?.size ?? 0
-    const bytes = (own.snapshot?.json.length ?? 0) * watchers
-    return Math.min(MAX_PUSH_INTERVAL_MS, Math.max(PUSH_INTERVAL_MS, (bytes / FANOUT_BYTES_PER_SECOND) * 1000))
+    const watchers = this.watchers(own.gameId)
+    const bytes = own.pushBytes * watchers
+    return Math.min(MAX_PUSH_INTERVAL_MS, Math.max(PUSH_INTERVAL_MS, (bytes / FANOUT_BYTES_PER_SECOND) * 1000, (watchers / WRITES_PER_SECOND) * 1000))
+  }
+
+  /** The spacing of ReceivedChallengeUpdate: with every push, unless the audience makes it a fan-out of its own to ration. */
+  private challengeInterval(own: Owned): number {
+    const watchers = this.watchers(own.gameId)
+    return Math.min(MAX_PUSH_INTERVAL_MS, Math.max(PUSH_INTERVAL_MS, (watchers / (WRITES_PER_SECOND * CHALLENGE_UPDATE_SHARE)) * 1000))
+  }
+
+  /** Sockets of this node in the game's room. */
+  private watchers(gameId: number): number {
+    return this.deps.realtime.server?.of(NAMESPACES.user).adapter.rooms.get(rooms.game(gameId))?.size ?? 0
+  }
+
+  /** Tell the game room the challenges' new scores now, or when their share of the fan-out allows (`now`: at once). */
+  private pushChallenges(own: Owned, now = false): void {
+    if (!own.challengeChanges.hasUnsent || own.challengeTimer) return
+    const wait = now ? 0 : own.lastChallengePush + this.challengeInterval(own) - Date.now()
+    if (wait > 0) {
+      own.challengeTimer = setTimeout(() => {
+        own.challengeTimer = null
+        if (this.owned.get(own.gameId) === own) this.pushChallenges(own, true)
+      }, wait)
+      return
+    }
+    own.lastChallengePush = Date.now()
+    this.deps.realtime.publish('user', rooms.game(own.gameId), 'ReceivedChallengeUpdate', { gameId: own.gameId, challenges: own.challengeChanges.takeUnsent() })
   }
 
   /**
    * Whether at least a tenth of this node's sockets in `room` have not yet written out the
-   * previous push (a full board per socket: with thousands of watchers the fan-out, not the
-   * engine, is the limit, and queueing boards faster than they drain only grows memory).
+   * previous push (with thousands of watchers the fan-out, not the engine, is the limit, and
+   * queueing pushes faster than they drain only grows memory).
    */
   private backlogged(room: string): boolean {
     const namespace = this.deps.realtime.server?.of(NAMESPACES.user)
@@ -464,16 +542,12 @@ export class ScoreboardService {
   /** Snapshot the state as the current version, store it, and (when `push`) tell the game room. */
   private publish(own: Owned, push: boolean): void {
     const now = Date.now()
+    const base = own.snapshot?.version ?? null
     const built = own.state!.snapshot(now)
     const snapshot = new ScoreboardSnapshot(own.gameId, own.version, built.json, own.state!.game.start, built.model)
     own.snapshot = snapshot
     own.lastPush = now
-    const changed: ChallengeUpdate['challenges'] = []
-    for (const { info, json } of built.challenges) {
-      if (own.emitted.get(info.id) === json) continue
-      own.emitted.set(info.id, json)
-      changed.push({ id: info.id, score: info.score, solved: info.solved, bloods: info.bloods })
-    }
+    const changed = own.challengeChanges.next(built.challenges)
     if (this.deps.redis) {
       this.deps.redis
         .multi()
@@ -485,8 +559,16 @@ export class ScoreboardService {
     }
     if (!push) return
     const room = rooms.game(own.gameId)
-    this.deps.realtime.publish('user', room, 'ReceivedScoreboardUpdate', { gameId: own.gameId, version: snapshot.version, scoreboard: snapshot.model })
-    if (changed.length > 0) this.deps.realtime.publish('user', room, 'ReceivedChallengeUpdate', { gameId: own.gameId, challenges: changed })
+    // A state that was just rebuilt has no previous version to differ from: watchers get the whole board.
+    if (built.changedCells && base !== null) {
+      const delta: ScoreboardDelta = { updateTimeUTC: snapshot.model.updateTimeUTC, challenges: changed, items: built.changedCells }
+      own.pushBytes = JSON.stringify(delta).length
+      this.deps.realtime.publish('user', room, 'ReceivedScoreboardUpdate', { gameId: own.gameId, version: snapshot.version, base, delta })
+    } else {
+      own.pushBytes = snapshot.json.length
+      this.deps.realtime.publish('user', room, 'ReceivedScoreboardUpdate', { gameId: own.gameId, version: snapshot.version, scoreboard: snapshot.model })
+    }
+    this.pushChallenges(own)
   }
 
   private async readShared(gameId: number): Promise<ScoreboardSnapshot | null> {

@@ -1,0 +1,156 @@
+/**
+ * `applyScoreboardDelta(board, delta)` — the next version of a scoreboard from the previous one and
+ * the pushed difference (DESIGN §5). The server's engine (server/src/domain/scoreboard/engine.ts)
+ * renders the same board from its own state; the rules below are the engine's, restated on the
+ * contract shape, and tests fold every pushed delta to check that both agree member for member:
+ *
+ * - a solved cell is worth `solveScore(challenge score, its blood rank, bloodBonus)`;
+ * - a row's score is the sum of its cells, `solvedCount` the solved cells, `lastSubmissionTime`
+ *   the latest solve (rows without a solve never change by a delta);
+ * - rows are ranked by score descending, last submission ascending, team id ascending;
+ *   organization ranks count within each organization in that order;
+ * - timelines are the cumulative scores of the top ten (overall and per organization) in solve
+ *   time order, ties by challenge id.
+ *
+ * Pure and copy-on-write: unchanged rows, cells and challenges keep their identity, so React
+ * re-renders only what moved.
+ */
+import type { ScoreboardUpdate } from './events.js'
+import type { ChallengeChange, ChallengeInfo, ChallengeItem, ChallengesByTag, ScoreboardDelta, ScoreboardItem, ScoreboardModel, TimeLine, TopTimeLine } from './schemas/scoreboard.js'
+import { bloodRankOf, compareRanking, solveScore } from './scoring.js'
+
+export const isSolved = (item: Pick<ChallengeItem, 'type'>): boolean => item.type !== 'Unaccepted'
+
+/** Scoreboard order (§7.6), made total by team id as the engine does. */
+export function compareRows(a: ScoreboardItem, b: ScoreboardItem): number {
+  return compareRanking(a, b) || a.id - b.id
+}
+
+/** Solve order within a timeline: time ascending, then challenge id. */
+export function compareSolvedCells(a: ChallengeItem, b: ChallengeItem): number {
+  const ta = Date.parse(a.time!)
+  const tb = Date.parse(b.time!)
+  return ta !== tb ? ta - tb : a.id - b.id
+}
+
+/** A row's timeline: its cumulative score after each solve. */
+export function rowTimeline(row: Pick<ScoreboardItem, 'id' | 'name' | 'challenges'>): TopTimeLine {
+  let total = 0
+  const items: TimeLine[] = row.challenges
+    .filter(isSolved)
+    .sort(compareSolvedCells)
+    .map((cell) => ({ time: cell.time!, score: (total += cell.score) }))
+  return { id: row.id, name: row.name, items }
+}
+
+export function applyScoreboardDelta(board: ScoreboardModel, delta: ScoreboardDelta): ScoreboardModel {
+  const changes = new Map<number, ChallengeChange>(delta.challenges.map((c) => [c.id, c]))
+  const challenges = patchChallengeInfos(board.challenges, changes)
+
+  // Challenges whose current score moved: every solved cell of theirs is re-scored.
+  const rescored = new Map<number, number>()
+  for (const list of Object.values(challenges)) {
+    for (const info of list ?? []) if (changes.has(info.id)) rescored.set(info.id, info.score)
+  }
+  const cellChanges = new Map(delta.items.map((row) => [row.id, new Map(row.challenges.map((cell) => [cell.id, cell]))]))
+
+  let reordered = false
+  const rows = board.items.map((row) => {
+    const explicit = cellChanges.get(row.id)
+    let cells: ChallengeItem[] | null = null
+    row.challenges.forEach((cell, i) => {
+      let next = explicit?.get(cell.id) ?? cell
+      const base = rescored.get(next.id)
+      if (base !== undefined && isSolved(next)) {
+        const score = solveScore(base, bloodRankOf(next.type), board.bloodBonus)
+        if (score !== next.score) next = { ...next, score }
+      }
+      if (next !== cell) (cells ??= row.challenges.slice())[i] = next
+    })
+    if (cells === null) return row
+    reordered = true
+    return { ...row, ...totals(cells, row.lastSubmissionTime), challenges: cells }
+  })
+
+  if (reordered) rows.sort(compareRows)
+  const orgCounters = new Map<string, number>()
+  const items = rows.map((row, index) => {
+    const rank = index + 1
+    let organizationRank: number | null = null
+    if (row.organization !== null) {
+      organizationRank = (orgCounters.get(row.organization) ?? 0) + 1
+      orgCounters.set(row.organization, organizationRank)
+    }
+    return row.rank === rank && row.organizationRank === organizationRank ? row : { ...row, rank, organizationRank }
+  })
+
+  return { updateTimeUTC: delta.updateTimeUTC, bloodBonus: board.bloodBonus, timeLines: timelines(items, board.timeLines), items, challenges }
+}
+
+function totals(cells: ChallengeItem[], previousLast: string): Pick<ScoreboardItem, 'score' | 'solvedCount' | 'lastSubmissionTime'> {
+  let score = 0
+  let solvedCount = 0
+  let last = previousLast
+  let lastMs = -Infinity
+  for (const cell of cells) {
+    if (!isSolved(cell)) continue
+    score += cell.score
+    solvedCount += 1
+    const at = Date.parse(cell.time!)
+    if (at > lastMs) {
+      lastMs = at
+      last = cell.time!
+    }
+  }
+  return { score, solvedCount, lastSubmissionTime: last }
+}
+
+function patchChallengeInfos(map: ChallengesByTag, changes: Map<number, ChallengeChange>): ChallengesByTag {
+  if (changes.size === 0) return map
+  const next: ChallengesByTag = {}
+  for (const [tag, list] of Object.entries(map) as [keyof ChallengesByTag, ChallengeInfo[]][]) {
+    next[tag] = list.map((info) => {
+      const change = changes.get(info.id)
+      return change ? { ...info, score: change.score, solved: change.solved, bloods: change.bloods ?? info.bloods } : info
+    })
+  }
+  return next
+}
+
+/** The top ten overall (`all`) and per organization listed in the previous board. */
+function timelines(items: ScoreboardItem[], previous: Record<string, TopTimeLine[]>): Record<string, TopTimeLine[]> {
+  const result: Record<string, TopTimeLine[]> = { all: items.slice(0, 10).map(rowTimeline) }
+  for (const org of Object.keys(previous)) {
+    if (org === 'all') continue
+    const list: TopTimeLine[] = []
+    for (const row of items) {
+      if (list.length === 10) break
+      if (row.organization === org) list.push(rowTimeline(row))
+    }
+    result[org] = list
+  }
+  return result
+}
+
+/** A board and its version, as a client holds it (`version` -1 when unknown, e.g. after reconnecting). */
+export interface HeldScoreboard {
+  version: number
+  scoreboard: ScoreboardModel | null
+}
+
+/**
+ * `applied`: the update is now held; `gap`: versions were missed (refetch the board — after a
+ * delta the held board is kept, a whole board is taken anyway); `stale`: older than what is held.
+ */
+export type UpdateOutcome = 'applied' | 'gap' | 'stale'
+
+/** What a client holds after a pushed `ReceivedScoreboardUpdate` (shared/src/events.ts). */
+export function applyScoreboardUpdate(held: HeldScoreboard, update: ScoreboardUpdate): HeldScoreboard & { outcome: UpdateOutcome } {
+  if (held.version >= 0 && update.version <= held.version) return { ...held, outcome: 'stale' }
+  if ('delta' in update) {
+    if (held.version !== update.base || !held.scoreboard) return { ...held, outcome: 'gap' }
+    return { version: update.version, scoreboard: applyScoreboardDelta(held.scoreboard, update.delta), outcome: 'applied' }
+  }
+  const gap = held.version >= 0 && update.version > held.version + 1
+  return { version: update.version, scoreboard: update.scoreboard, outcome: gap ? 'gap' : 'applied' }
+}
