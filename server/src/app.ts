@@ -13,6 +13,7 @@ import type { Services } from './services.js'
 import { clientIp } from './http/clientIp.js'
 import { requestContext } from './http/requestContext.js'
 import { errorMiddleware } from './http/errorMiddleware.js'
+import { scoreboardFastPath } from './http/scoreboardRead.js'
 import { securityHeaders } from './http/securityHeaders.js'
 import { loadSession } from './http/auth.js'
 import { globalRateLimit } from './http/rateLimit.js'
@@ -33,6 +34,11 @@ export function createApp(services: Services): Koa {
   mountRoutes(router, allRoutes)
 
   app.use(clientIp(services.config.TRUST_PROXY))
+  // The board in memory is answered before the per-request plumbing (http/scoreboardRead.ts); its
+  // only error is the rate limit's 429, mapped here. Everything else has its errors mapped inside
+  // the request context, so that the access log records the status that was sent.
+  app.use(errorMiddleware())
+  app.use(scoreboardFastPath())
   app.use(requestContext())
   app.use(errorMiddleware())
   app.use(securityHeaders())

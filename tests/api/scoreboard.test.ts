@@ -166,6 +166,7 @@ describe('GET /api/game/{id}/scoreboard', () => {
     expect(status).toBe(200)
     expect(headers['content-encoding']).toBe('gzip')
     expect(headers.vary).toMatch(/accept-encoding/i)
+    expect(headers['x-content-type-options']).toBe('nosniff')
     const plain = await get()
     expect(JSON.parse(gunzipSync(body).toString('utf8'))).toEqual(plain.body)
   })

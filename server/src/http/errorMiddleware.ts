@@ -33,7 +33,7 @@ export function errorMiddleware(): Middleware {
         ctx.body = { title: clientErrorTitle(status, e), status }
         return
       }
-      ctx.state.log.error({ err, requestId: ctx.state.requestId }, 'unhandled error')
+      ;(ctx.state.log ?? ctx.services.log).error({ err, requestId: ctx.state.requestId }, 'unhandled error')
       ctx.status = 500
       ctx.body = { title: '服务器内部错误', status: 500, requestId: ctx.state.requestId }
     }
