@@ -15,10 +15,10 @@ import { Alert, Badge, Button, Divider, Group, List, Modal, Skeleton, Stack, Tex
 import { notifications } from '@mantine/notifications'
 import { IconBulb, IconCircleCheckFilled, IconDownload, IconExternalLink, IconFlag, IconX } from '@tabler/icons-react'
 import { isContainerType, type AnswerResult } from '@flagwave/shared/enums'
-import { SUBMIT_FLAG_MAX } from '@flagwave/shared/limits'
+import { CONTAINER_COOLDOWN_MS, SUBMIT_FLAG_MAX } from '@flagwave/shared/limits'
 import type { ChallengeDetailModel } from '@flagwave/shared/schemas/play'
 import { gameApi, gameKeys } from '../../api/game'
-import { errorMessage } from '../../api/http'
+import { ApiError, errorMessage } from '../../api/http'
 import { useQuery } from '../../api/useQuery'
 import { useGameStore, waitForSubmission } from '../../stores/game'
 import { ChallengeTagBadge } from '../ChallengeTag/ChallengeTag'
@@ -165,7 +165,13 @@ export function ChallengeModal({ gameId, challengeId, title, solved, onClose, re
                 <div data-testid="challenge-container-slot">{renderContainer({ gameId, challenge, refresh: () => void revalidate() })}</div>
               )}
               <Divider />
-              <FlagForm key={challenge.id} gameId={gameId} challengeId={challenge.id} title={challenge.title} />
+              <FlagForm
+                key={challenge.id}
+                gameId={gameId}
+                challengeId={challenge.id}
+                title={challenge.title}
+                onAccepted={isContainerType(challenge.type) ? () => void releaseContainer(gameId, challenge.id, challenge.context.instanceEntry, revalidate) : undefined}
+              />
             </>
           )}
         </Stack>
@@ -179,7 +185,29 @@ const RESULT_TEXT: Record<Exclude<AnswerResult, 'FlagSubmitted' | 'Accepted' | '
   NotFound: { title: '实例未知', message: '未找到你的队伍的题目实例，请刷新后重试' },
 }
 
-function FlagForm({ gameId, challengeId, title }: { gameId: number; challengeId: number; title: string }) {
+/**
+ * A solved container challenge needs its instance no more: destroy it (as GZ::CTF's client does),
+ * so the team's container slot is free at once — once more after the contract's cooldown when the
+ * container was started or prolonged a moment ago. The controls learn it from the push or the refetch.
+ */
+async function releaseContainer(gameId: number, challengeId: number, entry: string | null, refresh: () => Promise<unknown>): Promise<void> {
+  const pushed = useGameStore.getState().containers[challengeId]
+  const running = pushed ? pushed.reason !== 'destroyed' && pushed.entry !== null : entry !== null
+  if (!running) return
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await gameApi.destroyContainer(gameId, challengeId)
+      break
+    } catch (error) {
+      // Anything but the cooldown means it is gone already (expired, destroyed elsewhere).
+      if (!(error instanceof ApiError && error.status === 429)) break
+      await new Promise((resolve) => setTimeout(resolve, CONTAINER_COOLDOWN_MS))
+    }
+  }
+  await refresh()
+}
+
+function FlagForm({ gameId, challengeId, title, onAccepted }: { gameId: number; challengeId: number; title: string; onAccepted?: () => void }) {
   const [flag, setFlag] = useState('')
   const [state, setState] = useState<SubmitState>({ phase: 'idle' })
   const [shake, setShake] = useState(0)
@@ -212,6 +240,7 @@ function FlagForm({ gameId, challengeId, title }: { gameId: number; challengeId:
       setState({ phase: 'done', id, status: shown })
       if (shown === 'Accepted') {
         markSolved(challengeId)
+        onAccepted?.()
         setFlag('')
         notifications.show({ color: 'brand', title: '答案正确 🎉', message: `「${title}」已解出`, autoClose: 5_000 })
       } else {
