@@ -218,7 +218,8 @@ describe.skipIf(!browserAvailable())('admin users, teams and files (Chromium)', 
         // Lock from the table.
         await page.getByTestId('admin-team-search').fill(renamed)
         await page.getByTestId('admin-team-search').press('Enter')
-        await teamRow(renamed).getByTestId('admin-team-locked').click({ force: true })
+        // The switch's own label, as a person clicks it (its input is visually hidden).
+        await teamRow(renamed).getByTestId('admin-team-locked').locator('xpath=ancestor::label[1]').click()
         await page.getByText(`已锁定队伍 ${renamed}`).waitFor()
         expect((await api.get(`/api/team/${id}`)).body.locked).toBe(true)
         await screenshot(page, 'admin-teams-01-edited-locked')
