@@ -7,8 +7,8 @@
  *   event name and `version` from each frame and count the rest of its bytes). Records when each
  *   socket had received each version completely.
  * - `drive`: submits correct flags at a fixed rate over HTTP (each a first solve of its team and
- *   challenge) and runs one full `socket.io-client` that parses every pushed board to learn which
- *   version first contains each solve.
+ *   challenge) and runs one full `socket.io-client` that parses every push (delta or whole board)
+ *   to learn which version first contains each solve.
  *
  * Times are `performance.timeOrigin + performance.now()` (milliseconds, comparable across processes).
  */
@@ -29,7 +29,7 @@ interface WatchArgs {
 /**
  * A minimal WebSocket client on a raw TCP socket: it parses frame headers and, for a big frame,
  * reads only its first bytes (event name and version) and counts the rest without copying — so a
- * socket's cost is a few instructions per chunk and the time recorded is when the whole board
+ * socket's cost is a few instructions per chunk and the time recorded is when the whole push
  * has arrived.
  */
 class RawSocket {
@@ -156,9 +156,11 @@ interface DriveArgs {
   /** `http`: POST like a player; `queue`: insert into the durable queue (+ NOTIFY) like the submit endpoint does. */
   via: 'http' | 'queue'
   databaseUrl: string
+  /** Solves at the head of `solves` sent first and left out of the figures. */
+  warmup: number
 }
 
-async function drive({ url, gameId, rate, solves, via, databaseUrl }: DriveArgs): Promise<void> {
+async function drive({ url, gameId, rate, solves, via, databaseUrl, warmup }: DriveArgs): Promise<void> {
   const db = via === 'queue' ? new pg.Pool({ connectionString: databaseUrl, max: 8 }) : null
   const t0 = new Map<string, number>()
   const firstVersion = new Map<string, number>()
@@ -170,9 +172,11 @@ async function drive({ url, gameId, rate, solves, via, databaseUrl }: DriveArgs)
     errorKinds[kind] = (errorKinds[kind] ?? 0) + 1
   }
   const probe = io(`${url}/hub/user`, { path: '/socket.io', transports: ['websocket'], query: { game: String(gameId) }, reconnection: false })
-  probe.on('ReceivedScoreboardUpdate', (update: { version: number; scoreboard: { items: { id: number; challenges: { id: number; type: string }[] }[] } }) => {
+  // The first version showing a team's solve: a whole board, or a delta's changed cells.
+  type Rows = { id: number; challenges: { id: number; type: string }[] }[]
+  probe.on('ReceivedScoreboardUpdate', (update: { version: number; scoreboard?: { items: Rows }; delta?: { items: Rows } }) => {
     versionAt.set(update.version, now())
-    for (const item of update.scoreboard.items) {
+    for (const item of update.delta?.items ?? update.scoreboard?.items ?? []) {
       for (const c of item.challenges) {
         if (c.type === 'Unaccepted') continue
         const key = `${item.id}:${c.id}`
@@ -185,45 +189,60 @@ async function drive({ url, gameId, rate, solves, via, databaseUrl }: DriveArgs)
   send({ type: 'ready' })
   await new Promise<void>((resolve) => process.once('message', () => resolve()))
 
-  const started = now()
-  const pending: Promise<void>[] = []
-  for (let i = 0; i < solves.length; i++) {
-    const [token, challengeId, teamId, flag, participationId, userId] = solves[i]!
-    const due = started + (i * 1000) / rate
-    const wait = due - now()
-    if (wait > 1) await new Promise((r) => setTimeout(r, wait))
-    const key = `${teamId}:${challengeId}`
-    t0.set(key, now())
-    if (db) {
+  /** Submit `list` at `rate` per second; `measured` ones get their send time recorded. */
+  const stream = async (list: DriveArgs['solves'], measured: boolean): Promise<Promise<void>[]> => {
+    const started = now()
+    const pending: Promise<void>[] = []
+    for (let i = 0; i < list.length; i++) {
+      const [token, challengeId, teamId, flag, participationId, userId] = list[i]!
+      const due = started + (i * 1000) / rate
+      const wait = due - now()
+      if (wait > 1) await new Promise((r) => setTimeout(r, wait))
+      if (measured) t0.set(`${teamId}:${challengeId}`, now())
+      if (db) {
+        pending.push(
+          db
+            .query(
+              `with queued as (insert into submissions (game_id, challenge_id, participation_id, user_id, answer, status, submit_time)
+                 values ($1, $2, $3, $4, $5, 'FlagSubmitted', now()) returning id) select pg_notify('flagwave_submissions', id::text) from queued`,
+              [gameId, challengeId, participationId, userId, flag],
+            )
+            .then(() => undefined)
+            .catch((err) => fail(String(err?.code ?? err))),
+        )
+        continue
+      }
       pending.push(
-        db
-          .query(
-            `with queued as (insert into submissions (game_id, challenge_id, participation_id, user_id, answer, status, submit_time)
-               values ($1, $2, $3, $4, $5, 'FlagSubmitted', now()) returning id) select pg_notify('flagwave_submissions', id::text) from queued`,
-            [gameId, challengeId, participationId, userId, flag],
-          )
-          .then(() => undefined)
-          .catch((err) => fail(String(err?.code ?? err))),
-      )
-      continue
-    }
-    pending.push(
-      fetch(`${url}/api/game/${gameId}/challenges/${challengeId}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', cookie: `GZCTF_Token=${token}` },
-        body: JSON.stringify({ flag }),
-      })
-        .then(async (res) => {
-          await res.arrayBuffer()
-          if (res.status !== 200) fail(`HTTP ${res.status}`)
+        fetch(`${url}/api/game/${gameId}/challenges/${challengeId}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie: `GZCTF_Token=${token}` },
+          body: JSON.stringify({ flag }),
         })
-        .catch((err) => fail(String(err?.cause?.code ?? err?.code ?? err))),
-    )
+          .then(async (res) => {
+            await res.arrayBuffer()
+            if (res.status !== 200) fail(`HTTP ${res.status}`)
+          })
+          .catch((err) => fail(String(err?.cause?.code ?? err?.code ?? err))),
+      )
+    }
+    return pending
   }
+
+  // Warm-up, not measured: the first solves of a fresh game take its bloods (a notice each to every
+  // watcher), which a running game has long behind it; then a second to settle.
+  const warm = solves.slice(0, warmup)
+  await Promise.all(await stream(warm, false))
+  const warmDeadline = now() + 30_000
+  while (warm.some(([, c, teamId]) => !firstVersion.has(`${teamId}:${c}`)) && now() < warmDeadline) await new Promise((r) => setTimeout(r, 50))
+  await new Promise((r) => setTimeout(r, 1000))
+
+  const started = now()
+  const pending = await stream(solves.slice(warmup), true)
   const sentIn = now() - started
   await Promise.all(pending)
   const deadline = now() + 30_000
-  while (firstVersion.size < t0.size && now() < deadline) await new Promise((r) => setTimeout(r, 50))
+  // Every measured solve seen (firstVersion also holds the warm-up's), or give up after 30 s.
+  while ([...t0.keys()].some((key) => !firstVersion.has(key)) && now() < deadline) await new Promise((r) => setTimeout(r, 50))
   probe.close()
   await db?.end()
   send({ type: 'result', t0: [...t0], firstVersion: [...firstVersion], versionAt: [...versionAt], errors, errorKinds, sentIn })
