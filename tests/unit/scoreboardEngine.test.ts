@@ -10,6 +10,7 @@ import { DEFAULT_BLOOD_BONUS } from '@flagwave/shared/limits'
 import { encodeBloodBonus } from '@flagwave/shared/scoring'
 import { toWireDate } from '@flagwave/shared/format'
 import { ChallengeChanges } from '../../server/src/domain/scoreboard/delta.js'
+import { PUSH_INTERVAL_MS, pushSpacing } from '../../server/src/domain/scoreboard/service.js'
 import { ScoreboardState, type ChallengeData, type GameData, type SolveData, type TeamData } from '../../server/src/domain/scoreboard/engine.js'
 
 const START = Date.UTC(2026, 0, 1, 8)
@@ -328,4 +329,13 @@ describe('incremental = rebuild', () => {
       ScoreboardModel.parse(a.model)
     })
   }
+})
+
+describe('push spacing', () => {
+  it('is 100 ms for a small audience, grows with the measured fan-out over its share, and is capped at 2 s', () => {
+    expect(pushSpacing(0.3, 0.6)).toBe(PUSH_INTERVAL_MS)
+    expect(pushSpacing(78, 0.6)).toBeCloseTo(130)
+    expect(pushSpacing(78, 0.1)).toBeCloseTo(780)
+    expect(pushSpacing(5_000, 0.6)).toBe(2000)
+  })
 })

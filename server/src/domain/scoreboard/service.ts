@@ -18,9 +18,10 @@
  * `flagwave_solves` NOTIFY sent inside their transaction), and publishes at most one versioned
  * `ReceivedScoreboardUpdate` per game per 100 ms — the difference from the previous version, or
  * the whole board after a rebuild (shared/src/events.ts) — followed by `ReceivedChallengeUpdate`
- * when challenge scores, solve counts or bloods changed. Each event costs a write per watching
- * socket, so with thousands of watchers pushes are spaced to the node's fan-out budget, and the
- * challenge updates, which cards can show a moment later, get a fifth of it.
+ * when challenge scores, solve counts or bloods changed. Each event costs a write (a system call)
+ * per watching socket, so with thousands of watchers pushes are spaced by what their fan-out
+ * actually cost on this node: board pushes may take at most 60 % of its event loop, and challenge
+ * updates, which cards can show a moment later, a tenth.
  * Every version is serialised once and cached in Redis (`flagwave:scoreboard:{gameId}`) when there
  * is one, so any node can serve it; other nodes keep a local copy, dropped when the owner
  * announces a newer version. When the owner dies its lock goes with its connection and another
@@ -46,16 +47,17 @@ const gzip = promisify(gzipCallback)
 
 /** Minimum spacing of two pushes of one game (DESIGN §5); see `interval()` for large audiences. */
 export const PUSH_INTERVAL_MS = 100
-/** Fan-out budget of one node for scoreboard pushes (bytes written to sockets per second). */
-const FANOUT_BYTES_PER_SECOND = 200 * 1024 * 1024
 /**
- * Fan-out budget of one node for one game's pushes, in socket writes per second. Each event is a
- * write (a system call) per socket — about 10 µs on loopback here — so with thousands of watchers
- * the number of events, not their size, is what a node can afford.
+ * The share of a node's event loop one game's board pushes may take. A push is written to every
+ * watching socket synchronously (10–20 µs each on loopback here), so its measured duration over
+ * this share is the spacing that leaves the rest of the loop to requests, checkers and timers.
+ * (Measured, not configured: the cost of a write differs tenfold between loopback and a NIC.)
  */
-const WRITES_PER_SECOND = 60_000
-/** The share of that budget for ReceivedChallengeUpdate: challenge cards can lag, the board should not. */
-const CHALLENGE_UPDATE_SHARE = 0.2
+const BOARD_FANOUT_SHARE = 0.6
+/** The share for ReceivedChallengeUpdate: challenge cards can lag, the board should not. */
+const CHALLENGE_FANOUT_SHARE = 0.1
+/** A fan-out this long (ms) is worth keeping apart from the next one. */
+const LONG_FANOUT_MS = 5
 /** Whatever the fan-out, a board is pushed at least this often while it changes. */
 const MAX_PUSH_INTERVAL_MS = 2000
 /** How soon a push held back by busy sockets is tried again. */
@@ -139,9 +141,11 @@ interface Owned {
   timer: NodeJS.Timeout | null
   /** What the previous version showed of each challenge, for ReceivedChallengeUpdate and deltas. */
   challengeChanges: ChallengeChanges
-  /** Size of the last push's payload, for the fan-out budget. */
-  pushBytes: number
+  /** How long the last board push took to write to this node's sockets (ms). */
+  boardFanOutMs: number
   lastChallengePush: number
+  /** How long the last ReceivedChallengeUpdate took to write to this node's sockets (ms). */
+  challengeFanOutMs: number
   challengeTimer: NodeJS.Timeout | null
 }
 
@@ -351,8 +355,9 @@ export class ScoreboardService {
         lastPush: 0,
         timer: null,
         challengeChanges: new ChallengeChanges(),
-        pushBytes: 0,
+        boardFanOutMs: 0,
         lastChallengePush: 0,
+        challengeFanOutMs: 0,
         challengeTimer: null,
       }
       this.owned.set(g, own)
@@ -486,31 +491,28 @@ export class ScoreboardService {
   }
 
   /**
-   * The spacing of pushes: 100 ms, or longer when the last push × this node's watchers would
-   * exceed the fan-out budget — pushes queued faster than the network drains them only add
-   * latency and memory.
+   * The spacing of board pushes: 100 ms, or longer when the last push's fan-out would take more
+   * than its share of the event loop — pushes queued faster than the node writes them only add
+   * latency for everything else.
    */
   private interval(own: Owned): number {
-    const watchers = this.watchers(own.gameId)
-    const bytes = own.pushBytes * watchers
-    return Math.min(MAX_PUSH_INTERVAL_MS, Math.max(PUSH_INTERVAL_MS, (bytes / FANOUT_BYTES_PER_SECOND) * 1000, (watchers / WRITES_PER_SECOND) * 1000))
+    return pushSpacing(own.boardFanOutMs, BOARD_FANOUT_SHARE)
   }
 
-  /** The spacing of ReceivedChallengeUpdate: with every push, unless the audience makes it a fan-out of its own to ration. */
+  /** The spacing of ReceivedChallengeUpdate: with every push, unless its fan-out needs rationing. */
   private challengeInterval(own: Owned): number {
-    const watchers = this.watchers(own.gameId)
-    return Math.min(MAX_PUSH_INTERVAL_MS, Math.max(PUSH_INTERVAL_MS, (watchers / (WRITES_PER_SECOND * CHALLENGE_UPDATE_SHARE)) * 1000))
+    return pushSpacing(own.challengeFanOutMs, CHALLENGE_FANOUT_SHARE)
   }
 
-  /** Sockets of this node in the game's room. */
-  private watchers(gameId: number): number {
-    return this.deps.realtime.server?.of(NAMESPACES.user).adapter.rooms.get(rooms.game(gameId))?.size ?? 0
-  }
-
-  /** Tell the game room the challenges' new scores now, or when their share of the fan-out allows (`now`: at once). */
+  /**
+   * Tell the game room the challenges' new scores now (`now`), or when their share of the fan-out
+   * allows. A board push that took the loop for a while is not followed straight by another
+   * fan-out: the update goes halfway to the next board push, so checkers and timers run between.
+   */
   private pushChallenges(own: Owned, now = false): void {
     if (!own.challengeChanges.hasUnsent || own.challengeTimer) return
-    const wait = now ? 0 : own.lastChallengePush + this.challengeInterval(own) - Date.now()
+    const due = own.lastChallengePush + this.challengeInterval(own) - Date.now()
+    const wait = now ? 0 : Math.max(due, own.boardFanOutMs >= LONG_FANOUT_MS ? this.interval(own) / 2 : 0)
     if (wait > 0) {
       own.challengeTimer = setTimeout(() => {
         own.challengeTimer = null
@@ -519,7 +521,9 @@ export class ScoreboardService {
       return
     }
     own.lastChallengePush = Date.now()
-    this.deps.realtime.publish('user', rooms.game(own.gameId), 'ReceivedChallengeUpdate', { gameId: own.gameId, challenges: own.challengeChanges.takeUnsent() })
+    own.challengeFanOutMs = timed(() =>
+      this.deps.realtime.publish('user', rooms.game(own.gameId), 'ReceivedChallengeUpdate', { gameId: own.gameId, challenges: own.challengeChanges.takeUnsent() }),
+    )
   }
 
   /**
@@ -562,11 +566,11 @@ export class ScoreboardService {
     // A state that was just rebuilt has no previous version to differ from: watchers get the whole board.
     if (built.changedCells && base !== null) {
       const delta: ScoreboardDelta = { updateTimeUTC: snapshot.model.updateTimeUTC, challenges: changed, items: built.changedCells }
-      own.pushBytes = JSON.stringify(delta).length
-      this.deps.realtime.publish('user', room, 'ReceivedScoreboardUpdate', { gameId: own.gameId, version: snapshot.version, base, delta })
+      own.boardFanOutMs = timed(() => this.deps.realtime.publish('user', room, 'ReceivedScoreboardUpdate', { gameId: own.gameId, version: snapshot.version, base, delta }))
     } else {
-      own.pushBytes = snapshot.json.length
-      this.deps.realtime.publish('user', room, 'ReceivedScoreboardUpdate', { gameId: own.gameId, version: snapshot.version, scoreboard: snapshot.model })
+      own.boardFanOutMs = timed(() =>
+        this.deps.realtime.publish('user', room, 'ReceivedScoreboardUpdate', { gameId: own.gameId, version: snapshot.version, scoreboard: snapshot.model }),
+      )
     }
     this.pushChallenges(own)
   }
@@ -655,3 +659,15 @@ export const decodeSolve = (s: SolveMessage['s'][number]): SolveData => ({
   board: s[5] === 1,
   userName: s[6],
 })
+
+/** How long `write` took (ms): a broadcast writes to this node's sockets before it returns. */
+function timed(write: () => void): number {
+  const start = performance.now()
+  write()
+  return performance.now() - start
+}
+
+/** The spacing of pushes whose fan-out took `fanOutMs` and may take `share` of the event loop. */
+export function pushSpacing(fanOutMs: number, share: number): number {
+  return Math.min(MAX_PUSH_INTERVAL_MS, Math.max(PUSH_INTERVAL_MS, fanOutMs / share))
+}
