@@ -60,7 +60,8 @@ export const useSession = create<SessionState>((set, get) => ({
       if (get().disabled) return
       set({ disabled: true })
       void get().logout({ silent: true })
-      notifications.show({ color: 'alert', title: ACCOUNT_DISABLED_MESSAGE, message: error.message })
+      // A fixed id: revalidations racing each other (focus, the 10 s refresh) show it once.
+      notifications.show({ id: 'account-disabled', color: 'alert', title: ACCOUNT_DISABLED_MESSAGE, message: error.message })
       return
     }
     if (error.status === 401) {
