@@ -16,7 +16,7 @@
  * re-renders only what moved.
  */
 import type { ScoreboardUpdate } from './events.js'
-import type { ChallengeChange, ChallengeInfo, ChallengeItem, ChallengesByTag, ScoreboardDelta, ScoreboardItem, ScoreboardModel, TimeLine, TopTimeLine } from './schemas/scoreboard.js'
+import type { ChallengeChange, ChallengeInfo, ChallengeItem, ScoreboardDelta, ScoreboardItem, ScoreboardModel, TimeLine, TopTimeLine } from './schemas/scoreboard.js'
 import { bloodRankOf, compareRanking, solveScore } from './scoring.js'
 
 export const isSolved = (item: Pick<ChallengeItem, 'type'>): boolean => item.type !== 'Unaccepted'
@@ -44,14 +44,9 @@ export function rowTimeline(row: Pick<ScoreboardItem, 'id' | 'name' | 'challenge
 }
 
 export function applyScoreboardDelta(board: ScoreboardModel, delta: ScoreboardDelta): ScoreboardModel {
-  const changes = new Map<number, ChallengeChange>(delta.challenges.map((c) => [c.id, c]))
-  const challenges = patchChallengeInfos(board.challenges, changes)
-
-  // Challenges whose current score moved: every solved cell of theirs is re-scored.
-  const rescored = new Map<number, number>()
-  for (const list of Object.values(challenges)) {
-    for (const info of list ?? []) if (changes.has(info.id)) rescored.set(info.id, info.score)
-  }
+  const challenges = patchChallengeInfos(board.challenges, delta.challenges)
+  // Challenges whose current score may have moved: every solved cell of theirs is re-scored.
+  const rescored = new Map(delta.challenges.map((c) => [c.id, c.score]))
   const cellChanges = new Map(delta.items.map((row) => [row.id, new Map(row.challenges.map((cell) => [cell.id, cell]))]))
 
   let reordered = false
@@ -105,16 +100,26 @@ function totals(cells: ChallengeItem[], previousLast: string): Pick<ScoreboardIt
   return { score, solvedCount, lastSubmissionTime: last }
 }
 
-function patchChallengeInfos(map: ChallengesByTag, changes: Map<number, ChallengeChange>): ChallengesByTag {
-  if (changes.size === 0) return map
-  const next: ChallengesByTag = {}
-  for (const [tag, list] of Object.entries(map) as [keyof ChallengesByTag, ChallengeInfo[]][]) {
+/**
+ * Challenge changes (of a delta or a `ReceivedChallengeUpdate`) applied to a challenges-by-tag
+ * map: the same map when none of its challenges changed, otherwise unchanged challenges keep
+ * their identity.
+ */
+export function patchChallengeInfos<M extends Partial<Record<string, ChallengeInfo[]>>>(map: M, changes: readonly ChallengeChange[]): M {
+  if (changes.length === 0) return map
+  const byId = new Map(changes.map((c) => [c.id, c]))
+  let changed = false
+  const next: Partial<Record<string, ChallengeInfo[]>> = {}
+  for (const [tag, list] of Object.entries(map)) {
+    if (!list) continue
     next[tag] = list.map((info) => {
-      const change = changes.get(info.id)
-      return change ? { ...info, score: change.score, solved: change.solved, bloods: change.bloods ?? info.bloods } : info
+      const change = byId.get(info.id)
+      if (!change) return info
+      changed = true
+      return { ...info, score: change.score, solved: change.solved, bloods: change.bloods ?? info.bloods }
     })
   }
-  return next
+  return changed ? (next as M) : map
 }
 
 /** The top ten overall (`all`) and per organization listed in the previous board. */

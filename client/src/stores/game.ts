@@ -9,9 +9,10 @@ import type { AnswerResult } from '@flagwave/shared/enums'
 import type { ChallengeUpdate, ContainerUpdate, SubmissionResult } from '@flagwave/shared/events'
 import type { GameDetailModel } from '@flagwave/shared/schemas/games'
 import type { ChallengeInfo, ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
+import { patchChallengeInfos } from '@flagwave/shared/scoreboardDelta'
 import { gameApi } from '../api/game'
 import { hubs } from '../realtime/hub'
-import { challengeIds, patchChallenges } from './scoreboard'
+import { challengeIds } from './scoreboard'
 
 interface GameState {
   gameId: number | null
@@ -60,7 +61,7 @@ export const useGameStore = create<GameState>((set, get) => ({
     const { details, gameId } = get()
     if (gameId !== update.gameId || !details) return false
     const known = challengeIds(details.challenges)
-    const challenges = patchChallenges(details.challenges, update)
+    const challenges = patchChallengeInfos(details.challenges, update.challenges)
     if (challenges !== details.challenges) set({ details: { ...details, challenges } })
     return update.challenges.some((c) => !known.has(c.id))
   },

@@ -11,7 +11,7 @@
  */
 import { create } from 'zustand'
 import type { ChallengeUpdate, ScoreboardUpdate } from '@flagwave/shared/events'
-import { applyScoreboardUpdate, type UpdateOutcome } from '@flagwave/shared/scoreboardDelta'
+import { applyScoreboardUpdate, patchChallengeInfos, type UpdateOutcome } from '@flagwave/shared/scoreboardDelta'
 import type { ChallengeInfo, ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
 import type { VersionedScoreboard } from '../api/game'
 
@@ -78,27 +78,10 @@ export const useScoreboardStore = create<ScoreboardState>((set, get) => ({
   applyChallengeUpdate: (update) => {
     const state = get()
     if (state.gameId !== update.gameId || !state.scoreboard) return
-    const challenges = patchChallenges(state.scoreboard.challenges, update)
+    const challenges = patchChallengeInfos(state.scoreboard.challenges, update.challenges)
     if (challenges !== state.scoreboard.challenges) set({ scoreboard: { ...state.scoreboard, challenges } })
   },
 }))
-
-/** Apply a `ReceivedChallengeUpdate` to a challenges-by-tag map (same object when nothing changed). */
-export function patchChallenges<M extends Partial<Record<string, ChallengeInfo[]>>>(map: M, update: ChallengeUpdate): M {
-  const byId = new Map(update.challenges.map((c) => [c.id, c]))
-  let changed = false
-  const next: Partial<Record<string, ChallengeInfo[]>> = {}
-  for (const [tag, list] of Object.entries(map)) {
-    if (!list) continue
-    next[tag] = list.map((challenge) => {
-      const patch = byId.get(challenge.id)
-      if (!patch) return challenge
-      changed = true
-      return { ...challenge, score: patch.score, solved: patch.solved, bloods: patch.bloods ?? challenge.bloods }
-    })
-  }
-  return changed ? (next as M) : map
-}
 
 /** Every challenge id present in a challenges-by-tag map. */
 export function challengeIds(map: Partial<Record<string, ChallengeInfo[]>>): Set<number> {

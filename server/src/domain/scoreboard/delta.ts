@@ -7,19 +7,20 @@
 import type { ChallengeChange, ChallengeInfo } from '@flagwave/shared/schemas/scoreboard'
 
 export class ChallengeChanges {
-  /** Challenge id → what the previous version showed of it. */
-  private readonly shown = new Map<number, { score: number; solved: number; bloods: string }>()
+  /** Challenge id → what the previous version showed of it: its serialised info, and its bloods alone. */
+  private readonly shown = new Map<number, { json: string; bloods: string }>()
   /** Changes not yet sent as a ReceivedChallengeUpdate, merged per challenge. */
   private readonly unsent = new Map<number, ChallengeChange>()
 
   /** The challenges that differ from the previous call's; remembers these as shown (and as unsent). */
-  next(infos: readonly { info: ChallengeInfo }[]): ChallengeChange[] {
+  next(infos: readonly { info: ChallengeInfo; json: string }[]): ChallengeChange[] {
     const changed: ChallengeChange[] = []
-    for (const { info } of infos) {
-      const bloods = JSON.stringify(info.bloods)
+    for (const { info, json } of infos) {
       const before = this.shown.get(info.id)
-      if (before && before.score === info.score && before.solved === info.solved && before.bloods === bloods) continue
-      this.shown.set(info.id, { score: info.score, solved: info.solved, bloods })
+      // The engine re-serialises only challenges that changed, so most compare equal here at once.
+      if (before?.json === json) continue
+      const bloods = JSON.stringify(info.bloods)
+      this.shown.set(info.id, { json, bloods })
       const change: ChallengeChange = { id: info.id, score: info.score, solved: info.solved }
       if (before?.bloods !== bloods) change.bloods = info.bloods
       changed.push(change)

@@ -86,8 +86,6 @@ export type ApplyResult = 'applied' | 'ignored' | 'unknown'
 export interface Snapshot {
   model: ScoreboardModel
   json: string
-  /** Rows re-rendered since the previous snapshot. */
-  changedRows: ScoreboardItem[]
   /**
    * Per team, the cells whose solve, blood type or solver changed since the previous snapshot
    * (the `items` of a ScoreboardDelta); null for the first snapshot of a state, which has no
@@ -404,7 +402,6 @@ export class ScoreboardState {
     const items: ScoreboardItem[] = new Array(this.order.length)
     const rowJsons: string[] = new Array(this.order.length)
     const orgCounters = new Map<string, number>()
-    const changedRows: ScoreboardItem[] = []
     this.order.forEach((team, index) => {
       const rank = index + 1
       let orgRank: number | null = null
@@ -431,7 +428,6 @@ export class ScoreboardState {
         team.row = { ...head, challenges: team.itemObjs.slice() }
         team.rowJson = `${JSON.stringify(head).slice(0, -1)},"challenges":${team.challengesJson}}`
         team.rowDirty = false
-        changedRows.push(team.row)
       }
       items[index] = team.row
       rowJsons[index] = team.rowJson
@@ -482,7 +478,7 @@ export class ScoreboardState {
     this.cellChanges.clear()
     this.fresh = false
     this.dirty = false
-    return { model, json, changedRows, changedCells, challenges: infos }
+    return { model, json, changedCells, challenges: infos }
   }
 
   private renderItems(team: Team): void {

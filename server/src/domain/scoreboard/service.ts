@@ -212,10 +212,8 @@ export class ScoreboardService {
     await this.sweeping?.catch(() => undefined)
     for (const own of this.owned.values()) {
       await own.building?.catch(() => undefined)
-      if (own.timer) clearTimeout(own.timer)
-      own.timer = null
-      this.flush(own)
       this.clearTimers(own)
+      this.flush(own)
       this.pushChallenges(own, true)
     }
     if (this.control?.connected) await this.control.query('select pg_advisory_unlock_all()').catch(() => undefined)
@@ -512,7 +510,8 @@ export class ScoreboardService {
   private pushChallenges(own: Owned, now = false): void {
     if (!own.challengeChanges.hasUnsent || own.challengeTimer) return
     const due = own.lastChallengePush + this.challengeInterval(own) - Date.now()
-    const wait = now ? 0 : Math.max(due, own.boardFanOutMs >= LONG_FANOUT_MS ? this.interval(own) / 2 : 0)
+    // Stopping: whatever is pending goes out now, with the last board.
+    const wait = now || !this.running ? 0 : Math.max(due, own.boardFanOutMs >= LONG_FANOUT_MS ? this.interval(own) / 2 : 0)
     if (wait > 0) {
       own.challengeTimer = setTimeout(() => {
         own.challengeTimer = null
