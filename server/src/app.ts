@@ -19,7 +19,7 @@ import { loadSession } from './http/auth.js'
 import { globalRateLimit } from './http/rateLimit.js'
 import { xsrf } from './http/xsrf.js'
 import { mountRoutes } from './http/route.js'
-import { AppError } from './http/errors.js'
+import { AppError } from './lib/errors.js'
 import { allRoutes } from './routes/index.js'
 import { swagger } from './openapi/swagger.js'
 

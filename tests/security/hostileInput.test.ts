@@ -25,7 +25,7 @@ import { ProblemDetails, RequestResponse } from '@flagwave/shared/schemas/common
 import { REQUEST_BODY_MAX_BYTES } from '@flagwave/shared/limits'
 import { allRoutes } from '../../server/src/routes/index.js'
 import type { RouteSpec } from '../../server/src/http/route.js'
-import { AppError } from '../../server/src/http/errors.js'
+import { AppError } from '../../server/src/lib/errors.js'
 import { parseOrThrow } from '../../server/src/http/validate.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { buildWorld, PDF_BYTES, type World } from '../support/fixtures.js'

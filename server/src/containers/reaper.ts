@@ -18,7 +18,6 @@ import type { Services } from '../services.js'
 import { Container } from '../entities/Container.js'
 import { GameInstance } from '../entities/GameInstance.js'
 import type { Participation } from '../entities/Participation.js'
-import { envelope } from '../realtime/publish.js'
 import { containerUpdate } from '../presenters/containers.js'
 import { destroyContainer } from '../domain/containers/lifecycle.js'
 
@@ -74,7 +73,7 @@ export async function notifyExpiring(services: Services, notified: Map<string, n
     const participation = instance.participation as Participation
     const gameId = (participation.game as unknown as { id: number }).id
     const challengeId = (instance.challenge as unknown as { id: number }).id
-    services.realtime.emit(envelope('user', rooms.team(gameId, participation.id), 'ReceivedContainerUpdate', containerUpdate(challengeId, container, 'expiring')))
+    services.realtime.publish('user', rooms.team(gameId, participation.id), 'ReceivedContainerUpdate', containerUpdate(challengeId, container, 'expiring'))
     sent++
   }
   for (const id of notified.keys()) if (!seen.has(id)) notified.delete(id)
@@ -132,7 +131,7 @@ export async function reconcileContainers(services: Services, options: { graceMs
       const participation = owner.participation as Participation
       const gameId = (participation.game as unknown as { id: number }).id
       const challengeId = (owner.challenge as unknown as { id: number }).id
-      services.realtime.emit(envelope('user', rooms.team(gameId, participation.id), 'ReceivedContainerUpdate', containerUpdate(challengeId, null, 'destroyed')))
+      services.realtime.publish('user', rooms.team(gameId, participation.id), 'ReceivedContainerUpdate', containerUpdate(challengeId, null, 'destroyed'))
     }
   }
   if (result.removed.length || result.markedDestroyed.length) services.log.info(result, 'reconcile: engine and database reconciled')

@@ -6,7 +6,7 @@
 import type { Context, Middleware } from 'koa'
 import { roleRank, type Role } from '@flagwave/shared/enums'
 import { SESSION_COOKIE, resolveSession, touchUser } from '../domain/accounts/sessions.js'
-import { forbidden, unauthorized } from './errors.js'
+import { forbidden, unauthorized } from '../lib/errors.js'
 
 export function loadSession(): Middleware {
   return async (ctx, next) => {

@@ -11,19 +11,8 @@ import type { Middleware } from 'koa'
 import { koaBody } from 'koa-body'
 import type { File } from 'formidable'
 import { REQUEST_BODY_MAX_BYTES } from '@flagwave/shared/limits'
-import { badRequest, problem } from './errors.js'
-
-export interface UploadedFile {
-  /** The form field name (`file`, `files`). */
-  field: string
-  /** Temporary path on disk. */
-  path: string
-  /** The client's file name, as sent. */
-  name: string
-  /** The part's declared Content-Type. */
-  mimeType: string
-  size: number
-}
+import { badRequest, problem } from '../lib/errors.js'
+import type { UploadedFile } from '../lib/uploads.js'
 
 const unparsed = Symbol.for('unparsedBody')
 
@@ -97,9 +86,3 @@ function toUploaded(field: string, f: File): UploadedFile {
   return { field, path: f.filepath, name: f.originalFilename ?? '', mimeType: f.mimetype ?? 'application/octet-stream', size: f.size }
 }
 
-/** The single `file` part of an upload endpoint, or the contract's 400 when it is missing. */
-export function requireFile(files: UploadedFile[], field = 'file'): UploadedFile {
-  const file = files.find((f) => f.field.toLowerCase() === field)
-  if (!file) throw badRequest(`The ${field} field is required.`)
-  return file
-}

@@ -4,7 +4,7 @@
  * the request id, and the body carries that id so a report can be matched to the log line.
  */
 import type { Middleware } from 'koa'
-import { AppError, problemType } from './errors.js'
+import { AppError, problemType } from '../lib/errors.js'
 
 export function errorMiddleware(): Middleware {
   return async (ctx, next) => {

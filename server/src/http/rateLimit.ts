@@ -7,7 +7,7 @@ import type { Context, Middleware } from 'koa'
 import type { Redis } from 'ioredis'
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 import { isLoopback } from './clientIp.js'
-import { tooManyRequests } from './errors.js'
+import { tooManyRequests } from '../lib/errors.js'
 
 export type PolicyName = 'Register' | 'Submit' | 'Container' | 'Concurrency' | 'Login' | 'InviteCode'
 

@@ -19,7 +19,8 @@ export function requestContext(): Middleware {
     try {
       await next()
     } finally {
-      if (ctx.status < 400) ctx.outbox.flush(ctx.services.realtime)
+      if (ctx.status < 400) await ctx.outbox.flush(ctx.services.realtime)
+      else ctx.outbox.discard()
       const ms = Number(process.hrtime.bigint() - started) / 1e6
       if (ctx.path !== '/healthz') {
         ctx.state.log[ctx.status >= 500 ? 'error' : 'info'](

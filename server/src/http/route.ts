@@ -12,7 +12,9 @@ import type Router from '@koa/router'
 import { z } from 'zod'
 import type { Role } from '@flagwave/shared/enums'
 import { assertRole } from './auth.js'
-import { jsonBody, multipartBody, type UploadedFile } from './body.js'
+import { jsonBody, multipartBody } from './body.js'
+import type { UploadedFile } from '../lib/uploads.js'
+import type { Actor, Scope } from '../domain/scope.js'
 import { parseOrThrow, parseParamsOrNotFound } from './validate.js'
 import { rateLimit, type PolicyName } from './rateLimit.js'
 
@@ -20,19 +22,28 @@ export const RAW = Symbol('raw response')
 
 type Schema = z.ZodType
 
-export interface RouteInput<B, Q, P> {
+export interface RouteInput<B, Q, P, A extends Actor | null = Actor | null> {
   body: B
   query: Q
   params: P
   files: UploadedFile[]
+  /** The signed-in caller: never null on a route with a `role`; null when anonymous otherwise. */
+  actor: A
+  /** What the domain command needs: this request's unit of work, services and outbox. */
+  scope: Scope
 }
 
-export interface RouteSpec<B extends Schema | undefined = Schema | undefined, Q extends Schema | undefined = Schema | undefined, P extends Schema | undefined = Schema | undefined> {
+export interface RouteSpec<
+  B extends Schema | undefined = Schema | undefined,
+  Q extends Schema | undefined = Schema | undefined,
+  P extends Schema | undefined = Schema | undefined,
+  R extends Role | undefined = Role | undefined,
+> {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE'
   /** A @koa/router path, e.g. `/api/game/:id/challenges/:cid`. */
   path: string
   /** Minimum role; absent = anonymous (the session is still loaded when present). */
-  role?: Role
+  role?: R
   rateLimit?: PolicyName
   /** JSON body schema, or 'multipart' for upload endpoints. */
   body?: B | 'multipart'
@@ -48,14 +59,22 @@ export interface RouteSpec<B extends Schema | undefined = Schema | undefined, Q 
   summary?: string
   handler: (
     ctx: Context,
-    input: RouteInput<B extends Schema ? z.output<B> : undefined, Q extends Schema ? z.output<Q> : undefined, P extends Schema ? z.output<P> : Record<string, string>>,
+    input: RouteInput<
+      B extends Schema ? z.output<B> : undefined,
+      Q extends Schema ? z.output<Q> : undefined,
+      P extends Schema ? z.output<P> : Record<string, string>,
+      R extends Role ? Actor : Actor | null
+    >,
   ) => Promise<unknown>
 }
 
 /** Declare a route with full type inference of its inputs. */
-export function route<B extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, P extends Schema | undefined = undefined>(
-  spec: RouteSpec<B, Q, P>,
-): RouteSpec {
+export function route<
+  B extends Schema | undefined = undefined,
+  Q extends Schema | undefined = undefined,
+  P extends Schema | undefined = undefined,
+  R extends Role | undefined = undefined,
+>(spec: RouteSpec<B, Q, P, R>): RouteSpec {
   return spec as unknown as RouteSpec
 }
 
@@ -86,7 +105,11 @@ export function mountRoutes(router: Router, routes: RouteSpec[]): void {
       const query = spec.query ? parseOrThrow(spec.query, ctx.query) : undefined
       const body = spec.body && spec.body !== 'multipart' ? parseOrThrow(spec.body, ctx.request.body) : undefined
       const files = spec.body === 'multipart' ? (ctx.state.files as UploadedFile[]) : []
-      const result = await spec.handler(ctx, { body, query, params, files } as never)
+      const user = ctx.state.user
+      const actor: Actor | null = user ? { user, ip: ctx.clientIp } : null
+      const scope: Scope = { em: ctx.em, services: ctx.services, events: ctx.outbox, log: ctx.state.log }
+      const input = { body, query, params, files, actor, scope } as RouteInput<unknown, unknown, unknown>
+      const result = await (spec.handler as (ctx: Context, input: RouteInput<unknown, unknown, unknown>) => Promise<unknown>)(ctx, input)
       if (result === RAW) return
       ctx.status = 200
       if (result === undefined) {

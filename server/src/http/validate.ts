@@ -4,7 +4,7 @@
  * becomes the 400 title (CONTRACT §2.7.2).
  */
 import { z } from 'zod'
-import { AppError, badRequest } from './errors.js'
+import { AppError, badRequest } from '../lib/errors.js'
 
 /** Rename incoming members to the schema's spelling when they differ only by letter case. */
 export function normalizeKeys(schema: z.ZodType, value: unknown): unknown {

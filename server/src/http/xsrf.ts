@@ -7,7 +7,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import type { Middleware } from 'koa'
 import { SESSION_COOKIE } from '../domain/accounts/sessions.js'
-import { AppError } from './errors.js'
+import { AppError } from '../lib/errors.js'
 
 export const XSRF_COOKIE = 'XSRF-TOKEN'
 export const XSRF_HEADER = 'X-XSRF-TOKEN'

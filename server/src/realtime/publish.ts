@@ -1,26 +1,13 @@
 /**
- * The only code that emits realtime events. Typed against the hub event maps of
- * `shared/src/events.ts`; with the Redis adapter installed, emits reach every node.
+ * The immediate `Publish` (realtime/sink.ts) and the only code that emits realtime events.
+ * Typed against the hub event maps of `shared/src/events.ts`; with the Redis adapter installed,
+ * emits and room moves reach every node. Workers use it directly after their own commit.
  */
 import type { Server } from 'socket.io'
-import { NAMESPACES, rooms, type HubEvents, type NamespaceName } from '@flagwave/shared/events'
+import { NAMESPACES, rooms, type NamespaceName } from '@flagwave/shared/events'
+import type { ArgsOf, EventOf, Publish } from './sink.js'
 
-type EventOf<N extends NamespaceName> = keyof HubEvents[N] & string
-type ArgsOf<N extends NamespaceName, E extends EventOf<N>> = HubEvents[N][E] extends (...args: infer A) => void ? A : never
-
-export interface Envelope<N extends NamespaceName = NamespaceName, E extends EventOf<N> = EventOf<N>> {
-  namespace: N
-  room: string
-  event: E
-  args: ArgsOf<N, E>
-}
-
-/** Build a typed envelope (for outboxes) without emitting it. */
-export function envelope<N extends NamespaceName, E extends EventOf<N>>(namespace: N, room: string, event: E, ...args: ArgsOf<N, E>): Envelope {
-  return { namespace, room, event, args } as unknown as Envelope
-}
-
-export class Realtime {
+export class Realtime implements Publish {
   private io: Server | null = null
 
   attach(io: Server): void {
@@ -31,14 +18,10 @@ export class Realtime {
     return this.io
   }
 
-  emit(e: Envelope): void {
-    if (!this.io) return
-    const target = this.io.of(NAMESPACES[e.namespace]).to(e.room) as unknown as { emit: (event: string, ...args: unknown[]) => void }
-    target.emit(e.event, ...(e.args as unknown[]))
-  }
-
   publish<N extends NamespaceName, E extends EventOf<N>>(namespace: N, room: string, event: E, ...args: ArgsOf<N, E>): void {
-    this.emit(envelope(namespace, room, event, ...args))
+    if (!this.io) return
+    const target = this.io.of(NAMESPACES[namespace]).to(room) as unknown as { emit: (event: string, ...args: unknown[]) => void }
+    target.emit(event, ...(args as unknown[]))
   }
 
   /** Empty a user-hub room on every node (a deleted team). */

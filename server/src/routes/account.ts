@@ -25,7 +25,7 @@ import {
 } from '@flagwave/shared/schemas/account'
 import { RequestResponse } from '@flagwave/shared/schemas/common'
 import { route } from '../http/route.js'
-import { requireFile } from '../http/body.js'
+import { requireFile } from '../lib/uploads.js'
 import { clearSessionCookie, setSessionCookie } from '../http/auth.js'
 import type { User } from '../entities/User.js'
 import { createSession, endSession } from '../domain/accounts/sessions.js'

@@ -29,7 +29,7 @@ export const adminInstanceRoutes = [
     response: 'empty',
     summary: 'Destroy a container instance',
     handler: async (ctx, { params }) => {
-      await adminDestroyInstance(ctx.em, ctx.services, params.id, (e) => ctx.outbox.add(e))
+      await adminDestroyInstance(ctx.em, ctx.services, params.id, ctx.outbox)
       return undefined
     },
   }),

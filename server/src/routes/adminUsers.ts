@@ -11,7 +11,7 @@ import { ProfileUserInfoModel } from '@flagwave/shared/schemas/account'
 import { AdminTeamModel, TeamInfoModel } from '@flagwave/shared/schemas/teams'
 import { LocalFile } from '@flagwave/shared/schemas/admin'
 import { guidParam, intParam, route } from '../http/route.js'
-import { notFound } from '../http/errors.js'
+import { notFound } from '../lib/errors.js'
 import { presentProfile, presentUserInfo } from '../presenters/users.js'
 import { presentTeamInfo } from '../presenters/teams.js'
 import { presentLocalFile } from '../presenters/files.js'
@@ -52,7 +52,7 @@ export const adminUserRoutes = [
     summary: 'Create (or update) users in one transaction, with their teams',
     handler: async (ctx, { body }) => {
       const { users, teams } = await createUsers(ctx.em, body)
-      for (const team of teams) announceTeamChange(ctx.services.realtime, ctx.outbox, { teamId: team.id, team: presentTeamInfo(team), joined: team.members.getItems().map((m) => m.id) })
+      for (const team of teams) announceTeamChange(ctx.outbox, { teamId: team.id, team: presentTeamInfo(team), joined: team.members.getItems().map((m) => m.id) })
       await audit(ctx, `成功批量添加 ${users.length} 个用户`)
       return undefined
     },
@@ -103,7 +103,7 @@ export const adminUserRoutes = [
     summary: 'Edit a team (name, bio, lock)',
     handler: async (ctx, { params, body }) => {
       const team = await updateTeamAsAdmin(ctx.em, params.id, body)
-      announceTeamChange(ctx.services.realtime, ctx.outbox, { teamId: team.id, team: presentTeamInfo(team) })
+      announceTeamChange(ctx.outbox, { teamId: team.id, team: presentTeamInfo(team) })
       await audit(ctx, `管理员更新队伍 ${team.name}（#${team.id}）`)
       return undefined
     },
@@ -153,7 +153,7 @@ export const adminUserRoutes = [
       ctx.services.realtime.disconnectUser(user.id)
       for (const id of teamIds) {
         const team = await findTeam(ctx.em.fork(), id)
-        if (team) announceTeamChange(ctx.services.realtime, ctx.outbox, { teamId: id, team: presentTeamInfo(team) })
+        if (team) announceTeamChange(ctx.outbox, { teamId: id, team: presentTeamInfo(team) })
       }
       await invalidatePosts(ctx.services)
       await audit(ctx, `删除用户 ${user.userName}`, 'Warning')
@@ -169,7 +169,7 @@ export const adminUserRoutes = [
     summary: 'Delete a team with its participations',
     handler: async (ctx, { params }) => {
       const { team, members, gameIds } = await deleteTeamAsAdmin(ctx.em, ctx.services.storage, params.id)
-      announceTeamChange(ctx.services.realtime, ctx.outbox, { teamId: params.id, team: null, left: members })
+      announceTeamChange(ctx.outbox, { teamId: params.id, team: null, left: members })
       for (const gameId of gameIds) await requestScoreboardRebuild(ctx.services, gameId)
       await audit(ctx, `管理员删除队伍 ${team.name}（#${params.id}）`, 'Warning')
       return undefined

@@ -23,7 +23,7 @@ export const containerRoutes = [
     handler: async (ctx, { params }) => {
       const user = ctx.state.user!
       const context = await gameContext(ctx.em, params.id, user, { refuseEnded: true })
-      const container = await startInstanceContainer(ctx.em, ctx.services, context, user, params.challengeId, (e) => ctx.outbox.add(e))
+      const container = await startInstanceContainer(ctx.em, ctx.services, context, user, params.challengeId, ctx.outbox)
       return presentContainerInfo(container)
     },
   }),
@@ -37,7 +37,7 @@ export const containerRoutes = [
     summary: "Prolong the team's container by 2 hours, in its last 10 minutes (ContainerInfoModel)",
     handler: async (ctx, { params }) => {
       const context = await gameContext(ctx.em, params.id, ctx.state.user!, { refuseEnded: true })
-      const container = await prolongInstanceContainer(ctx.em, context, params.challengeId, (e) => ctx.outbox.add(e))
+      const container = await prolongInstanceContainer(ctx.em, context, params.challengeId, ctx.outbox)
       return presentContainerInfo(container)
     },
   }),
@@ -52,7 +52,7 @@ export const containerRoutes = [
     handler: async (ctx, { params }) => {
       const user = ctx.state.user!
       const context = await gameContext(ctx.em, params.id, user, { refuseEnded: true })
-      await stopInstanceContainer(ctx.em, ctx.services, context, user, params.challengeId, (e) => ctx.outbox.add(e))
+      await stopInstanceContainer(ctx.em, ctx.services, context, user, params.challengeId, ctx.outbox)
       return undefined
     },
   }),

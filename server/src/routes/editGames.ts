@@ -17,8 +17,7 @@ import {
 } from '@flagwave/shared/schemas/challenges'
 import { arrayResponseOf, pagingQuery, type ArrayResponse } from '@flagwave/shared/schemas/common'
 import { intParam, route } from '../http/route.js'
-import { requireFile } from '../http/body.js'
-import { envelope } from '../realtime/publish.js'
+import { requireFile } from '../lib/uploads.js'
 import { removeBlobs } from '../domain/files/files.js'
 import { teamHashSalt } from '../domain/games/keys.js'
 import { invalidateGameList } from '../domain/games/cache.js'
@@ -363,7 +362,7 @@ export const editGameRoutes = [
       if (result.status === 'Success') {
         await removeBlobs(ctx.em, ctx.services.storage, result.freed)
         if (result.disabled) {
-          ctx.outbox.add(envelope('user', rooms.game(game.id), 'ReceivedChallengeUpdate', await challengeUpdateOf(ctx.em, game, [result.challenge])))
+          ctx.outbox.publish('user', rooms.game(game.id), 'ReceivedChallengeUpdate', await challengeUpdateOf(ctx.em, game, [result.challenge]))
           await rebuildScoreboard(ctx, game.id)
         }
         await audit(ctx, `删除了比赛 #${game.id} 的题目 #${challenge.id} 的 flag #${params.fId}`)

@@ -7,7 +7,7 @@
 import type { Context } from 'koa'
 import { z } from 'zod'
 import { guidParam, RAW, route } from '../http/route.js'
-import { badRequest, notFound } from '../http/errors.js'
+import { badRequest, notFound } from '../lib/errors.js'
 import { PROXY_TITLES, proxyContainerExists } from '../containers/proxy.js'
 
 const ProxyParams = z.object({ id: guidParam })

@@ -9,7 +9,7 @@ import { AnswerResult } from '@flagwave/shared/enums'
 import { FlagSubmitModel } from '@flagwave/shared/schemas/play'
 import { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
 import { RAW, intParam, route } from '../http/route.js'
-import { badRequest, notFound } from '../http/errors.js'
+import { badRequest, notFound } from '../lib/errors.js'
 import { submitFlag, submissionStatus } from '../domain/submissions/submit.js'
 import { sendSnapshot } from '../http/scoreboardRead.js'
 

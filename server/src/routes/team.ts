@@ -3,8 +3,8 @@ import type { Context } from 'koa'
 import { z } from 'zod'
 import { TeamAcceptCode, TeamInfoModel, TeamTransferModel, TeamUpdateModel } from '@flagwave/shared/schemas/teams'
 import { intParam, route } from '../http/route.js'
-import { requireFile } from '../http/body.js'
-import { notFound } from '../http/errors.js'
+import { requireFile } from '../lib/uploads.js'
+import { notFound } from '../lib/errors.js'
 import { presentTeamInfo } from '../presenters/teams.js'
 import {
   acceptInvite,
@@ -32,7 +32,7 @@ async function audit(ctx: Context, message: string): Promise<void> {
   await ctx.services.audit.write({ message, userName: me(ctx).userName, ip: ctx.clientIp, status: 'Success' })
 }
 
-const announce = (ctx: Context, change: TeamChange) => announceTeamChange(ctx.services.realtime, ctx.outbox, change)
+const announce = (ctx: Context, change: TeamChange) => announceTeamChange(ctx.outbox, change)
 
 export const teamRoutes = [
   // Literal segments before `/api/team/:id`.

@@ -4,7 +4,7 @@ import type { PasswordChangeModel, ProfileUpdateModel } from '@flagwave/shared/s
 import type { Services } from '../../services.js'
 import type { User } from '../../entities/User.js'
 import { Session } from '../../entities/Session.js'
-import { badRequest } from '../../http/errors.js'
+import { badRequest } from '../../lib/errors.js'
 import { hashPassword, passwordPolicyError, verifyPassword } from './passwords.js'
 import { newSecurityStamp } from './sessions.js'
 import { identityErrors, normalizeKey, uniqueViolationTitle, userValidationError, type RequestInfo } from './identity.js'

@@ -2,7 +2,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { PasswordResetModel, RecoveryModel } from '@flagwave/shared/schemas/account'
 import type { Services } from '../../services.js'
-import { badRequest, notFound } from '../../http/errors.js'
+import { badRequest, notFound } from '../../lib/errors.js'
 import { verifyCaptcha } from './captcha.js'
 import { hashPassword, passwordPolicyError } from './passwords.js'
 import { endAllSessions, newSecurityStamp } from './sessions.js'

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql'
 import type { AccountVerifyModel } from '@flagwave/shared/schemas/account'
 import type { Services } from '../../services.js'
 import type { User } from '../../entities/User.js'
-import { AppError, badRequest } from '../../http/errors.js'
+import { AppError, badRequest } from '../../lib/errors.js'
 import { decodeBase64Text, findByEmail, type RequestInfo } from './identity.js'
 import { decodeToken, verifyToken } from './tokens.js'
 

@@ -6,8 +6,8 @@
 import { createReadStream } from 'node:fs'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { LocalFile } from '../../entities/LocalFile.js'
-import { AppError, badRequest, problem } from '../../http/errors.js'
-import type { UploadedFile } from '../../http/body.js'
+import { AppError, badRequest, problem } from '../../lib/errors.js'
+import type { UploadedFile } from '../../lib/uploads.js'
 import type { BlobStore } from '../../storage/blobStore.js'
 import { releaseFile, removeBlobs } from '../files/files.js'
 

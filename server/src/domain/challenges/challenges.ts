@@ -14,9 +14,8 @@ import { LocalFile } from '../../entities/LocalFile.js'
 import { Container } from '../../entities/Container.js'
 import type { Game } from '../../entities/Game.js'
 import type { GameNotice } from '../../entities/GameNotice.js'
-import { notFound } from '../../http/errors.js'
-import { envelope } from '../../realtime/publish.js'
-import type { Outbox } from '../../realtime/outbox.js'
+import { notFound } from '../../lib/errors.js'
+import type { Publish } from '../../realtime/sink.js'
 import type { ChallengeDetailView } from '../../presenters/challenges.js'
 import { releaseFile } from '../files/files.js'
 import { isGameActive } from '../games/policy.js'
@@ -83,14 +82,14 @@ export interface ChallengeUpdateResult {
 
 /**
  * `PUT .../challenges/{cId}`: the partial update of ChallengeUpdateModel (flags untouched), its
- * instances and notices, in one transaction. Realtime pushes are queued on `outbox`.
+ * instances and notices, in one transaction. Realtime pushes are published through `events`.
  */
 export async function updateChallenge(
   em: EntityManager,
   game: Game,
   challenge: Challenge,
   model: ChallengeUpdateModel,
-  outbox: Outbox,
+  events: Publish,
   now: Date = new Date(),
 ): Promise<ChallengeUpdateResult> {
   const flagCount = model.isEnabled === true ? await em.count(Flag, { challenge: challenge.id }) : 1
@@ -128,9 +127,9 @@ export async function updateChallenge(
     return { challenge: c, notices, scoringChanged: scoringChanged(before, c) }
   })
 
-  pushNotices(outbox, game.id, result.notices)
+  pushNotices(events, game.id, result.notices)
   if (result.scoringChanged) {
-    outbox.add(envelope('user', rooms.game(game.id), 'ReceivedChallengeUpdate', await challengeUpdateOf(em, game, [result.challenge])))
+    events.publish('user', rooms.game(game.id), 'ReceivedChallengeUpdate', await challengeUpdateOf(em, game, [result.challenge]))
   }
   return result
 }

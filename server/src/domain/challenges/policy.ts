@@ -5,7 +5,7 @@
 import { isContainerType, type ChallengeType } from '@flagwave/shared/enums'
 import { isAcceptableTemplate, WEAK_TEMPLATE_MESSAGE } from '@flagwave/shared/flags'
 import type { ChallengeUpdateModel } from '@flagwave/shared/schemas/challenges'
-import { badRequest } from '../../http/errors.js'
+import { badRequest } from '../../lib/errors.js'
 
 export const isBlank = (s: string | null | undefined): boolean => s === null || s === undefined || s.trim() === ''
 

@@ -29,8 +29,8 @@ import { GameInstance } from '../../entities/GameInstance.js'
 import { Participation } from '../../entities/Participation.js'
 import { Team } from '../../entities/Team.js'
 import { User } from '../../entities/User.js'
-import { AppError, badRequest, notFound, tooManyRequests } from '../../http/errors.js'
-import { envelope, type Envelope } from '../../realtime/publish.js'
+import { AppError, badRequest, notFound, tooManyRequests } from '../../lib/errors.js'
+import type { Publish } from '../../realtime/sink.js'
 import { containerUpdate } from '../../presenters/containers.js'
 import { ProviderError, type ContainerSpec, type CreatedContainer } from '../../containers/provider.js'
 import { loadInstance } from '../play/instances.js'
@@ -52,11 +52,6 @@ export const TITLES = {
   instanceNotFound: '容器实例未找到',
   instanceDestroyFailed: '容器实例销毁失败',
 } as const
-
-/** Where realtime envelopes go: a request's outbox (after commit) or straight out (workers). */
-export type Publish = (e: Envelope) => void
-
-export const publisher = (services: Services): Publish => (e) => services.realtime.emit(e)
 
 const isLive = (c: Container | null | undefined): c is Container => !!c && c.status !== 'Destroyed'
 
@@ -171,7 +166,7 @@ export async function startInstanceContainer(
   context: GameContext,
   user: User,
   challengeId: number,
-  publish: Publish,
+  events: Publish,
 ): Promise<Container> {
   const { instance, challenge, container: existing } = await containerInstance(em, context, challengeId)
   assertCooldown(instance)
@@ -198,7 +193,7 @@ export async function startInstanceContainer(
         if (!autoDestroy) throw badRequest(TITLES.teamLimit(limit))
         for (const { container } of live.slice(0, live.length - limit + 1)) {
           try {
-            await destroyContainer(services, container.id, publish)
+            await destroyContainer(services, container.id, events)
           } catch (err) {
             throw providerFailure(services, err, TITLES.createFailed, { container: container.id })
           }
@@ -239,8 +234,8 @@ export async function startInstanceContainer(
       services.containers.uncommitted.delete(guid)
     }
     services.containers.validity.delete(guid)
-    publish(envelope('monitor', rooms.game(game.id), 'ReceivedGameEvent', started))
-    publish(envelope('user', rooms.team(game.id, participation.id), 'ReceivedContainerUpdate', containerUpdate(challenge.id, row, 'started')))
+    events.publish('monitor', rooms.game(game.id), 'ReceivedGameEvent', started)
+    events.publish('user', rooms.team(game.id, participation.id), 'ReceivedContainerUpdate', containerUpdate(challenge.id, row, 'started'))
     void services.audit.write({ message: `${team.name} 启动容器实例 ${row.containerId}`, userName: user.userName, status: 'Success' })
     return row
   } finally {
@@ -249,7 +244,7 @@ export async function startInstanceContainer(
 }
 
 /** `POST /api/game/{id}/container/{challengeId}/prolong` (CONTRACT §3.5.25). */
-export async function prolongInstanceContainer(em: EntityManager, context: GameContext, challengeId: number, publish: Publish): Promise<Container> {
+export async function prolongInstanceContainer(em: EntityManager, context: GameContext, challengeId: number, events: Publish): Promise<Container> {
   const { challenge, container } = await containerInstance(em, context, challengeId)
   if (!isLive(container)) throw badRequest(TITLES.notCreated)
   if (container.expectStopAt.getTime() - Date.now() > CONTAINER_PROLONG_WINDOW_MS) throw badRequest(TITLES.cannotProlong)
@@ -260,12 +255,12 @@ export async function prolongInstanceContainer(em: EntityManager, context: GameC
   )
   if (!row) throw badRequest(TITLES.notCreated)
   container.expectStopAt = new Date(row.expect_stop_at)
-  publish(envelope('user', rooms.team(context.game.id, context.participation.id), 'ReceivedContainerUpdate', containerUpdate(challenge.id, container, 'prolonged')))
+  events.publish('user', rooms.team(context.game.id, context.participation.id), 'ReceivedContainerUpdate', containerUpdate(challenge.id, container, 'prolonged'))
   return container
 }
 
 /** `DELETE /api/game/{id}/container/{challengeId}` (CONTRACT §3.5.26). */
-export async function stopInstanceContainer(em: EntityManager, services: Services, context: GameContext, user: User, challengeId: number, publish: Publish): Promise<void> {
+export async function stopInstanceContainer(em: EntityManager, services: Services, context: GameContext, user: User, challengeId: number, events: Publish): Promise<void> {
   const { instance, challenge, container } = await containerInstance(em, context, challengeId)
   if (!isLive(container)) throw badRequest(TITLES.notCreated)
   assertCooldown(instance)
@@ -284,8 +279,8 @@ export async function stopInstanceContainer(em: EntityManager, services: Service
       return event(tem, context.game.id, 'ContainerDestroy', challenge, user, team).wire
     })
     services.containers.validity.delete(container.id)
-    publish(envelope('monitor', rooms.game(context.game.id), 'ReceivedGameEvent', destroyed))
-    publish(envelope('user', rooms.team(context.game.id, context.participation.id), 'ReceivedContainerUpdate', containerUpdate(challenge.id, null, 'destroyed')))
+    events.publish('monitor', rooms.game(context.game.id), 'ReceivedGameEvent', destroyed)
+    events.publish('user', rooms.team(context.game.id, context.participation.id), 'ReceivedContainerUpdate', containerUpdate(challenge.id, null, 'destroyed'))
     void services.audit.write({ message: `${team.name} 销毁容器实例 ${container.containerId}`, userName: user.userName, status: 'Success' })
   } finally {
     services.containers.release(key)
@@ -300,7 +295,7 @@ export async function stopInstanceContainer(em: EntityManager, services: Service
  * expiry, admins and automatic removals produce none). Returns false when no such row exists;
  * throws a ProviderError when the engine refuses.
  */
-export async function destroyContainer(services: Services, guid: string, publish: Publish = publisher(services)): Promise<boolean> {
+export async function destroyContainer(services: Services, guid: string, events: Publish = services.realtime): Promise<boolean> {
   const em = services.orm.em.fork()
   const container = await em.findOne(Container, { id: guid })
   if (!container) return false
@@ -312,7 +307,7 @@ export async function destroyContainer(services: Services, guid: string, publish
     const participation = owner.participation as Participation
     const gameId = (participation.game as unknown as { id: number }).id
     const challengeId = (owner.challenge as unknown as { id: number }).id
-    publish(envelope('user', rooms.team(gameId, participation.id), 'ReceivedContainerUpdate', containerUpdate(challengeId, null, 'destroyed')))
+    events.publish('user', rooms.team(gameId, participation.id), 'ReceivedContainerUpdate', containerUpdate(challengeId, null, 'destroyed'))
   }
   return true
 }
@@ -348,11 +343,11 @@ export async function listTeamInstances(em: EntityManager): Promise<{ container:
   return instances.map((i) => ({ container: i.container as Container, team: (i.participation as Participation).team as Team, challenge: i.challenge as Challenge }))
 }
 
-export async function adminDestroyInstance(em: EntityManager, services: Services, guid: string, publish: Publish): Promise<void> {
+export async function adminDestroyInstance(em: EntityManager, services: Services, guid: string, events: Publish): Promise<void> {
   const container = await em.findOne(Container, { id: guid })
   if (!container) throw notFound(TITLES.instanceNotFound)
   try {
-    await destroyContainer(services, guid, publish)
+    await destroyContainer(services, guid, events)
   } catch (err) {
     throw providerFailure(services, err, TITLES.instanceDestroyFailed, { container: guid })
   }

@@ -13,7 +13,7 @@ import type { Services } from '../../services.js'
 import type { Game } from '../../entities/Game.js'
 import { Team } from '../../entities/Team.js'
 import type { User } from '../../entities/User.js'
-import { badRequest } from '../../http/errors.js'
+import { badRequest } from '../../lib/errors.js'
 import { startedGame } from '../play/games.js'
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'

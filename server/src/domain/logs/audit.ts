@@ -11,6 +11,7 @@ import type { Orm } from '../../db/orm.js'
 import { LogEntry } from '../../entities/LogEntry.js'
 import type { Realtime } from '../../realtime/publish.js'
 import { presentLiveLog } from '../../presenters/logs.js'
+import type { Actor } from '../scope.js'
 
 export interface AuditEntry {
   message: string
@@ -30,6 +31,14 @@ export class AuditLog {
     private readonly realtime: Realtime,
     private readonly log: Logger,
   ) {}
+
+  /**
+   * The entry of a successful action `actor` took; commands call it after their change
+   * committed. The one way commands audit (docs/architecture.md, "Commands").
+   */
+  success(actor: Actor, message: string, level: LogLevel = 'Information'): Promise<void> {
+    return this.write({ message, level, userName: actor.user.userName, ip: actor.ip, status: 'Success' })
+  }
 
   async write(entry: AuditEntry): Promise<void> {
     try {

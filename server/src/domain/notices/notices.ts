@@ -10,9 +10,8 @@ import type { GameNotice as GameNoticeModel } from '@flagwave/shared/schemas/gam
 import { rooms } from '@flagwave/shared/events'
 import { GameNotice } from '../../entities/GameNotice.js'
 import type { Game } from '../../entities/Game.js'
-import { notFound } from '../../http/errors.js'
-import { envelope } from '../../realtime/publish.js'
-import type { Outbox } from '../../realtime/outbox.js'
+import { notFound } from '../../lib/errors.js'
+import type { Publish } from '../../realtime/sink.js'
 import type { Services } from '../../services.js'
 import { presentNotice } from '../../presenters/notices.js'
 import { cacheOf } from '../games/cache.js'
@@ -31,8 +30,8 @@ export function addNotice(em: EntityManager, game: Game | number, type: NoticeTy
 }
 
 /** Queue the push of notices created in this request (published after the commit). */
-export function pushNotices(outbox: Outbox, gameId: number, notices: GameNotice[]): void {
-  for (const notice of notices) outbox.add(envelope('user', rooms.game(gameId), 'ReceivedGameNotice', presentNotice(notice)))
+export function pushNotices(events: Publish, gameId: number, notices: GameNotice[]): void {
+  for (const notice of notices) events.publish('user', rooms.game(gameId), 'ReceivedGameNotice', presentNotice(notice))
 }
 
 /** `POST /api/edit/games/{id}/notices`. */

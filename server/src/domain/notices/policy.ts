@@ -1,6 +1,6 @@
 /** Which notices an admin may change (CONTRACT §3.4.14–3.4.15): only `Normal` ones. */
 import type { GameNotice } from '../../entities/GameNotice.js'
-import { badRequest } from '../../http/errors.js'
+import { badRequest } from '../../lib/errors.js'
 
 export function assertNoticeEditable(notice: Pick<GameNotice, 'type'>): void {
   if (notice.type !== 'Normal') throw badRequest('不能更改系统通知')

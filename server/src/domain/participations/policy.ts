@@ -5,7 +5,7 @@
 import type { ParticipationStatus } from '@flagwave/shared/enums'
 import type { GameJoinModel } from '@flagwave/shared/schemas/games'
 import type { Game } from '../../entities/Game.js'
-import { badRequest } from '../../http/errors.js'
+import { badRequest } from '../../lib/errors.js'
 import { isEnded, isRunning } from '../play/gate.js'
 
 export const GAME_ENDED = '比赛已结束'

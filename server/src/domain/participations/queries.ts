@@ -5,7 +5,7 @@ import { Game } from '../../entities/Game.js'
 import { Participation } from '../../entities/Participation.js'
 import { Registration } from '../../entities/Registration.js'
 import type { User } from '../../entities/User.js'
-import { notFound } from '../../http/errors.js'
+import { notFound } from '../../lib/errors.js'
 import { presentParticipationInfo } from '../../presenters/participations.js'
 import { GAME_NOT_FOUND } from '../play/games.js'
 

@@ -9,7 +9,7 @@ import { Registration } from '../../entities/Registration.js'
 import { Participation } from '../../entities/Participation.js'
 import { Challenge } from '../../entities/Challenge.js'
 import type { User } from '../../entities/User.js'
-import { badRequest, notFound } from '../../http/errors.js'
+import { badRequest, notFound } from '../../lib/errors.js'
 
 export interface GameContext {
   game: Game

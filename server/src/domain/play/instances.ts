@@ -19,7 +19,7 @@ import { LocalFile } from '../../entities/LocalFile.js'
 import type { Container } from '../../entities/Container.js'
 import type { Game } from '../../entities/Game.js'
 import type { Participation } from '../../entities/Participation.js'
-import { notFound } from '../../http/errors.js'
+import { notFound } from '../../lib/errors.js'
 import { sha256Hex, teamHashSalt } from '../games/keys.js'
 
 export const INSTANCE_NOT_FOUND = '题目未找到或动态附件分配失败'

@@ -8,7 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql'
 import type { PostDetailModel, PostEditModel } from '@flagwave/shared/schemas/posts'
 import { Post } from '../../entities/Post.js'
 import { User } from '../../entities/User.js'
-import { notFound } from '../../http/errors.js'
+import { notFound } from '../../lib/errors.js'
 import type { Services } from '../../services.js'
 import { presentPostDetail } from '../../presenters/posts.js'
 

@@ -41,7 +41,7 @@ import { SCOREBOARD_CHANNEL, requestScoreboardRebuild } from './hooks.js'
 import { ScoreboardState, type SolveData } from './engine.js'
 import { loadGameData } from './load.js'
 import { ChallengeChanges } from './delta.js'
-import { notFound } from '../../http/errors.js'
+import { notFound } from '../../lib/errors.js'
 
 const gzip = promisify(gzipCallback)
 

@@ -7,7 +7,7 @@ import type { AnswerResult } from '@flagwave/shared/enums'
 import { gameContext } from '../play/gate.js'
 import { Submission } from '../../entities/Submission.js'
 import type { User } from '../../entities/User.js'
-import { notFound } from '../../http/errors.js'
+import { notFound } from '../../lib/errors.js'
 import { SUBMISSION_CHANNEL, nativePool } from './pg.js'
 import { maskedStatus } from './judge.js'
 

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql'
 import { LoadStrategy } from '@mikro-orm/core'
 import type { AdminTeamModel } from '@flagwave/shared/schemas/teams'
 import { Team } from '../../entities/Team.js'
-import { badRequest } from '../../http/errors.js'
+import { badRequest } from '../../lib/errors.js'
 import type { BlobStore } from '../../storage/blobStore.js'
 import { lockTeam, removeTeam } from './teams.js'
 

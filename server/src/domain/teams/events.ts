@@ -6,9 +6,7 @@
  */
 import { rooms } from '@flagwave/shared/events'
 import type { TeamInfoModel } from '@flagwave/shared/schemas/teams'
-import type { Realtime } from '../../realtime/publish.js'
-import { envelope } from '../../realtime/publish.js'
-import type { Outbox } from '../../realtime/outbox.js'
+import type { Publish } from '../../realtime/sink.js'
 
 export interface TeamChange {
   teamId: number
@@ -20,13 +18,13 @@ export interface TeamChange {
   left?: string[]
 }
 
-/** Call after the change committed: room membership moves now, the event leaves with the outbox. */
-export function announceTeamChange(realtime: Realtime, outbox: Outbox, change: TeamChange): void {
+/** Room membership moves and the event goes out, both after the change committed. */
+export function announceTeamChange(events: Publish, change: TeamChange): void {
   const room = rooms.teamMembers(change.teamId)
   const update = { teamId: change.teamId, team: change.team }
-  void realtime.joinUsers('user', change.joined ?? [], room)
-  realtime.leaveUsers('user', change.left ?? [], room)
-  if (change.team === null) realtime.closeRoom(room)
-  else outbox.add(envelope('user', room, 'ReceivedTeamUpdate', update))
-  for (const userId of change.left ?? []) outbox.add(envelope('user', rooms.user(userId), 'ReceivedTeamUpdate', update))
+  events.joinUsers('user', change.joined ?? [], room)
+  events.leaveUsers('user', change.left ?? [], room)
+  if (change.team === null) events.closeRoom(room)
+  else events.publish('user', room, 'ReceivedTeamUpdate', update)
+  for (const userId of change.left ?? []) events.publish('user', rooms.user(userId), 'ReceivedTeamUpdate', update)
 }

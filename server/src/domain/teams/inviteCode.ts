@@ -3,7 +3,7 @@
  * lowercase hex characters. Team names may contain colons, so a code is read from the end.
  */
 import { randomBytes } from 'node:crypto'
-import { badRequest } from '../../http/errors.js'
+import { badRequest } from '../../lib/errors.js'
 
 export const newInviteToken = (): string => randomBytes(16).toString('hex')
 

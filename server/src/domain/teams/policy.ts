@@ -3,7 +3,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { Team } from '../../entities/Team.js'
-import { forbidden } from '../../http/errors.js'
+import { forbidden } from '../../lib/errors.js'
 
 export const isCaptain = (team: Team, userId: string): boolean => team.captain.id === userId
 

@@ -1,8 +1,8 @@
 /** Rules of a write-up upload (CONTRACT §3.5.23): the file checks (before the context gate) and the deadline. */
 import { WRITEUP_MAX_BYTES } from '@flagwave/shared/limits'
 import type { Game } from '../../entities/Game.js'
-import type { UploadedFile } from '../../http/body.js'
-import { badRequest } from '../../http/errors.js'
+import type { UploadedFile } from '../../lib/uploads.js'
+import { badRequest } from '../../lib/errors.js'
 
 export const FILE_EMPTY = '文件非法'
 export const FILE_TOO_LARGE = '文件过大'

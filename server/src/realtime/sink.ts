@@ -1,0 +1,28 @@
+/**
+ * The one sink of realtime events (docs/realtime.md). Domain commands publish through a
+ * `Publish` and never see Socket.IO: inside a request it is the request's `Outbox`, which holds
+ * everything until the response succeeded (so after the commit); workers, which commit on their
+ * own, get the immediate `Realtime`. Room moves and disconnections go through the same sink so
+ * they, too, happen only after the change they follow has committed.
+ */
+import type { HubEvents, NamespaceName } from '@flagwave/shared/events'
+
+export type EventOf<N extends NamespaceName> = keyof HubEvents[N] & string
+export type ArgsOf<N extends NamespaceName, E extends EventOf<N>> = HubEvents[N][E] extends (...args: infer A) => void ? A : never
+
+export interface Publish {
+  /** Send `event` to every socket in `room` of the hub `namespace`, on every node. */
+  publish<N extends NamespaceName, E extends EventOf<N>>(namespace: N, room: string, event: E, ...args: ArgsOf<N, E>): void
+  /**
+   * Make the sockets of `userIds` on `namespace` join `room`; with `within`, only those already
+   * in that room (e.g. the user-hub sockets watching one game). Events published after this
+   * call reach them.
+   */
+  joinUsers(namespace: NamespaceName, userIds: string[], room: string, within?: string): void
+  /** Make the sockets of `userIds` on `namespace` leave `room`. */
+  leaveUsers(namespace: NamespaceName, userIds: string[], room: string): void
+  /** Empty a user-hub room (a deleted team). */
+  closeRoom(room: string): void
+  /** Drop every socket of a user on every hub (bans, role changes, deletion). */
+  disconnectUser(userId: string): void
+}
