@@ -96,7 +96,7 @@ interface FlagRemoval {
   freed: (string | null)[]
 }
 
-export type FlagRemovalStatus = Extract<TaskStatus, 'Success' | 'NotFound'>
+type FlagRemovalStatus = Extract<TaskStatus, 'Success' | 'NotFound'>
 
 /**
  * `DELETE .../flags/{fId}`: `NotFound` when the challenge has no such flag; the last flag

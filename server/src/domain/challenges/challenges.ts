@@ -55,7 +55,7 @@ export async function createChallenge(scope: Scope, actor: Actor, game: Game, mo
 }
 
 /** Everything the edit detail shows of a challenge. */
-export interface ChallengeDetail {
+interface ChallengeDetail {
   challenge: Challenge
   flags: Flag[]
   /** Stored files by hash (a missing entry = the file is gone). */

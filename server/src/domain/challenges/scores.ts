@@ -23,7 +23,7 @@ export const scoringChanged = (a: ScoringFields, b: ScoringFields): boolean =>
   a.isEnabled !== b.isEnabled
 
 /** One of the first three teams to solve a challenge, as stored. */
-export interface BloodRecord {
+interface BloodRecord {
   id: number
   name: string
   avatarHash: string | null

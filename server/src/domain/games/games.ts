@@ -108,15 +108,15 @@ export async function deleteGame(scope: Scope, actor: Actor, game: Game): Promis
   let freed: (string | null)[]
   try {
     freed = await em.transactional(async (tx) => {
-      const game = await tx.findOne(Game, { id: gameId })
-      if (!game) throw notFound('比赛未找到')
+      const stored = await tx.findOne(Game, { id: gameId })
+      if (!stored) throw notFound('比赛未找到')
       const challenges = await tx.find(Challenge, { game: gameId }, { populate: ['attachment'] })
       const flags = challenges.length ? await tx.find(Flag, { challenge: { $in: challenges.map((c) => c.id) } }, { populate: ['attachment'] }) : []
       const attachments = [...challenges.map((c) => c.attachment), ...flags.map((f) => f.attachment)].filter((a): a is Attachment => !!a)
       const participations = await tx.find(Participation, { game: gameId, writeup: { $ne: null } })
 
       const hashes = [
-        game.posterHash,
+        stored.posterHash,
         ...attachments.map((a) => (a.type === 'Local' ? a.fileHash : null)),
         ...participations.map((p) => (p.writeup as LocalFile | null)?.hash ?? null),
       ]

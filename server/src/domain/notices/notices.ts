@@ -79,7 +79,7 @@ export async function listNormalNotices(em: EntityManager, gameId: number): Prom
 export const NOTICE_CACHE_TTL_MS = 30 * 60 * 1000
 
 /** A notice as cached: a plain copy, so the cache holds no entity of a finished unit of work. */
-export type NoticeRecord = Pick<GameNotice, 'id' | 'type' | 'content' | 'publishTime'>
+type NoticeRecord = Pick<GameNotice, 'id' | 'type' | 'content' | 'publishTime'>
 
 export const noticeCache = (services: object) => cacheOf<NoticeRecord[]>(services, 'notices', NOTICE_CACHE_TTL_MS)
 

@@ -74,7 +74,7 @@ export async function uploadWriteup(em: EntityManager, services: Services, actor
 }
 
 /** An uploaded write-up: the participation (its team loaded) and the file. */
-export interface UploadedWriteup {
+interface UploadedWriteup {
   participation: Participation
   file: LocalFile
 }
