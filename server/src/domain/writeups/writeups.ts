@@ -15,12 +15,13 @@ import type { Team } from '../../entities/Team.js'
 import type { User } from '../../entities/User.js'
 import type { UploadedFile } from '../../lib/uploads.js'
 import { notFound } from '../../lib/errors.js'
+// Only for the two wrappers below, until their routes present the records themselves.
 import { presentBasicWriteup, presentWriteupInfo } from '../../presenters/writeups.js'
+import type { Actor } from '../scope.js'
 import { releaseFile, removeBlobs, storeFile } from '../files/files.js'
 import { gameContext } from '../play/gate.js'
 import { GAME_NOT_FOUND } from '../play/games.js'
 import { assertBeforeDeadline, assertWriteupFile } from './policy.js'
-
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0')
 
@@ -35,15 +36,21 @@ export function fileTimestamp(date: Date, utc: boolean): string {
 /** The stored name of a write-up: `Writeup-{gameId}-{teamId}-{yyyyMMdd-HH.mm.ss}Z.pdf` (server local time, as the reference). */
 export const writeupFileName = (gameId: number, teamId: number, at: Date): string => `Writeup-${gameId}-${teamId}-${fileTimestamp(at, false)}Z.pdf`
 
-/** `GET /api/game/{id}/writeup` (gate steps 1–4: works after the end). */
-export async function writeupInfo(em: EntityManager, user: User, gameId: number): Promise<BasicWriteupInfoModel> {
+/** The caller's team's write-up of a game: the game and the uploaded file, if any (gate steps 1–4: works after the end). */
+export async function teamWriteup(em: EntityManager, user: User, gameId: number): Promise<{ game: Game; file: LocalFile | null }> {
   const { game, participation } = await gameContext(em, gameId, user, { refuseEnded: false })
   const file = participation.writeup ? await em.findOne(LocalFile, { hash: (participation.writeup as LocalFile).hash }) : null
+  return { game, file }
+}
+
+/** `GET /api/game/{id}/writeup`: `teamWriteup` presented, for routes/game.ts until it presents it itself. */
+export async function writeupInfo(em: EntityManager, user: User, gameId: number): Promise<BasicWriteupInfoModel> {
+  const { game, file } = await teamWriteup(em, user, gameId)
   return presentBasicWriteup(game, file)
 }
 
 /** `POST /api/game/{id}/writeup`: validate, gate 1–4, deadline, then store and replace. */
-export async function uploadWriteup(em: EntityManager, services: Services, actor: { user: User; ip: string }, gameId: number, file: UploadedFile): Promise<void> {
+export async function uploadWriteup(em: EntityManager, services: Services, actor: Actor, gameId: number, file: UploadedFile): Promise<void> {
   assertWriteupFile(file)
   const { game, participation } = await gameContext(em, gameId, actor.user, { refuseEnded: false })
   const now = new Date()
@@ -63,11 +70,17 @@ export async function uploadWriteup(em: EntityManager, services: Services, actor
     return released
   })
   await removeBlobs(em, services.storage, [released])
-  await services.audit.write({ message: `[${team.name}] 成功提交了比赛 [${game.title}] 的 Writeup`, userName: actor.user.userName, ip: actor.ip, status: 'Success' })
+  await services.audit.success(actor, `[${team.name}] 成功提交了比赛 [${game.title}] 的 Writeup`)
+}
+
+/** An uploaded write-up: the participation (its team loaded) and the file. */
+interface UploadedWriteup {
+  participation: Participation
+  file: LocalFile
 }
 
 /** Participations of a game with an uploaded write-up, newest upload first (404 `比赛未找到`). */
-async function uploadedWriteups(em: EntityManager, gameId: number): Promise<{ game: Game; rows: { participation: Participation; file: LocalFile }[] }> {
+export async function uploadedWriteups(em: EntityManager, gameId: number): Promise<{ game: Game; rows: UploadedWriteup[] }> {
   const game = await em.findOne(Game, { id: gameId })
   if (!game) throw notFound(GAME_NOT_FOUND)
   const participations = await em.find(
@@ -82,7 +95,7 @@ async function uploadedWriteups(em: EntityManager, gameId: number): Promise<{ ga
   return { game, rows }
 }
 
-/** `GET /api/admin/writeups/{id}`. */
+/** `GET /api/admin/writeups/{id}`: `uploadedWriteups` presented, for routes/participation.ts until it presents them itself. */
 export async function listWriteups(em: EntityManager, gameId: number): Promise<WriteupInfoModel[]> {
   const { rows } = await uploadedWriteups(em, gameId)
   return rows.map((r) => presentWriteupInfo(r.participation, r.file))
