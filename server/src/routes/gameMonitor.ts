@@ -8,7 +8,7 @@ import { GameEvent } from '@flagwave/shared/schemas/games'
 import { CheatInfoModel, Submission } from '@flagwave/shared/schemas/play'
 import { intParam, RAW, route } from '../http/route.js'
 import { gameCheatInfo, gameEvents, gameSubmissions } from '../domain/play/monitor.js'
-import { EventsQuery, SubmissionsQuery } from '../domain/play/paging.js'
+import { EventsQuery, SubmissionsQuery } from '@flagwave/shared/schemas/gameQueries'
 import { scoreboardSheet, submissionSheet, XLSX_TYPE, type Export } from '../domain/exports/sheets.js'
 
 const GameParams = z.object({ id: intParam })
