@@ -15,10 +15,7 @@ import { randomUUID } from 'node:crypto'
 import { LockMode } from '@mikro-orm/core'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { isContainerType } from '@flagwave/shared/enums'
-import { rooms } from '@flagwave/shared/events'
 import { generateTestFlag } from '@flagwave/shared/flags'
-import { toWireDate } from '@flagwave/shared/format'
-import type { GameEvent as GameEventModel } from '@flagwave/shared/schemas/games'
 import { CONTAINER_COOLDOWN_MS, CONTAINER_LIFETIME_MS, CONTAINER_PROLONG_WINDOW_MS } from '@flagwave/shared/limits'
 import type { Services } from '../../services.js'
 import { Container } from '../../entities/Container.js'
@@ -31,10 +28,11 @@ import { Team } from '../../entities/Team.js'
 import { User } from '../../entities/User.js'
 import { AppError, badRequest, notFound, tooManyRequests } from '../../lib/errors.js'
 import type { Publish } from '../../realtime/sink.js'
-import { containerUpdate } from '../../presenters/containers.js'
 import { ProviderError, type ContainerSpec, type CreatedContainer } from '../../containers/provider.js'
 import { loadInstance } from '../play/instances.js'
-import type { GameContext } from '../play/gate.js'
+import { gameContext, type GameContext } from '../play/gate.js'
+import type { Actor, Scope } from '../scope.js'
+import { publishContainerEvent, publishContainerUpdate } from './events.js'
 
 export const TITLES = {
   notFound: '题目未找到',
@@ -135,7 +133,7 @@ function assertCooldown(instance: GameInstance, now = Date.now()): void {
 }
 
 /** The team's live containers in this game (oldest first). */
-export async function teamContainers(em: EntityManager, participationId: number): Promise<{ instance: GameInstance; container: Container }[]> {
+async function teamContainers(em: EntityManager, participationId: number): Promise<{ instance: GameInstance; container: Container }[]> {
   const instances = await em.find(
     GameInstance,
     { participation: participationId, container: { $ne: null } },
@@ -144,30 +142,26 @@ export async function teamContainers(em: EntityManager, participationId: number)
   return instances.filter((i) => isLive(i.container as Container | null)).map((i) => ({ instance: i, container: i.container as Container }))
 }
 
-/** A ContainerStart/ContainerDestroy game event row and its wire form (CONTRACT §4.7, §6.3). */
-function event(em: EntityManager, gameId: number, type: 'ContainerStart' | 'ContainerDestroy', challenge: Challenge, user: User, team: Team): { row: GameEvent; wire: GameEventModel } {
-  const content = `${challenge.title}#${challenge.id} ${type === 'ContainerStart' ? '启动容器实例' : '销毁容器实例'}`
-  const publishTime = new Date()
-  const row = em.create(GameEvent, {
+/** A ContainerStart/ContainerDestroy game event row (CONTRACT §4.7, §6.3). */
+function event(em: EntityManager, gameId: number, type: 'ContainerStart' | 'ContainerDestroy', challenge: Challenge, user: User, team: Team): GameEvent {
+  return em.create(GameEvent, {
     game: em.getReference(Game, gameId),
     type,
-    content,
-    publishTime,
+    content: `${challenge.title}#${challenge.id} ${type === 'ContainerStart' ? '启动容器实例' : '销毁容器实例'}`,
+    publishTime: new Date(),
     user: em.getReference(User, user.id),
     team: em.getReference(Team, team.id),
   })
-  return { row, wire: { type, content, time: toWireDate(publishTime), user: user.userName, team: team.name } }
 }
 
-/** `POST /api/game/{id}/container/{challengeId}` after the context gate (CONTRACT §3.5.24). */
-export async function startInstanceContainer(
-  em: EntityManager,
-  services: Services,
-  context: GameContext,
-  user: User,
-  challengeId: number,
-  events: Publish,
-): Promise<Container> {
+/** The gate of the player's container endpoints: steps 1–5, ended games refused unless in practice mode. */
+const playerContext = (scope: Scope, actor: Actor, gameId: number): Promise<GameContext> => gameContext(scope.em, gameId, actor.user, { refuseEnded: true })
+
+/** `POST /api/game/{id}/container/{challengeId}` (CONTRACT §3.5.24). */
+export async function startInstanceContainer(scope: Scope, actor: Actor, gameId: number, challengeId: number): Promise<Container> {
+  const { em, services, events } = scope
+  const user = actor.user
+  const context = await playerContext(scope, actor, gameId)
   const { instance, challenge, container: existing } = await containerInstance(em, context, challengeId)
   assertCooldown(instance)
   const key = `instance:${instance.id}`
@@ -211,7 +205,7 @@ export async function startInstanceContainer(
     }
 
     let row: Container
-    let started: GameEventModel
+    let started: GameEvent
     try {
       ;({ row, started } = await em.transactional(async (tem) => {
         const locked = await tem.findOneOrFail(GameInstance, { id: instance.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
@@ -224,7 +218,7 @@ export async function startInstanceContainer(
         const row = newRow(tem, services, guid, challenge.containerImage.trim(), created, flag, null)
         locked.container = row
         locked.lastContainerOperation = new Date()
-        const started = event(tem, game.id, 'ContainerStart', challenge, user, team).wire
+        const started = event(tem, game.id, 'ContainerStart', challenge, user, team)
         return { row, started }
       }))
     } catch (err) {
@@ -234,9 +228,9 @@ export async function startInstanceContainer(
       services.containers.uncommitted.delete(guid)
     }
     services.containers.validity.delete(guid)
-    events.publish('monitor', rooms.game(game.id), 'ReceivedGameEvent', started)
-    events.publish('user', rooms.team(game.id, participation.id), 'ReceivedContainerUpdate', containerUpdate(challenge.id, row, 'started'))
-    void services.audit.write({ message: `${team.name} 启动容器实例 ${row.containerId}`, userName: user.userName, status: 'Success' })
+    publishContainerEvent(events, game.id, started, user.userName, team.name)
+    publishContainerUpdate(events, { gameId: game.id, participationId: participation.id, challengeId: challenge.id }, row, 'started')
+    void services.audit.success(actor, `${team.name} 启动容器实例 ${row.containerId}`)
     return row
   } finally {
     services.containers.release(key)
@@ -244,7 +238,9 @@ export async function startInstanceContainer(
 }
 
 /** `POST /api/game/{id}/container/{challengeId}/prolong` (CONTRACT §3.5.25). */
-export async function prolongInstanceContainer(em: EntityManager, context: GameContext, challengeId: number, events: Publish): Promise<Container> {
+export async function prolongInstanceContainer(scope: Scope, actor: Actor, gameId: number, challengeId: number): Promise<Container> {
+  const em = scope.em
+  const context = await playerContext(scope, actor, gameId)
   const { challenge, container } = await containerInstance(em, context, challengeId)
   if (!isLive(container)) throw badRequest(TITLES.notCreated)
   if (container.expectStopAt.getTime() - Date.now() > CONTAINER_PROLONG_WINDOW_MS) throw badRequest(TITLES.cannotProlong)
@@ -255,12 +251,15 @@ export async function prolongInstanceContainer(em: EntityManager, context: GameC
   )
   if (!row) throw badRequest(TITLES.notCreated)
   container.expectStopAt = new Date(row.expect_stop_at)
-  events.publish('user', rooms.team(context.game.id, context.participation.id), 'ReceivedContainerUpdate', containerUpdate(challenge.id, container, 'prolonged'))
+  publishContainerUpdate(scope.events, { gameId: context.game.id, participationId: context.participation.id, challengeId: challenge.id }, container, 'prolonged')
   return container
 }
 
 /** `DELETE /api/game/{id}/container/{challengeId}` (CONTRACT §3.5.26). */
-export async function stopInstanceContainer(em: EntityManager, services: Services, context: GameContext, user: User, challengeId: number, events: Publish): Promise<void> {
+export async function stopInstanceContainer(scope: Scope, actor: Actor, gameId: number, challengeId: number): Promise<void> {
+  const { em, services, events } = scope
+  const user = actor.user
+  const context = await playerContext(scope, actor, gameId)
   const { instance, challenge, container } = await containerInstance(em, context, challengeId)
   if (!isLive(container)) throw badRequest(TITLES.notCreated)
   assertCooldown(instance)
@@ -276,12 +275,12 @@ export async function stopInstanceContainer(em: EntityManager, services: Service
     const destroyed = await em.transactional(async (tem) => {
       await tem.nativeDelete(Container, { id: container.id })
       await tem.nativeUpdate(GameInstance, { id: instance.id }, { lastContainerOperation: new Date() })
-      return event(tem, context.game.id, 'ContainerDestroy', challenge, user, team).wire
+      return event(tem, context.game.id, 'ContainerDestroy', challenge, user, team)
     })
     services.containers.validity.delete(container.id)
-    events.publish('monitor', rooms.game(context.game.id), 'ReceivedGameEvent', destroyed)
-    events.publish('user', rooms.team(context.game.id, context.participation.id), 'ReceivedContainerUpdate', containerUpdate(challenge.id, null, 'destroyed'))
-    void services.audit.write({ message: `${team.name} 销毁容器实例 ${container.containerId}`, userName: user.userName, status: 'Success' })
+    publishContainerEvent(events, context.game.id, destroyed, user.userName, team.name)
+    publishContainerUpdate(events, { gameId: context.game.id, participationId: context.participation.id, challengeId: challenge.id }, null, 'destroyed')
+    void services.audit.success(actor, `${team.name} 销毁容器实例 ${container.containerId}`)
   } finally {
     services.containers.release(key)
   }
@@ -307,7 +306,7 @@ export async function destroyContainer(services: Services, guid: string, events:
     const participation = owner.participation as Participation
     const gameId = (participation.game as unknown as { id: number }).id
     const challengeId = (owner.challenge as unknown as { id: number }).id
-    events.publish('user', rooms.team(gameId, participation.id), 'ReceivedContainerUpdate', containerUpdate(challengeId, null, 'destroyed'))
+    publishContainerUpdate(events, { gameId, participationId: participation.id, challengeId }, null, 'destroyed')
   }
   return true
 }
@@ -343,7 +342,9 @@ export async function listTeamInstances(em: EntityManager): Promise<{ container:
   return instances.map((i) => ({ container: i.container as Container, team: (i.participation as Participation).team as Team, challenge: i.challenge as Challenge }))
 }
 
-export async function adminDestroyInstance(em: EntityManager, services: Services, guid: string, events: Publish): Promise<void> {
+/** `DELETE /api/admin/instances/{id}`: only the owning team hears of it (no game event). */
+export async function adminDestroyInstance(scope: Scope, _actor: Actor, guid: string): Promise<void> {
+  const { em, services, events } = scope
   const container = await em.findOne(Container, { id: guid })
   if (!container) throw notFound(TITLES.instanceNotFound)
   try {
@@ -361,11 +362,6 @@ async function editLookup(em: EntityManager, gameId: number, challengeId: number
   const challenge = await em.findOne(Challenge, { id: challengeId, game: gameId })
   if (!challenge) throw notFound('题目未找到')
   return challenge
-}
-
-/** The live test container of a challenge (the edit detail's `testContainer`). */
-export function findTestContainer(em: EntityManager, challengeId: number): Promise<Container | null> {
-  return em.findOne(Container, { testChallengeId: challengeId, status: { $ne: 'Destroyed' } }, { orderBy: { startedAt: 'desc' } })
 }
 
 async function destroyTestContainers(em: EntityManager, services: Services, challengeId: number): Promise<void> {
