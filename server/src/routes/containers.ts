@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import { intParam, route } from '../http/route.js'
-import { prolongInstanceContainer, startInstanceContainer, stopInstanceContainer } from '../domain/containers/lifecycle.js'
+import { prolongInstanceContainer, startInstanceContainer, stopInstanceContainer } from '../domain/containers/playerContainers.js'
 import { presentContainerInfo } from '../presenters/containers.js'
 import { ContainerInfoModel } from '@flagwave/shared/schemas/challenges'
 
