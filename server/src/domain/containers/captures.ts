@@ -28,7 +28,7 @@ async function subdirectories(dir: string): Promise<string[]> {
 }
 
 /** One capture file of a team. */
-export interface CaptureFile {
+interface CaptureFile {
   name: string
   size: number
   modified: Date

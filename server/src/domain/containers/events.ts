@@ -10,7 +10,7 @@ import { containerUpdate } from '../../presenters/containers.js'
 import { presentGameEventBy } from '../../presenters/events.js'
 
 /** Where a container belongs: the team's participation in a game, and the challenge. */
-export interface ContainerOwner {
+interface ContainerOwner {
   gameId: number
   participationId: number
   challengeId: number

@@ -8,7 +8,7 @@ import { notFound } from '../../lib/errors.js'
 import { GAME_NOT_FOUND } from '../play/games.js'
 
 /** A participation (team, members and captain loaded) with the ids of the users registered through it. */
-export interface ParticipationWithMembers {
+interface ParticipationWithMembers {
   participation: Participation
   registeredMembers: string[]
 }

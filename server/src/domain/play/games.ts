@@ -26,14 +26,14 @@ export function recentGames(em: EntityManager): Promise<Game[]> {
 }
 
 /** The caller's own registration in a game, as the game detail shows it. */
-export interface CallerRegistration {
+interface CallerRegistration {
   status: ParticipationStatus
   teamName: string
   organization: string | null
 }
 
 /** A game with its team count and the caller's registration (null when anonymous or not registered). */
-export interface GameInfo {
+interface GameInfo {
   game: Game
   teamCount: number
   caller: CallerRegistration | null
