@@ -21,10 +21,10 @@ export const participationRoutes = [
     role: 'Admin',
     params: z.object({ id: intParam, status: z.string() }),
     summary: 'Set a participation status (Accepted locks the team and creates its instances)',
-    handler: async (ctx, { params }) => {
+    handler: async (_ctx, { params, actor, scope }) => {
       const status = StatusInput.safeParse(params.status)
       if (!status.success) throw badRequest(`The value '${params.status}' is not valid.`)
-      await setParticipationStatus(ctx.em, ctx.services, params.id, status.data, { userName: ctx.state.user!.userName, ip: ctx.clientIp })
+      await setParticipationStatus(scope, actor, params.id, status.data)
       return undefined
     },
   }),
@@ -35,7 +35,7 @@ export const participationRoutes = [
     role: 'Admin',
     params: z.object({ id: intParam }),
     summary: 'Uploaded write-ups of a game, newest first (WriteupInfoModel[])',
-    handler: async (ctx, { params }) => listWriteups(ctx.em, params.id),
+    handler: async (_ctx, { params, scope }) => listWriteups(scope.em, params.id),
   }),
   route({
     method: 'GET',
@@ -44,6 +44,6 @@ export const participationRoutes = [
     role: 'Admin',
     params: z.object({ id: intParam }),
     summary: 'Every write-up of a game as one zip',
-    handler: async (ctx, { params }) => sendDownload(ctx, await writeupArchive(ctx.em, ctx.services, params.id), 'application/zip'),
+    handler: async (ctx, { params, scope }) => sendDownload(ctx, await writeupArchive(scope.em, scope.services, params.id), 'application/zip'),
   }),
 ]
