@@ -17,11 +17,12 @@ import { loadInstance } from '../domain/play/instances.js'
 import { PageQuery } from '@flagwave/shared/schemas/gameQueries'
 import { joinGame, leaveGame } from '../domain/participations/join.js'
 import { gameParticipations } from '../domain/participations/queries.js'
-import { uploadWriteup, writeupInfo } from '../domain/writeups/writeups.js'
+import { teamWriteup, uploadWriteup } from '../domain/writeups/writeups.js'
 import { presentChallengeDetail, presentGameDetail } from '../presenters/play.js'
 import { presentBasicGame, presentDetailedGame } from '../presenters/games.js'
 import { presentNotice } from '../presenters/notices.js'
 import { presentParticipationInfo } from '../presenters/participations.js'
+import { presentBasicWriteup } from '../presenters/writeups.js'
 import type { Team } from '../entities/Team.js'
 
 const GameParams = z.object({ id: intParam })
@@ -123,7 +124,10 @@ export const gameRoutes = [
     role: 'User',
     params: GameParams,
     summary: "The team's write-up (BasicWriteupInfoModel); works after the end",
-    handler: async (_ctx, { params, actor, scope }) => writeupInfo(scope.em, actor.user, params.id),
+    handler: async (_ctx, { params, actor, scope }) => {
+      const { game, file } = await teamWriteup(scope.em, actor.user, params.id)
+      return presentBasicWriteup(game, file)
+    },
   }),
   route({
     method: 'POST',
@@ -134,7 +138,7 @@ export const gameRoutes = [
     body: 'multipart',
     summary: "Upload the team's write-up (PDF, ≤ 20 MiB, before the deadline)",
     handler: async (_ctx, { params, files, actor, scope }) => {
-      await uploadWriteup(scope.em, scope.services, actor, params.id, requireFile(files))
+      await uploadWriteup(scope, actor, params.id, requireFile(files))
       return undefined
     },
   }),

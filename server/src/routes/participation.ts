@@ -8,8 +8,9 @@ import { WriteupInfoModel } from '@flagwave/shared/schemas/play'
 import { intParam, route } from '../http/route.js'
 import { badRequest } from '../lib/errors.js'
 import { setParticipationStatus } from '../domain/participations/review.js'
-import { listWriteups, writeupArchive } from '../domain/writeups/writeups.js'
+import { uploadedWriteups, writeupArchive } from '../domain/writeups/writeups.js'
 import { sendDownload } from './gameMonitor.js'
+import { presentWriteupInfo } from '../presenters/writeups.js'
 
 const StatusInput = wireEnum(ParticipationStatus)
 
@@ -35,7 +36,7 @@ export const participationRoutes = [
     role: 'Admin',
     params: z.object({ id: intParam }),
     summary: 'Uploaded write-ups of a game, newest first (WriteupInfoModel[])',
-    handler: async (_ctx, { params, scope }) => listWriteups(scope.em, params.id),
+    handler: async (_ctx, { params, scope }) => (await uploadedWriteups(scope.em, params.id)).rows.map((r) => presentWriteupInfo(r.participation, r.file)),
   }),
   route({
     method: 'GET',

@@ -6,7 +6,6 @@
 import type { Readable } from 'node:stream'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { ZipArchive } from 'archiver'
-import type { BasicWriteupInfoModel, WriteupInfoModel } from '@flagwave/shared/schemas/play'
 import type { Services } from '../../services.js'
 import { Game } from '../../entities/Game.js'
 import { LocalFile } from '../../entities/LocalFile.js'
@@ -15,9 +14,7 @@ import type { Team } from '../../entities/Team.js'
 import type { User } from '../../entities/User.js'
 import type { UploadedFile } from '../../lib/uploads.js'
 import { notFound } from '../../lib/errors.js'
-// Only for the two wrappers below, until their routes present the records themselves.
-import { presentBasicWriteup, presentWriteupInfo } from '../../presenters/writeups.js'
-import type { Actor } from '../scope.js'
+import type { Actor, Scope } from '../scope.js'
 import { releaseFile, removeBlobs, storeFile } from '../files/files.js'
 import { gameContext } from '../play/gate.js'
 import { GAME_NOT_FOUND } from '../play/games.js'
@@ -43,14 +40,9 @@ export async function teamWriteup(em: EntityManager, user: User, gameId: number)
   return { game, file }
 }
 
-/** `GET /api/game/{id}/writeup`: `teamWriteup` presented, for routes/game.ts until it presents it itself. */
-export async function writeupInfo(em: EntityManager, user: User, gameId: number): Promise<BasicWriteupInfoModel> {
-  const { game, file } = await teamWriteup(em, user, gameId)
-  return presentBasicWriteup(game, file)
-}
-
 /** `POST /api/game/{id}/writeup`: validate, gate 1–4, deadline, then store and replace. */
-export async function uploadWriteup(em: EntityManager, services: Services, actor: Actor, gameId: number, file: UploadedFile): Promise<void> {
+export async function uploadWriteup(scope: Scope, actor: Actor, gameId: number, file: UploadedFile): Promise<void> {
+  const { em, services } = scope
   assertWriteupFile(file)
   const { game, participation } = await gameContext(em, gameId, actor.user, { refuseEnded: false })
   const now = new Date()
@@ -74,7 +66,7 @@ export async function uploadWriteup(em: EntityManager, services: Services, actor
 }
 
 /** An uploaded write-up: the participation (its team loaded) and the file. */
-interface UploadedWriteup {
+export interface UploadedWriteup {
   participation: Participation
   file: LocalFile
 }
@@ -93,12 +85,6 @@ export async function uploadedWriteups(em: EntityManager, gameId: number): Promi
     return file ? [{ participation, file }] : []
   })
   return { game, rows }
-}
-
-/** `GET /api/admin/writeups/{id}`: `uploadedWriteups` presented, for routes/participation.ts until it presents them itself. */
-export async function listWriteups(em: EntityManager, gameId: number): Promise<WriteupInfoModel[]> {
-  const { rows } = await uploadedWriteups(em, gameId)
-  return rows.map((r) => presentWriteupInfo(r.participation, r.file))
 }
 
 /** A name usable in an archive on every system: path separators and reserved characters replaced. */
