@@ -5,9 +5,13 @@ import type { Post } from '../entities/Post.js'
 import type { User } from '../entities/User.js'
 import { avatarUrl } from '../domain/files/files.js'
 
-/** The post's `author` must be loaded (or null). */
-export function presentPostDetail(post: Post): PostDetailModel {
-  const author = (post.author ?? null) as User | null
+/** What a post is presented from: the entity (its `author` loaded, or null) or a cached copy of it. */
+export type PostView = Pick<Post, 'id' | 'title' | 'summary' | 'content' | 'isPinned' | 'tags' | 'updateTime'> & {
+  author?: Pick<User, 'userName' | 'avatarHash'> | null
+}
+
+export function presentPostDetail(post: PostView): PostDetailModel {
+  const author = post.author ?? null
   return {
     id: post.id,
     title: post.title,
@@ -21,7 +25,7 @@ export function presentPostDetail(post: Post): PostDetailModel {
   }
 }
 
-export function presentPostInfo(post: Post | PostDetailModel): PostInfoModel {
-  const { content: _content, ...info } = 'author' in post ? presentPostDetail(post) : post
+export function presentPostInfo(post: PostView): PostInfoModel {
+  const { content: _content, ...info } = presentPostDetail(post)
   return info
 }
