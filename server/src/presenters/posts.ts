@@ -3,7 +3,7 @@ import type { PostDetailModel, PostInfoModel } from '@flagwave/shared/schemas/po
 import { toWireDate } from '@flagwave/shared/format'
 import type { Post } from '../entities/Post.js'
 import type { User } from '../entities/User.js'
-import { avatarUrl } from '../domain/files/files.js'
+import { avatarUrl } from '../lib/assetUrls.js'
 
 /** What a post is presented from: the entity (its `author` loaded, or null) or a cached copy of it. */
 export type PostView = Pick<Post, 'id' | 'title' | 'summary' | 'content' | 'isPinned' | 'tags' | 'updateTime'> & {
