@@ -193,8 +193,9 @@ export async function setTeamAvatar(scope: Scope, actor: Actor, id: number, file
   const store = scope.services.storage
   let stored: string | null = null
   let released: string | null = null
+  let result: { team: Team; url: string }
   try {
-    const result = await em.transactional(async (tx) => {
+    result = await em.transactional(async (tx) => {
       const team = await lockTeam(tx, id)
       if (!team) throw missingTeam('http404')
       assertCaptain(team, actor.user.id)
@@ -211,15 +212,15 @@ export async function setTeamAvatar(scope: Scope, actor: Actor, id: number, file
       return { team, url: assetUrl(saved.hash, name) }
     })
     await removeBlobs(em, store, [released])
-    const { team } = result
-    announceTeamChange(scope.events, { teamId: team.id, team })
-    await scope.services.audit.success(actor, `更新队伍 ${team.name} 的头像：[${team.avatarHash?.slice(0, 8)}]`)
-    return result
   } catch (err) {
     // A blob written for a transaction that rolled back is removed unless something else holds it.
     if (stored) await removeBlobs(em, store, [stored])
     throw err
   }
+  const { team } = result
+  announceTeamChange(scope.events, { teamId: team.id, team })
+  await scope.services.audit.success(actor, `更新队伍 ${team.name} 的头像：[${team.avatarHash?.slice(0, 8)}]`)
+  return result
 }
 
 /** `DELETE /api/team/{id}`. Participations (and their registrations) go with the team. */
