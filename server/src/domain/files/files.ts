@@ -47,6 +47,5 @@ export async function removeBlobs(em: EntityManager, store: BlobStore, hashes: (
   }
 }
 
-export const assetUrl = (hash: string, name: string): string => `/assets/${hash}/${name}`
-export const avatarUrl = (hash: string | null | undefined): string | null => (hash ? `/assets/${hash}/avatar` : null)
-export const posterUrl = (hash: string | null | undefined): string | null => (hash ? `/assets/${hash}/poster` : null)
+// Kept here for the callers that still import them from the domain; presenters use lib/assetUrls.ts.
+export { assetUrl, avatarUrl, posterUrl } from '../../lib/assetUrls.js'
