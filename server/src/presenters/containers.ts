@@ -8,7 +8,7 @@ import type { ContainerUpdate } from '@flagwave/shared/events'
 import type { Container } from '../entities/Container.js'
 import type { Challenge } from '../entities/Challenge.js'
 import type { Team } from '../entities/Team.js'
-import { avatarUrl } from '../domain/files/files.js'
+import { avatarUrl } from '../lib/assetUrls.js'
 import { presentTeamModel } from './teams.js'
 
 export { presentContainerInfo } from './challenges.js'

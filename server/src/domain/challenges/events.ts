@@ -7,7 +7,7 @@ import { toWireDate } from '@flagwave/shared/format'
 import type { Challenge } from '../../entities/Challenge.js'
 import type { Game } from '../../entities/Game.js'
 import { currentScore } from '../../presenters/challenges.js'
-import { avatarUrl } from '../files/files.js'
+import { avatarUrl } from '../../lib/assetUrls.js'
 import type { Scope } from '../scope.js'
 import { challengeBloods } from './scores.js'
 

@@ -47,5 +47,3 @@ export async function removeBlobs(em: EntityManager, store: BlobStore, hashes: (
   }
 }
 
-// Kept here for the callers that still import them from the domain; presenters use lib/assetUrls.ts.
-export { assetUrl, avatarUrl, posterUrl } from '../../lib/assetUrls.js'
