@@ -5,7 +5,7 @@
  *
  * Sec-Fetch-Site is the browser's own verdict and is used where present. Otherwise `Origin`
  * decides: it is same-site when it is PUBLIC_URL's origin, or the host a trusted proxy says it
- * received (X-Forwarded-Host/Proto), or — only with PUBLIC_URL unset — the request's Host. A
+ * received (X-Forwarded-Host), or — only with PUBLIC_URL unset — the request's Host. A
  * deployment behind a proxy that rewrites Host therefore does not refuse its own pages. Requests
  * without Origin (API clients, bots) are not browsers' cross-site requests.
  */
@@ -67,11 +67,8 @@ export function isCrossSite(headers: IncomingHttpHeaders, peerAddress: string | 
   if (origin.protocol !== 'http:' && origin.protocol !== 'https:') return true
   if (policy.publicOrigin !== null && origin.origin === policy.publicOrigin) return false
 
-  if (policy.trust.enabled && policy.trust.isTrusted(peerAddress ?? '')) {
-    const forwardedHost = first(headers['x-forwarded-host'])
-    const forwardedProto = first(headers['x-forwarded-proto']).toLowerCase()
-    if (forwardedHost !== '' && (forwardedProto === '' || `${forwardedProto}:` === origin.protocol) && sameHost(origin, forwardedHost)) return false
-  }
+  // The scheme is not compared: chained proxies often report the inner hop's `http`.
+  if (policy.trust.enabled && policy.trust.isTrusted(peerAddress ?? '') && sameHost(origin, first(headers['x-forwarded-host']))) return false
   if (policy.publicOrigin === null && sameHost(origin, first(headers.host))) return false
   return true
 }
