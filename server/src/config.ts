@@ -63,8 +63,9 @@ const EnvSchema = z.object({
   PUBLIC_URL: z
     .url({ protocol: /^https?$/ })
     .refine((value) => {
-      const url = new URL(value)
-      return url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === ''
+      // Refinements run even after the URL check failed: parse defensively.
+      const url = URL.canParse(value) ? new URL(value) : null
+      return url !== null && url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === ''
     }, 'an origin only (scheme, host and port), without a path, query or credentials')
     .optional(),
   /** Serve Swagger UI and the OpenAPI document; default on outside production. */
