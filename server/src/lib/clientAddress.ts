@@ -8,6 +8,7 @@
  * trusted proxy is the client; everything to its left was written by the client and is ignored.
  */
 import net from 'node:net'
+import type { Config } from '../config.js'
 
 /** The longest textual IP address (an IPv6 address with an embedded IPv4 one). */
 export const MAX_IP_LENGTH = 45
@@ -90,6 +91,18 @@ export function proxyTrust(enabled: boolean, trustedProxies: string): ProxyTrust
       return ip !== null && list.check(ip, net.isIPv4(ip) ? 'ipv4' : 'ipv6')
     },
   }
+}
+
+const trusts = new WeakMap<object, ProxyTrust>()
+
+/** The proxy trust of a configuration, made once per configuration object. */
+export function proxyTrustOf(config: Pick<Config, 'TRUST_PROXY' | 'TRUSTED_PROXIES'>): ProxyTrust {
+  let trust = trusts.get(config)
+  if (!trust) {
+    trust = proxyTrust(config.TRUST_PROXY, config.TRUSTED_PROXIES)
+    trusts.set(config, trust)
+  }
+  return trust
 }
 
 /** One X-Forwarded-For entry without a port (`1.2.3.4:5678`, `[::1]:80`) or quotes. */

@@ -11,7 +11,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Config } from '../config.js'
-import { proxyTrust, type ProxyTrust } from './clientAddress.js'
+import { proxyTrustOf, type ProxyTrust } from './clientAddress.js'
 import { configuredPublicOrigin } from './publicOrigin.js'
 
 export interface SitePolicy {
@@ -26,7 +26,7 @@ const policies = new WeakMap<object, SitePolicy>()
 export function sitePolicyOf(config: Pick<Config, 'PUBLIC_URL' | 'TRUST_PROXY' | 'TRUSTED_PROXIES'>): SitePolicy {
   let policy = policies.get(config)
   if (!policy) {
-    policy = { publicOrigin: configuredPublicOrigin(config), trust: proxyTrust(config.TRUST_PROXY, config.TRUSTED_PROXIES) }
+    policy = { publicOrigin: configuredPublicOrigin(config), trust: proxyTrustOf(config) }
     policies.set(config, policy)
   }
   return policy
