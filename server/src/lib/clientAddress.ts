@@ -8,7 +8,6 @@
  * trusted proxy is the client; everything to its left was written by the client and is ignored.
  */
 import net from 'node:net'
-import type { Config } from '../config.js'
 
 /** The longest textual IP address (an IPv6 address with an embedded IPv4 one). */
 export const MAX_IP_LENGTH = 45
@@ -96,7 +95,7 @@ export function proxyTrust(enabled: boolean, trustedProxies: string): ProxyTrust
 const trusts = new WeakMap<object, ProxyTrust>()
 
 /** The proxy trust of a configuration, made once per configuration object. */
-export function proxyTrustOf(config: Pick<Config, 'TRUST_PROXY' | 'TRUSTED_PROXIES'>): ProxyTrust {
+export function proxyTrustOf(config: { readonly TRUST_PROXY: boolean; readonly TRUSTED_PROXIES: string }): ProxyTrust {
   let trust = trusts.get(config)
   if (!trust) {
     trust = proxyTrust(config.TRUST_PROXY, config.TRUSTED_PROXIES)
