@@ -145,7 +145,7 @@ export function ensureTestImage(docker: Docker = testDocker()): Promise<string> 
       changes: 'CMD ["/start.sh"]',
     })
     await new Promise<void>((resolve, reject) => {
-      docker.modem.followProgress(stream as unknown as NodeJS.ReadableStream, (err: Error | null, output: { error?: string }[]) => {
+      docker.modem.followProgress(stream, (err: Error | null, output: { error?: string }[]) => {
         const failed = output?.find((o) => o.error)
         if (err || failed) reject(err ?? new Error(failed!.error))
         else resolve()
