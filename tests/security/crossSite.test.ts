@@ -61,6 +61,10 @@ describe('with PUBLIC_URL, behind a proxy that rewrites Host', () => {
     }
   })
 
+  it('refuses a sibling subdomain (say, a challenge host) that the browser calls same-site', async () => {
+    await expectRefused(server, { host: 'flagwave:8080', origin: 'https://chal1.example.org', 'sec-fetch-site': 'same-site' })
+  })
+
   it('refuses Sec-Fetch-Site: cross-site, even with an Origin that looks like ours', async () => {
     await expectRefused(server, { host: upstreamHost, origin: 'https://ctf.example.org', 'sec-fetch-site': 'cross-site' })
   })

@@ -3,7 +3,8 @@
  * check (http/xsrf.ts) and, through the same function, realtime handshakes — so it takes the raw
  * headers of an IncomingMessage and the TCP peer, never a framework context.
  *
- * Sec-Fetch-Site is the browser's own verdict and is used where present. Otherwise `Origin`
+ * Sec-Fetch-Site is the browser's own verdict and is used where present (`same-site` only with
+ * an Origin of ours, see OWN_FETCHES). Otherwise `Origin`
  * decides: it is same-site when it is PUBLIC_URL's origin, or the host a trusted proxy says it
  * received (X-Forwarded-Host), or — only with PUBLIC_URL unset — the request's Host. A
  * deployment behind a proxy that rewrites Host therefore does not refuse its own pages. Requests
@@ -32,7 +33,9 @@ export function sitePolicyOf(config: Pick<Config, 'PUBLIC_URL' | 'TRUST_PROXY' |
   return policy
 }
 
-const SAME_SITE_FETCHES = new Set(['same-origin', 'same-site', 'none'])
+// `same-site` is not enough: a sibling subdomain (a challenge container's host, say) is the same
+// site to a browser but not this platform, so such a request is judged by its Origin below.
+const OWN_FETCHES = new Set(['same-origin', 'none'])
 
 /** The first value of a header (a list header's first element). */
 function first(value: string | string[] | undefined): string {
@@ -53,7 +56,7 @@ function sameHost(origin: URL, host: string): boolean {
 export function isCrossSite(headers: IncomingHttpHeaders, peerAddress: string | undefined, policy: SitePolicy): boolean {
   const fetchSite = first(headers['sec-fetch-site']).toLowerCase()
   if (fetchSite === 'cross-site') return true
-  if (SAME_SITE_FETCHES.has(fetchSite)) return false
+  if (OWN_FETCHES.has(fetchSite)) return false
 
   const originHeader = first(headers.origin)
   if (originHeader === '') return false
