@@ -26,6 +26,7 @@ import {
 import { RequestResponse } from '@flagwave/shared/schemas/common'
 import { route } from '../http/route.js'
 import { requireFile } from '../lib/uploads.js'
+import { publicOrigin } from '../lib/publicOrigin.js'
 import { clearSessionCookie, setSessionCookie } from '../http/auth.js'
 import type { IssuedSession } from '../domain/accounts/sessions.js'
 import type { RequestInfo } from '../domain/accounts/identity.js'
@@ -38,7 +39,13 @@ import { confirmEmailChange, requestEmailChange } from '../domain/accounts/email
 import { updateAvatar } from '../domain/accounts/avatar.js'
 import { presentProfile } from '../presenters/users.js'
 
-const requestInfo = (ctx: Context): RequestInfo => ({ ip: ctx.clientIp, userAgent: ctx.get('User-Agent'), origin: `${ctx.protocol}://${ctx.host}` })
+// Links in mails start at the configured public origin, never at Host or X-Forwarded-Host, which
+// the caller chooses (docs/operations.md#configuration, PUBLIC_URL).
+const requestInfo = (ctx: Context): RequestInfo => ({
+  ip: ctx.clientIp,
+  userAgent: ctx.get('User-Agent'),
+  origin: publicOrigin(ctx.services.config, ctx.req.socket.localPort),
+})
 
 /** The request's session has ended (the command ended it on the server): expire the cookies. */
 function forgetSession(ctx: Context): void {
