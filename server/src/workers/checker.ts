@@ -10,7 +10,7 @@
 import { rooms } from '@flagwave/shared/events'
 import type pg from 'pg'
 import type { Services } from '../services.js'
-import type { Worker } from './index.js'
+import type { Worker } from './worker.js'
 import { DedicatedConnection } from '../db/dedicatedConnection.js'
 import { databaseUrl, nativePool } from '../db/pg.js'
 import { SUBMISSION_CHANNEL } from '../domain/submissions/pg.js'
