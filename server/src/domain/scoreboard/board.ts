@@ -66,11 +66,6 @@ export class ScoreboardState {
     return this.engine.changed
   }
 
-  /** Number of counted solves on the board. */
-  get solveCount(): number {
-    return this.engine.solveCount
-  }
-
   /** Fold one settled Accepted submission in (see `ScoreboardEngine.applySolve`). */
   applySolve(s: SolveData): ApplyResult {
     return this.engine.applySolve(s)

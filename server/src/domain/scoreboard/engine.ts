@@ -274,13 +274,6 @@ export class ScoreboardEngine {
     return this.dirty
   }
 
-  /** Number of counted solves on the board. */
-  get solveCount(): number {
-    let n = 0
-    for (const c of this.chals.values()) n += c.solvers.length
-    return n
-  }
-
   /** Fold one settled Accepted submission in. Idempotent: a solve already known (or a later one of the same pair) changes nothing. */
   applySolve(s: SolveData): ApplyResult {
     if (s.time >= this.game.end) return 'ignored'
