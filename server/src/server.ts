@@ -43,7 +43,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const app = createApp(services)
   const server = http.createServer(app.callback())
   server.keepAliveTimeout = 65_000
-  const io = attachRealtime(server, services)
+  attachRealtime(server, services)
   const proxy = new ContainerProxy(services)
   routeProxyUpgrades(server, proxy)
   const workers: Workers = await startWorkers(services)
@@ -60,11 +60,10 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     (closing ??= (async () => {
       // Stop accepting, tell sockets to come back later, drain in-flight work, then release resources.
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()))
-      for (const ns of ['/hub/user', '/hub/monitor', '/hub/admin']) io.of(ns).emit('ServerShutdown', { retryMs: 2000 })
+      services.realtime.announceShutdown(2000)
       await workers.stop()
       proxy.close()
-      io.disconnectSockets(true)
-      await new Promise<void>((resolve) => io.close(() => resolve()))
+      await services.realtime.close()
       server.closeIdleConnections()
       await Promise.race([stopped, new Promise((r) => setTimeout(r, 10_000))])
       server.closeAllConnections()

@@ -67,7 +67,23 @@ export interface TeamUpdate {
   team: TeamInfoModel | null
 }
 
-export interface UserHubEvents {
+/** Why a hub refused a socket, sent just before it is disconnected (the client then stops reconnecting). */
+export interface Refusal {
+  reason: 'banned' | 'game' | 'role'
+}
+
+/** The server is shutting down; reconnect after `retryMs`. */
+export interface ShutdownHint {
+  retryMs: number
+}
+
+/** Events every hub sends. */
+interface CommonHubEvents {
+  Refused: (refusal: Refusal) => void
+  ServerShutdown: (hint: ShutdownHint) => void
+}
+
+export interface UserHubEvents extends CommonHubEvents {
   ReceivedGameNotice: (notice: GameNotice) => void
   ReceivedScoreboardUpdate: (update: ScoreboardUpdate) => void
   ReceivedChallengeUpdate: (update: ChallengeUpdate) => void
@@ -75,19 +91,15 @@ export interface UserHubEvents {
   ReceivedContainerUpdate: (update: ContainerUpdate) => void
   ReceivedTeamUpdate: (update: TeamUpdate) => void
   ReceivedConfigUpdate: (config: GlobalConfig) => void
-  /** The server is shutting down; reconnect after `retryMs`. */
-  ServerShutdown: (hint: { retryMs: number }) => void
 }
 
-export interface MonitorHubEvents {
+export interface MonitorHubEvents extends CommonHubEvents {
   ReceivedGameEvent: (event: GameEvent) => void
   ReceivedSubmissions: (submission: Submission) => void
-  ServerShutdown: (hint: { retryMs: number }) => void
 }
 
-export interface AdminHubEvents {
+export interface AdminHubEvents extends CommonHubEvents {
   ReceivedLog: (log: LogMessageModel) => void
-  ServerShutdown: (hint: { retryMs: number }) => void
 }
 
 export interface HubEvents {

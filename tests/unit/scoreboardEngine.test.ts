@@ -10,8 +10,9 @@ import { DEFAULT_BLOOD_BONUS } from '@flagwave/shared/limits'
 import { encodeBloodBonus } from '@flagwave/shared/scoring'
 import { toWireDate } from '@flagwave/shared/format'
 import { ChallengeChanges } from '../../server/src/domain/scoreboard/delta.js'
-import { PUSH_INTERVAL_MS, pushSpacing } from '../../server/src/domain/scoreboard/service.js'
-import { ScoreboardState, type ChallengeData, type GameData, type SolveData, type TeamData } from '../../server/src/domain/scoreboard/engine.js'
+import { PUSH_INTERVAL_MS, pushSpacing } from '../../server/src/domain/scoreboard/pacing.js'
+import { ScoreboardState } from '../../server/src/domain/scoreboard/board.js'
+import type { ChallengeData, GameData, SolveData, TeamData } from '../../server/src/domain/scoreboard/engine.js'
 
 const START = Date.UTC(2026, 0, 1, 8)
 const END = START + 8 * 3600_000

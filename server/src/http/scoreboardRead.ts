@@ -6,7 +6,7 @@
  * of them and the board is the hottest read of a running game.
  */
 import type { Context, Middleware } from 'koa'
-import type { ScoreboardSnapshot } from '../domain/scoreboard/service.js'
+import type { ScoreboardSnapshot } from '../domain/scoreboard/snapshot.js'
 
 /** Below this size a gzipped copy is not worth it. */
 const GZIP_MIN_BYTES = 2048

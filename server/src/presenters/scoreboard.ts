@@ -1,8 +1,9 @@
 /**
- * Scoreboard pieces (CONTRACT §4.9) as the engine (domain/scoreboard/engine.ts) renders them.
- * Times are epoch milliseconds in the engine and wire dates here.
+ * Scoreboard pieces (CONTRACT §4.9) as the board (domain/scoreboard/board.ts) renders the engine's
+ * records. Times are epoch milliseconds in the engine and wire dates here.
  */
-import type { Blood, ChallengeItem, TimeLine, TopTimeLine } from '@flagwave/shared/schemas/scoreboard'
+import type { ChallengeTag } from '@flagwave/shared/enums'
+import type { Blood, ChallengeInfo, ChallengeItem, ScoreboardItem, TimeLine, TopTimeLine } from '@flagwave/shared/schemas/scoreboard'
 import { BLOOD_TYPES, type BloodRank } from '@flagwave/shared/scoring'
 import { toWireDate } from '@flagwave/shared/format'
 import { avatarUrl } from '../lib/assetUrls.js'
@@ -11,6 +12,26 @@ export interface TeamLike {
   teamId: number
   name: string
   avatarHash: string | null
+}
+
+export interface RowTeamLike extends TeamLike {
+  bio: string | null
+  organization: string | null
+}
+
+export interface RowLike {
+  score: number
+  rank: number
+  orgRank: number | null
+  solved: number
+  /** The latest counted solve, epoch milliseconds. */
+  last: number
+}
+
+export interface ChallengeLike {
+  id: number
+  title: string
+  tag: ChallengeTag
 }
 
 export interface SolveLike {
@@ -29,6 +50,34 @@ export function presentChallengeItem(challengeId: number, solve: SolveLike | und
     type: solve.blood === null ? 'Normal' : BLOOD_TYPES[solve.blood],
     userName: solve.userName,
     time: toWireDate(solve.time),
+  }
+}
+
+/** A team's row without its cells (the board serialises the cells apart, once per change). */
+export function presentRowHead(team: RowTeamLike, row: RowLike): Omit<ScoreboardItem, 'challenges'> {
+  return {
+    id: team.teamId,
+    name: team.name,
+    bio: team.bio ?? null,
+    organization: team.organization ?? null,
+    avatar: avatarUrl(team.avatarHash),
+    score: row.score,
+    rank: row.rank,
+    organizationRank: row.orgRank,
+    solvedCount: row.solved,
+    lastSubmissionTime: toWireDate(row.last),
+  }
+}
+
+/** A challenge as the board lists it, with its first three solvers. */
+export function presentChallengeInfo(challenge: ChallengeLike, score: number, solved: number, bloods: readonly { team: TeamLike; time: number }[]): ChallengeInfo {
+  return {
+    id: challenge.id,
+    title: challenge.title,
+    tag: challenge.tag,
+    score,
+    solved,
+    bloods: bloods.map((b) => presentBlood(b.team, b.time)),
   }
 }
 

@@ -5,9 +5,15 @@
  */
 import type { Server } from 'socket.io'
 import { NAMESPACES, rooms, type NamespaceName } from '@flagwave/shared/events'
-import type { ArgsOf, EventOf, Publish } from './sink.js'
+import type { ArgsOf, EventOf, ImmediatePublish } from './sink.js'
 
-export class Realtime implements Publish {
+/** What engine.io keeps of a connection that tells whether it is still writing (not part of its typed API). */
+interface ConnectionWriteState {
+  writeBuffer?: unknown[]
+  transport?: { writable?: boolean }
+}
+
+export class Realtime implements ImmediatePublish {
   private io: Server | null = null
 
   attach(io: Server): void {
@@ -22,6 +28,46 @@ export class Realtime implements Publish {
     if (!this.io) return
     const target = this.io.of(NAMESPACES[namespace]).to(room) as unknown as { emit: (event: string, ...args: unknown[]) => void }
     target.emit(event, ...(args as unknown[]))
+  }
+
+  /**
+   * Whether at least a tenth of this node's sockets in `room` have not yet written out the
+   * previous push (with thousands of watchers the fan-out, not the engine, is the limit, and
+   * queueing pushes faster than they drain only grows memory).
+   */
+  backlogged(namespace: NamespaceName, room: string): boolean {
+    const hub = this.io?.of(NAMESPACES[namespace])
+    const ids = hub?.adapter.rooms.get(room)
+    if (!hub || !ids || ids.size === 0) return false
+    let busy = 0
+    for (const id of ids) {
+      const conn = hub.sockets.get(id)?.conn as ConnectionWriteState | undefined
+      if (conn && ((conn.writeBuffer?.length ?? 0) > 0 || conn.transport?.writable === false)) busy += 1
+    }
+    return busy * 10 >= ids.size && busy > 0
+  }
+
+  /**
+   * Tell every socket of every hub that the server is going away and when to come back
+   * (`ServerShutdown`), before `close()` drops them.
+   */
+  announceShutdown(retryMs: number): void {
+    if (!this.io) return
+    for (const namespace of Object.keys(NAMESPACES) as NamespaceName[]) this.broadcast(namespace, 'ServerShutdown', { retryMs })
+  }
+
+  /** Drop every socket and stop Socket.IO. */
+  async close(): Promise<void> {
+    const io = this.io
+    if (!io) return
+    io.disconnectSockets(true)
+    await new Promise<void>((resolve) => io.close(() => resolve()))
+  }
+
+  /** Send `event` to every socket of the hub `namespace`. */
+  private broadcast<N extends NamespaceName, E extends EventOf<N>>(namespace: N, event: E, ...args: ArgsOf<N, E>): void {
+    const hub = this.io!.of(NAMESPACES[namespace]) as unknown as { emit: (event: string, ...args: unknown[]) => void }
+    hub.emit(event, ...(args as unknown[]))
   }
 
   /** Empty a user-hub room on every node (a deleted team). */

@@ -7,11 +7,12 @@ import type { Server as HttpServer } from 'node:http'
 import { Server, type Socket } from 'socket.io'
 import { createAdapter } from '@socket.io/redis-adapter'
 import { parse as parseCookies } from 'cookie'
-import { NAMESPACES, rooms } from '@flagwave/shared/events'
+import { NAMESPACES, rooms, type NamespaceName, type Refusal } from '@flagwave/shared/events'
 import { roleRank } from '@flagwave/shared/enums'
 import type { Services } from '../services.js'
 import { SESSION_COOKIE, resolveSession } from '../domain/accounts/sessions.js'
 import { gameRoomsFor } from './access.js'
+import type { EventOf } from './sink.js'
 import type { User } from '../entities/User.js'
 
 export interface SocketData {
@@ -47,8 +48,11 @@ export function attachRealtime(http: HttpServer, services: Services): Server {
     return value && /^\d{1,10}$/.test(value) ? Number(value) : null
   }
 
-  const refuse = (socket: Socket, reason: string) => {
-    socket.emit('Refused' as never, { reason } as never)
+  // Every hub's map has `Refused` (shared/src/events.ts); the sockets here are untyped, so the name and payload are checked against it.
+  const refuse = (socket: Socket, reason: Refusal['reason']) => {
+    const event: EventOf<NamespaceName> & 'Refused' = 'Refused'
+    const refusal: Refusal = { reason }
+    socket.emit(event, refusal)
     socket.disconnect(true)
   }
 

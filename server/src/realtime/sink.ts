@@ -26,3 +26,12 @@ export interface Publish {
   /** Drop every socket of a user on every hub (bans, role changes, deletion). */
   disconnectUser(userId: string): void
 }
+
+/**
+ * The immediate sink (`Realtime`), for code that commits on its own. It also tells how far this
+ * node's sockets are behind, so pushes to large rooms can be paced (domain/scoreboard/pacing.ts).
+ */
+export interface ImmediatePublish extends Publish {
+  /** Whether at least a tenth of this node's sockets in `room` have not yet written out the previous push. */
+  backlogged(namespace: NamespaceName, room: string): boolean
+}

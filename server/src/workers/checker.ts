@@ -10,8 +10,10 @@
 import { rooms } from '@flagwave/shared/events'
 import type pg from 'pg'
 import type { Services } from '../services.js'
-import type { Worker } from './index.js'
-import { DedicatedConnection, SUBMISSION_CHANNEL, databaseUrl, nativePool } from '../domain/submissions/pg.js'
+import type { Worker } from './worker.js'
+import { DedicatedConnection } from '../db/dedicatedConnection.js'
+import { databaseUrl, nativePool } from '../db/pg.js'
+import { SUBMISSION_CHANNEL } from '../domain/submissions/pg.js'
 import { settleBatch, type Settled } from '../domain/submissions/settle.js'
 import { presentLiveLog } from '../presenters/logs.js'
 

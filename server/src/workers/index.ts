@@ -5,11 +5,7 @@
 import type { Services } from '../services.js'
 import { startScoreboard } from './scoreboard.js'
 import { startChecker } from './checker.js'
-
-export interface Worker {
-  name: string
-  stop(): Promise<void>
-}
+import type { Worker } from './worker.js'
 
 export interface Workers {
   list: Worker[]

@@ -5,7 +5,7 @@
  * time: each round holds a PostgreSQL advisory lock for its duration.
  */
 import type { Services } from '../services.js'
-import type { Worker } from './index.js'
+import type { Worker } from './worker.js'
 import { notifyExpiring, reapExpired, reconcileContainers } from '../containers/reaper.js'
 
 const LOCK_KEY = 0x666c6177 // "flaw"

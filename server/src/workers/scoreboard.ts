@@ -5,7 +5,7 @@
  * releases every game so another node can take it over at once.
  */
 import type { Services } from '../services.js'
-import type { Worker } from './index.js'
+import type { Worker } from './worker.js'
 
 export async function startScoreboard(services: Services): Promise<Worker> {
   await services.scoreboard.start()

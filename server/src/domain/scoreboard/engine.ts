@@ -1,12 +1,13 @@
 /**
- * The incremental scoreboard of one game (DESIGN §6, CONTRACT §4.9 + §7.6), pure and in memory.
+ * The incremental scoreboard of one game (DESIGN §6, CONTRACT §4.9 + §7.6), pure and in memory:
+ * scores, ranks and bloods as domain records. Its wire form is rendered by board.ts.
  *
- * `ScoreboardState.build(data)` is the full rebuild from what `load.ts` read in one pass;
+ * `ScoreboardEngine.build(data)` is the full rebuild from what `load.ts` read in one pass;
  * `applySolve()` folds one counted solve in, touching only the teams whose points change — the
  * solver, the up to three blood holders whose rank shifts, and, when the challenge's current score
  * moved, every solver of that challenge — and re-places them in the ranking with binary searches
- * (O(changed · log teams) comparisons). `snapshot()` renders the contract's ScoreboardModel and its
- * JSON, re-serialising only the rows and challenge items that changed since the last snapshot.
+ * (O(changed · log teams) comparisons). `takeChanges()` tells a reader which cells and challenges
+ * changed since it last asked, so it re-renders only those.
  *
  * Rules (§7.6): only the earliest `Accepted` submission before the game end per team and challenge
  * counts; the board lists accepted teams that hold an instance of an enabled challenge, one
@@ -14,15 +15,9 @@
  * first three solvers on the board get the blood factor (round half to even); ranking is score
  * descending, then last submission ascending (then team id, so the order is deterministic).
  *
- * Snapshots are immutable: a row or item that changes gets a new object, unchanged ones are
- * shared between versions, so a caller may keep an old `model` while the state moves on.
  */
 import { ChallengeTag } from '@flagwave/shared/enums'
-import type { ChallengeInfo, ChallengeItem, ChallengesByTag, ScoreboardItem, ScoreboardModel, TopTimeLine } from '@flagwave/shared/schemas/scoreboard'
 import { challengeScore, solveScore, type BloodRank } from '@flagwave/shared/scoring'
-import { toWireDate } from '@flagwave/shared/format'
-import { avatarUrl } from '../../lib/assetUrls.js'
-import { presentBlood, presentChallengeItem, presentTimeline } from '../../presenters/scoreboard.js'
 
 export interface GameMeta {
   id: number
@@ -83,47 +78,72 @@ export interface GameData {
 /** What `applySolve` did: `unknown` means the pair belongs on the board but the state does not know it (rebuild). */
 export type ApplyResult = 'applied' | 'ignored' | 'unknown'
 
-export interface Snapshot {
-  model: ScoreboardModel
-  json: string
-  /**
-   * Per team, the cells whose solve, blood type or solver changed since the previous snapshot
-   * (the `items` of a ScoreboardDelta); null for the first snapshot of a state, which has no
-   * previous one to differ from.
-   */
-  changedCells: { id: number; challenges: ChallengeItem[] }[] | null
-  /** Every challenge on the board with its serialised info, for change detection. */
-  challenges: { info: ChallengeInfo; json: string }[]
+/** A counted solve on the board and what it is currently worth. */
+export interface SolveRecord {
+  readonly participationId: number
+  readonly challengeId: number
+  readonly submissionId: number
+  readonly time: number
+  readonly userName: string | null
+  /** Points this solve is currently worth (blood bonus included). */
+  readonly points: number
+  readonly blood: BloodRank | null
 }
 
-interface Solve {
-  participationId: number
-  challengeId: number
-  submissionId: number
+/** A challenge on the board: its current score and counter, and its solvers, earliest first. */
+export interface ChallengeRecord {
+  readonly data: ChallengeData
+  readonly acceptedCount: number
+  readonly score: number
+  readonly solvers: readonly SolveRecord[]
+}
+
+/** A team on the board. */
+export interface TeamRecord {
+  readonly data: TeamData
+  /** Held challenge ids, ascending: the order of the row's cells (a cell's index is its slot). */
+  readonly cids: readonly number[]
+  /** Challenge id → the team's counted solve. */
+  readonly solves: ReadonlyMap<number, SolveRecord>
+  readonly score: number
+  /** The latest counted solve (the game start without one), epoch milliseconds. */
+  readonly last: number
+  readonly solved: number
+  /** 1-based, as of the last `ranking()`. */
+  readonly rank: number
+  /** Rank among the teams of its organization, as of the last `ranking()`; null without one. */
+  readonly orgRank: number | null
+}
+
+/** Who took one of a challenge's bloods, and when. */
+export interface BloodRecord {
+  team: TeamData
   time: number
-  userName: string | null
-  /** Points this solve is currently worth (blood bonus included). */
+}
+
+/** What changed since a reader last asked (see `takeChanges`). */
+export interface Changes {
+  /** Per team, the slots of the cells whose points, blood or solve changed, in the order they changed. */
+  cells: Map<TeamRecord, Set<number>>
+  /** Challenges whose score, counter or bloods changed. */
+  challenges: Set<ChallengeRecord>
+}
+
+interface Solve extends SolveRecord {
   points: number
   blood: BloodRank | null
 }
 
-interface Chal {
-  data: ChallengeData
+interface Chal extends ChallengeRecord {
   acceptedCount: number
   score: number
   /** Board solvers, earliest first (time, then submission id). */
   solvers: Solve[]
   /** Held by at least one board team. */
   onBoard: boolean
-  infoDirty: boolean
-  info: ChallengeInfo | null
-  infoJson: string
 }
 
-interface Team {
-  data: TeamData
-  /** Held challenge ids, ascending: the order of the row's `challenges`. */
-  cids: number[]
+interface Team extends TeamRecord {
   slot: Map<number, number>
   solves: Map<number, Solve>
   score: number
@@ -131,14 +151,6 @@ interface Team {
   solved: number
   rank: number
   orgRank: number | null
-  itemObjs: ChallengeItem[]
-  itemStrs: string[]
-  /** Slots whose ChallengeItem must be re-rendered. */
-  dirtySlots: Set<number> | null
-  rowDirty: boolean
-  row: ScoreboardItem | null
-  rowJson: string
-  challengesJson: string
 }
 
 const newSolve = (s: SolveData): Solve => ({
@@ -173,7 +185,7 @@ function lowerBound<T>(list: T[], probe: T, cmp: (a: T, b: T) => number): number
   return lo
 }
 
-export class ScoreboardState {
+export class ScoreboardEngine {
   readonly game: GameMeta
   private readonly chals = new Map<number, Chal>()
   private readonly teams = new Map<number, Team>()
@@ -182,10 +194,9 @@ export class ScoreboardState {
   /** Board challenges by tag, ascending ids. */
   private readonly byTag = new Map<ChallengeTag, Chal[]>()
   private dirty = true
-  /** No snapshot taken yet: the next one cannot be described as a difference. */
-  private fresh = true
-  /** Cells changed (beyond their score) since the last snapshot, per team. */
-  private cellChanges = new Map<Team, ChallengeItem[]>()
+  /** Cells and challenges changed since the last `takeChanges()`. */
+  private changedCells = new Map<TeamRecord, Set<number>>()
+  private changedChallenges = new Set<ChallengeRecord>()
   /** Point deltas to commit in `reorder` (kept apart so the old key still finds the team in `order`). */
   private readonly pendingDelta = new Map<Team, number>()
   /** New `last` values to commit in `reorder`. */
@@ -196,8 +207,8 @@ export class ScoreboardState {
   }
 
   /** The full rebuild. */
-  static build(data: GameData): ScoreboardState {
-    const state = new ScoreboardState({ ...data.game, organizations: data.game.organizations?.length ? [...data.game.organizations] : null })
+  static build(data: GameData): ScoreboardEngine {
+    const state = new ScoreboardEngine({ ...data.game, organizations: data.game.organizations?.length ? [...data.game.organizations] : null })
     for (const c of data.challenges) {
       state.chals.set(c.id, {
         data: c,
@@ -205,9 +216,6 @@ export class ScoreboardState {
         score: challengeScore(c.originalScore, c.minScoreRate, c.difficulty, c.acceptedCount),
         solvers: [],
         onBoard: false,
-        infoDirty: true,
-        info: null,
-        infoJson: '',
       })
     }
     for (const t of data.teams) {
@@ -223,13 +231,6 @@ export class ScoreboardState {
         solved: 0,
         rank: 0,
         orgRank: null,
-        itemObjs: [],
-        itemStrs: [],
-        dirtySlots: null,
-        rowDirty: true,
-        row: null,
-        rowJson: '',
-        challengesJson: '',
       }
       state.teams.set(t.participationId, team)
       for (const id of cids) state.chals.get(id)!.onBoard = true
@@ -268,16 +269,9 @@ export class ScoreboardState {
     return state
   }
 
-  /** Whether something changed since the last snapshot. */
+  /** Whether something changed since the last `takeChanges()`. */
   get changed(): boolean {
     return this.dirty
-  }
-
-  /** Number of counted solves on the board. */
-  get solveCount(): number {
-    let n = 0
-    for (const c of this.chals.values()) n += c.solvers.length
-    return n
   }
 
   /** Fold one settled Accepted submission in. Idempotent: a solve already known (or a later one of the same pair) changes nothing. */
@@ -321,7 +315,7 @@ export class ScoreboardState {
       for (let i = 0; i < Math.min(4, c.solvers.length); i++) this.rescore(c, i, changed)
       if (at >= 4) this.rescore(c, at, changed)
     }
-    c.infoDirty = true
+    this.changedChallenges.add(c)
     // The solver's totals: a replaced solve may have been its latest.
     this.pendingLast.set(team, existing ? this.latestOf(team) : Math.max(team.last, solve.time))
     this.reorder(changed)
@@ -338,7 +332,7 @@ export class ScoreboardState {
   private setAcceptedCount(c: Chal, count: number, changed: Set<Team>): boolean {
     if (count !== c.acceptedCount) {
       c.acceptedCount = count
-      c.infoDirty = true
+      this.changedChallenges.add(c)
       this.dirty = true
     }
     const score = challengeScore(c.data.originalScore, c.data.minScoreRate, c.data.difficulty, count)
@@ -363,9 +357,9 @@ export class ScoreboardState {
 
   private markSlot(team: Team, challengeId: number): void {
     const slot = team.slot.get(challengeId)!
-    if (team.dirtySlots === null) team.dirtySlots = new Set()
-    team.dirtySlots.add(slot)
-    team.rowDirty = true
+    let slots = this.changedCells.get(team)
+    if (!slots) this.changedCells.set(team, (slots = new Set()))
+    slots.add(slot)
   }
 
   /** Commit pending totals and move the changed teams to their new places. */
@@ -381,7 +375,6 @@ export class ScoreboardState {
       const last = this.pendingLast.get(team)
       if (last !== undefined) team.last = last
       team.solved = team.solves.size
-      team.rowDirty = true
     }
     if (changed.size * 8 > this.order.length) {
       for (const team of changed) commit(team)
@@ -397,116 +390,43 @@ export class ScoreboardState {
     this.pendingLast.clear()
   }
 
-  /** Render the contract's ScoreboardModel (and its JSON) at `now`. */
-  snapshot(now: number = Date.now()): Snapshot {
-    const items: ScoreboardItem[] = new Array(this.order.length)
-    const rowJsons: string[] = new Array(this.order.length)
+  /** The board teams in rank order, with `rank` and `orgRank` brought up to date. */
+  ranking(): readonly TeamRecord[] {
     const orgCounters = new Map<string, number>()
-    this.order.forEach((team, index) => {
-      const rank = index + 1
-      let orgRank: number | null = null
-      if (team.data.organization !== null) {
-        orgRank = (orgCounters.get(team.data.organization) ?? 0) + 1
+    for (let index = 0; index < this.order.length; index++) {
+      const team = this.order[index]!
+      team.rank = index + 1
+      if (team.data.organization === null) team.orgRank = null
+      else {
+        const orgRank = (orgCounters.get(team.data.organization) ?? 0) + 1
         orgCounters.set(team.data.organization, orgRank)
-      }
-      if (team.row === null || team.dirtySlots !== null) this.renderItems(team)
-      if (team.rowDirty || team.rank !== rank || team.orgRank !== orgRank || team.row === null) {
-        team.rank = rank
         team.orgRank = orgRank
-        const head: Omit<ScoreboardItem, 'challenges'> = {
-          id: team.data.teamId,
-          name: team.data.name,
-          bio: team.data.bio ?? null,
-          organization: team.data.organization ?? null,
-          avatar: avatarUrl(team.data.avatarHash),
-          score: team.score,
-          rank,
-          organizationRank: orgRank,
-          solvedCount: team.solved,
-          lastSubmissionTime: toWireDate(team.last),
-        }
-        team.row = { ...head, challenges: team.itemObjs.slice() }
-        team.rowJson = `${JSON.stringify(head).slice(0, -1)},"challenges":${team.challengesJson}}`
-        team.rowDirty = false
       }
-      items[index] = team.row
-      rowJsons[index] = team.rowJson
-    })
-
-    const challenges: ChallengesByTag = {}
-    const challengeParts: string[] = []
-    const infos: Snapshot['challenges'] = []
-    for (const [tag, list] of this.byTag) {
-      const parts: string[] = []
-      challenges[tag] = list.map((c) => {
-        if (c.infoDirty || c.info === null) {
-          c.info = {
-            id: c.data.id,
-            title: c.data.title,
-            tag: c.data.tag,
-            score: c.score,
-            solved: c.acceptedCount,
-            bloods: c.solvers.slice(0, 3).map((s) => presentBlood(this.teams.get(s.participationId)!.data, s.time)),
-          }
-          c.infoJson = JSON.stringify(c.info)
-          c.infoDirty = false
-        }
-        parts.push(c.infoJson)
-        infos.push({ info: c.info, json: c.infoJson })
-        return c.info
-      })
-      challengeParts.push(`${JSON.stringify(tag)}:[${parts.join(',')}]`)
     }
+    return this.order
+  }
 
-    const timeLines: Record<string, TopTimeLine[]> = { all: this.order.slice(0, 10).map((t) => this.timeline(t)) }
-    const orgs = this.game.organizations
-    if (orgs) {
-      const wanted = new Map<string, TopTimeLine[]>(orgs.map((o) => [o, []]))
-      for (const team of this.order) {
-        const list = team.data.organization !== null ? wanted.get(team.data.organization) : undefined
-        if (list && list.length < 10) list.push(this.timeline(team))
-      }
-      for (const [org, list] of wanted) timeLines[org] = list
-    }
+  /** The board challenges by tag (tags in their enum order, ids ascending). */
+  boardChallenges(): ReadonlyMap<ChallengeTag, readonly ChallengeRecord[]> {
+    return this.byTag
+  }
 
-    const updateTimeUTC = toWireDate(now)
-    const model: ScoreboardModel = { updateTimeUTC, bloodBonus: this.game.bloodBonus, timeLines, items, challenges }
-    const json =
-      `{"updateTimeUTC":${JSON.stringify(updateTimeUTC)},"bloodBonus":${this.game.bloodBonus},"timeLines":${JSON.stringify(timeLines)},` +
-      `"items":[${rowJsons.join(',')}],"challenges":{${challengeParts.join(',')}}}`
-    const changedCells = this.fresh ? null : [...this.cellChanges].map(([team, cells]) => ({ id: team.data.teamId, challenges: cells }))
-    this.cellChanges.clear()
-    this.fresh = false
+  /** The first three board solvers of a challenge. */
+  bloods(challenge: ChallengeRecord): BloodRecord[] {
+    return challenge.solvers.slice(0, 3).map((s) => ({ team: this.teams.get(s.participationId)!.data, time: s.time }))
+  }
+
+  /** A team's solves in time order, ties by challenge id — the order clients rebuild timelines in (shared/src/scoreboardDelta.ts). */
+  solvesInTimeOrder(team: TeamRecord): SolveRecord[] {
+    return [...team.solves.values()].sort((a, b) => a.time - b.time || a.challengeId - b.challengeId)
+  }
+
+  /** The cells and challenges that changed since the last call (everything is new to a first reader); clears `changed`. */
+  takeChanges(): Changes {
+    const changes: Changes = { cells: this.changedCells, challenges: this.changedChallenges }
+    this.changedCells = new Map()
+    this.changedChallenges = new Set()
     this.dirty = false
-    return { model, json, changedCells, challenges: infos }
-  }
-
-  private renderItems(team: Team): void {
-    const all = team.row === null || team.dirtySlots === null
-    const slots = all ? team.cids.map((_, i) => i) : [...team.dirtySlots!]
-    if (team.itemObjs.length !== team.cids.length) {
-      team.itemObjs = new Array(team.cids.length)
-      team.itemStrs = new Array(team.cids.length)
-    }
-    for (const slot of slots) {
-      const id = team.cids[slot]!
-      const item = presentChallengeItem(id, team.solves.get(id))
-      const before = team.itemObjs[slot]
-      if (!all && before && (before.type !== item.type || before.userName !== item.userName || before.time !== item.time)) {
-        let cells = this.cellChanges.get(team)
-        if (!cells) this.cellChanges.set(team, (cells = []))
-        cells.push(item)
-      }
-      team.itemObjs[slot] = item
-      team.itemStrs[slot] = JSON.stringify(item)
-    }
-    team.challengesJson = `[${team.itemStrs.join(',')}]`
-    team.dirtySlots = null
-    team.rowDirty = true
-  }
-
-  /** Solves in time order, ties by challenge id — the order clients rebuild timelines in (shared/src/scoreboardDelta.ts). */
-  private timeline(team: Team): TopTimeLine {
-    return presentTimeline(team.data, [...team.solves.values()].sort((a, b) => a.time - b.time || a.challengeId - b.challengeId))
+    return changes
   }
 }

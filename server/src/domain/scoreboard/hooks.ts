@@ -4,10 +4,11 @@
  * NOTIFY so it reaches whichever node owns that game's scoreboard engine (DESIGN §6).
  * Call it after the change has committed.
  */
-import type { Services } from '../../services.js'
+import type { Orm } from '../../db/orm.js'
+import { notify } from '../../db/notify.js'
 
 export const SCOREBOARD_CHANNEL = 'flagwave_scoreboard'
 
-export async function requestScoreboardRebuild(services: Pick<Services, 'orm'>, gameId: number): Promise<void> {
-  await services.orm.em.fork().getConnection().execute(`select pg_notify('${SCOREBOARD_CHANNEL}', ?)`, [String(gameId)])
+export async function requestScoreboardRebuild(services: { orm: Orm }, gameId: number): Promise<void> {
+  await notify(services.orm, SCOREBOARD_CHANNEL, String(gameId))
 }

@@ -11,122 +11,42 @@
  *   - `await services.scoreboard.rebuild(gameId)` — rebuild now (owner) or ask the owner to
  *     (`requestScoreboardRebuild` in hooks.ts is the same request for code that only has the ORM).
  *
- * How it works: one node owns a game's engine at a time, holding a session-level advisory lock
- * on a dedicated connection. The owner keeps the incremental state (engine.ts), rebuilds it from
- * the database on first use, on the `flagwave_scoreboard` NOTIFY and after reconnecting, applies
- * solves (its own checkers call `applySolve`, other nodes' checkers reach it through the
- * `flagwave_solves` NOTIFY sent inside their transaction), and publishes at most one versioned
- * `ReceivedScoreboardUpdate` per game per 100 ms — the difference from the previous version, or
- * the whole board after a rebuild (shared/src/events.ts) — followed by `ReceivedChallengeUpdate`
- * when challenge scores, solve counts or bloods changed. Each event costs a write (a system call)
- * per watching socket, so with thousands of watchers pushes are spaced by what their fan-out
- * actually cost on this node: board pushes may take at most 60 % of its event loop, and challenge
- * updates, which cards can show a moment later, a tenth.
- * Every version is serialised once and cached in Redis (`flagwave:scoreboard:{gameId}`) when there
- * is one, so any node can serve it; other nodes keep a local copy, dropped when the owner
- * announces a newer version. When the owner dies its lock goes with its connection and another
- * node takes the game over within a couple of seconds, continuing the version sequence.
+ * How it works: one node owns a game's engine at a time (ownership.ts). The owner keeps the
+ * incremental state (board.ts over engine.ts), rebuilds it from the database on first use, on the
+ * `flagwave_scoreboard` NOTIFY and after reconnecting, applies solves (its own checkers call
+ * `applySolve`, other nodes' checkers reach it through the `flagwave_solves` NOTIFY sent inside
+ * their transaction, solveChannel.ts), and publishes versioned `ReceivedScoreboardUpdate`s paced by
+ * pacing.ts — the difference from the previous version, or the whole board after a rebuild
+ * (shared/src/events.ts) — followed by `ReceivedChallengeUpdate` when challenges changed (delta.ts).
+ * Every version is serialised once (snapshot.ts) and shared through Redis when there is one
+ * (sharedCopy.ts), so any node can serve it; other nodes keep a local copy, dropped when the owner
+ * announces a newer version. A node taking a game over continues its version sequence.
  */
-import { promisify } from 'node:util'
-import { gzip as gzipCallback } from 'node:zlib'
 import type pg from 'pg'
 import type { Redis } from 'ioredis'
 import type { Logger } from 'pino'
-import { NAMESPACES, rooms } from '@flagwave/shared/events'
-import type { ScoreboardDelta, ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
+import type { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
 import type { Orm } from '../../db/orm.js'
-import type { Realtime } from '../../realtime/publish.js'
-import { DedicatedConnection, SOLVE_CHANNEL, databaseUrl, nativePool } from '../submissions/pg.js'
+import type { ImmediatePublish } from '../../realtime/sink.js'
+import { databaseUrl, nativePool } from '../../db/pg.js'
+import { notFound } from '../../lib/errors.js'
 import { SCOREBOARD_CHANNEL, requestScoreboardRebuild } from './hooks.js'
-import { ScoreboardState, type SolveData } from './engine.js'
+import type { SolveData } from './engine.js'
+import { ScoreboardState } from './board.js'
 import { loadGameData } from './load.js'
 import { ChallengeChanges } from './delta.js'
-import { notFound } from '../../lib/errors.js'
+import { ScoreboardSnapshot } from './snapshot.js'
+import { SOLVE_CHANNEL, parseSolveMessage } from './solveChannel.js'
+import { SharedCopies } from './sharedCopy.js'
+import { Ownership } from './ownership.js'
+import { PushPacer, type PacedGame } from './pacing.js'
 
-const gzip = promisify(gzipCallback)
-
-/** Minimum spacing of two pushes of one game (DESIGN §5); see `interval()` for large audiences. */
-export const PUSH_INTERVAL_MS = 100
-/**
- * The share of a node's event loop one game's board pushes may take. A push is written to every
- * watching socket synchronously (10–20 µs each on loopback here), so its measured duration over
- * this share is the spacing that leaves the rest of the loop to requests, checkers and timers.
- * (Measured, not configured: the cost of a write differs tenfold between loopback and a NIC.)
- */
-const BOARD_FANOUT_SHARE = 0.6
-/** The share for ReceivedChallengeUpdate: challenge cards can lag, the board should not. */
-const CHALLENGE_FANOUT_SHARE = 0.1
-/** A fan-out this long (ms) is worth keeping apart from the next one. */
-const LONG_FANOUT_MS = 5
-/** Whatever the fan-out, a board is pushed at least this often while it changes. */
-const MAX_PUSH_INTERVAL_MS = 2000
-/** How soon a push held back by busy sockets is tried again. */
-const BACKLOG_RETRY_MS = 25
-/** How often a node looks for games without a living owner. */
-const TAKEOVER_INTERVAL_MS = 2000
 /** A non-owner's copy read from Redis is trusted this long without an announcement. */
 const SHARED_COPY_TTL_MS = 5000
 /** A non-owner's locally built copy (no Redis) is reused this long. */
 const LOCAL_COPY_TTL_MS = 1000
-/** Games asked for are watched for takeover this long. */
-const INTEREST_MS = 10 * 60_000
-/** Advisory-lock namespace (first key of the two-int form). */
-const LOCK_CLASS = 0x46570001
-/** Channels escape ioredis' keyPrefix, so the snapshot channel carries the namespace itself. */
-const snapshotChannel = (redis: Redis) => `${redis.options.keyPrefix ?? ''}scoreboard`
-export const redisKey = (gameId: number) => `flagwave:scoreboard:${gameId}`
 
-/** One version of a game's scoreboard. */
-export class ScoreboardSnapshot {
-  private parsed: ScoreboardModel | undefined
-  private compressed: Promise<Buffer> | undefined
-  private compressedBuffer: Buffer | undefined
-  private validators: Readonly<Record<string, string>> | undefined
-
-  constructor(
-    readonly gameId: number,
-    readonly version: number,
-    readonly json: string,
-    /** Game start, epoch milliseconds. */
-    readonly start: number,
-    model?: ScoreboardModel,
-  ) {
-    this.parsed = model
-  }
-
-  /** A weak validator carrying the version (both encodings share it). */
-  get etag(): string {
-    return `W/"${this.version}"`
-  }
-
-  /** The headers every answer of this version carries (built once: the board is read far more often than it changes). */
-  get headers(): Readonly<Record<string, string>> {
-    return (this.validators ??= Object.freeze({
-      ETag: this.etag,
-      'X-Scoreboard-Version': String(this.version),
-      'Cache-Control': 'no-cache',
-      Vary: 'Accept-Encoding',
-      'X-Content-Type-Options': 'nosniff',
-    }))
-  }
-
-  /** The contract's ScoreboardModel (read-only). */
-  get model(): ScoreboardModel {
-    return (this.parsed ??= JSON.parse(this.json) as ScoreboardModel)
-  }
-
-  /** The JSON gzipped, computed once per version off the event loop. */
-  gzipped(): Promise<Buffer> {
-    return (this.compressed ??= gzip(this.json, { level: 6 }).then((buffer) => (this.compressedBuffer = buffer)))
-  }
-
-  /** The gzipped JSON if it is ready (starting it otherwise), without waiting. */
-  gzippedNow(): Buffer | undefined {
-    if (!this.compressedBuffer) void this.gzipped().catch(() => undefined)
-    return this.compressedBuffer
-  }
-}
-
+/** A game this node owns. */
 interface Owned {
   gameId: number
   state: ScoreboardState | null
@@ -137,16 +57,9 @@ interface Owned {
   buffer: SolveData[] | null
   rebuildAgain: boolean
   pushAfterBuild: boolean
-  lastPush: number
-  timer: NodeJS.Timeout | null
   /** What the previous version showed of each challenge, for ReceivedChallengeUpdate and deltas. */
   challengeChanges: ChallengeChanges
-  /** How long the last board push took to write to this node's sockets (ms). */
-  boardFanOutMs: number
-  lastChallengePush: number
-  /** How long the last ReceivedChallengeUpdate took to write to this node's sockets (ms). */
-  challengeFanOutMs: number
-  challengeTimer: NodeJS.Timeout | null
+  pacer: PushPacer
 }
 
 interface Cached {
@@ -158,7 +71,7 @@ interface Cached {
 export interface ScoreboardDeps {
   orm: Orm
   redis: Redis | null
-  realtime: Realtime
+  realtime: ImmediatePublish
   log: Logger
 }
 
@@ -166,60 +79,48 @@ export class ScoreboardService {
   private readonly owned = new Map<number, Owned>()
   private readonly cache = new Map<number, Cached>()
   private readonly loading = new Map<number, Promise<ScoreboardSnapshot | null>>()
-  /** Game → until when another node is known to own it. */
-  private readonly elsewhere = new Map<number, number>()
-  private readonly interest = new Map<number, number>()
-  private control: DedicatedConnection | null = null
-  private sub: Redis | null = null
   private pool: pg.Pool | null = null
-  private dbId = ''
-  private takeover: NodeJS.Timeout | null = null
+  private ownership: Ownership | null = null
+  private shared: SharedCopies | null = null
   private running = false
-  private sweeping: Promise<void> | null = null
 
   constructor(private readonly deps: ScoreboardDeps) {}
 
   /** Connect, listen, take the running games this node can own, and watch for orphaned ones. */
   async start(): Promise<void> {
     this.running = true
-    this.pool = await nativePool(this.deps.orm)
-    const db = await this.pool.query<{ id: string }>(`select current_database() || '@' || coalesce(inet_server_port(), 0)::text as id`)
-    this.dbId = db.rows[0]!.id
+    const pool = (this.pool = await nativePool(this.deps.orm))
+    const db = await pool.query<{ id: string }>(`select current_database() || '@' || coalesce(inet_server_port(), 0)::text as id`)
     if (this.deps.redis) {
-      this.sub = this.deps.redis.duplicate()
-      this.sub.on('message', (_channel, message) => this.onAnnounce(message))
-      this.sub.on('error', (err) => this.deps.log.warn({ err }, 'scoreboard subscriber error'))
-      await this.sub.subscribe(snapshotChannel(this.deps.redis))
+      this.shared = new SharedCopies(this.deps.redis, db.rows[0]!.id, this.deps.log)
+      await this.shared.start((gameId, version) => this.onAnnounce(gameId, version))
     }
-    this.control = new DedicatedConnection({
-      url: databaseUrl(this.deps.orm),
-      name: 'scoreboard',
-      log: this.deps.log,
-      channels: [SCOREBOARD_CHANNEL, SOLVE_CHANNEL],
-      onNotification: (channel, payload) => this.onNotification(channel, payload),
-      onDown: () => this.dropOwnership(),
-      onUp: () => this.sweep(true),
-    })
-    await this.control.start()
-    this.takeover = setInterval(() => void this.sweep(false), TAKEOVER_INTERVAL_MS)
-    this.takeover.unref()
+    this.ownership = new Ownership(
+      { url: databaseUrl(this.deps.orm), pool, log: this.deps.log, channels: [SCOREBOARD_CHANNEL, SOLVE_CHANNEL] },
+      {
+        owns: (gameId) => this.owned.has(gameId),
+        take: (gameId, push) => this.take(gameId, push),
+        lost: () => this.dropOwnership(),
+        onNotification: (channel, payload) => this.onNotification(channel, payload),
+      },
+    )
+    await this.ownership.start()
   }
 
   /** Push what is pending, release every game and close the connections. */
   async stop(): Promise<void> {
     this.running = false
-    if (this.takeover) clearInterval(this.takeover)
-    await this.sweeping?.catch(() => undefined)
+    await this.ownership?.stopTaking()
     for (const own of this.owned.values()) {
       await own.building?.catch(() => undefined)
-      this.clearTimers(own)
-      this.flush(own)
-      this.pushChallenges(own, true)
+      own.pacer.clear()
+      own.pacer.flush()
+      own.pacer.pushChallenges(true)
     }
-    if (this.control?.connected) await this.control.query('select pg_advisory_unlock_all()').catch(() => undefined)
+    await this.ownership?.releaseAll()
     this.owned.clear()
-    await this.control?.stop()
-    if (this.sub) await this.sub.quit().catch(() => undefined)
+    await this.ownership?.close()
+    await this.shared?.stop()
   }
 
   /** Whether this node owns the game's engine. */
@@ -267,12 +168,12 @@ export class ScoreboardService {
    */
   applySolve(gameId: number, solve: SolveData): void {
     const own = this.owned.get(gameId)
-    if (!own) return void this.adopt(gameId)
+    if (!own) return void this.ownership?.adopt(gameId)
     if (own.buffer) return void own.buffer.push(solve)
     if (!own.state) return
     const result = own.state.applySolve(solve)
     if (result === 'unknown') this.requestRebuild(own, true)
-    else if (result === 'applied') this.schedulePush(own)
+    else if (result === 'applied') own.pacer.schedule()
   }
 
   /**
@@ -282,27 +183,23 @@ export class ScoreboardService {
   async rebuild(gameId: number): Promise<void> {
     let own = this.owned.get(gameId)
     if (own) this.requestRebuild(own, true)
-    else if ((await this.tryAcquire([gameId], true)).length > 0) own = this.owned.get(gameId)
+    else if (((await this.ownership?.acquire([gameId], true)) ?? []).length > 0) own = this.owned.get(gameId)
     if (!own) return requestScoreboardRebuild(this.deps, gameId)
     while (own.building) await own.building
     // Publish the rebuilt state at once, so the caller reads what it asked for.
-    if (this.owned.get(gameId) === own && own.state?.changed) {
-      if (own.timer) clearTimeout(own.timer)
-      own.timer = null
-      this.flush(own)
-    }
+    if (this.owned.get(gameId) === own && own.state?.changed) own.pacer.flushNow()
   }
 
   /* ------------------------------------------------------------------------------------------ */
 
   private async load(gameId: number): Promise<ScoreboardSnapshot | null> {
-    this.interest.set(gameId, Date.now())
-    if (await this.tryAcquire([gameId]).then((got) => got.length > 0)) {
+    this.ownership?.noteInterest(gameId)
+    if (((await this.ownership?.acquire([gameId])) ?? []).length > 0) {
       const own = this.owned.get(gameId)!
       await own.building
       return this.owned.get(gameId)?.snapshot ?? null
     }
-    const shared = await this.readShared(gameId)
+    const shared = await this.shared?.read(gameId)
     if (shared) {
       // Dropped early when the owner announces a newer version; re-read now and then in case an announcement was missed.
       this.cache.set(gameId, { snapshot: shared, expires: Date.now() + SHARED_COPY_TTL_MS })
@@ -317,102 +214,51 @@ export class ScoreboardService {
     return snapshot
   }
 
-  /** Try to take the given games; the acquired ones start building. Returns them. */
-  private async tryAcquire(gameIds: number[], push = false): Promise<number[]> {
-    const wanted = gameIds.filter((id) => !this.owned.has(id))
-    if (!this.running || !this.control?.connected || wanted.length === 0) return []
-    let rows: { g: number; ok: boolean }[]
-    try {
-      rows = (await this.control.query<{ g: number; ok: boolean }>(`select g, pg_try_advisory_lock($1, g) as ok from unnest($2::int[]) as g`, [LOCK_CLASS, wanted])).rows
-    } catch (err) {
-      this.deps.log.warn({ err }, 'scoreboard lock attempt failed')
-      return []
+  /** This node now holds the game's lock: start owning it with a rebuild. */
+  private take(gameId: number, push: boolean): void {
+    this.cache.delete(gameId)
+    const challengeChanges = new ChallengeChanges()
+    const paced: PacedGame = {
+      gameId,
+      challengeChanges,
+      changed: () => own.state?.changed ?? false,
+      live: () => this.owned.get(gameId) === own,
+      running: () => this.running,
+      nextVersion: () => {
+        own.version += 1
+        this.publish(own, true)
+      },
     }
-    const got: number[] = []
-    for (const { g, ok } of rows) {
-      if (!ok) {
-        this.elsewhere.set(g, Date.now() + TAKEOVER_INTERVAL_MS)
-        continue
-      }
-      if (this.owned.has(g)) {
-        // Raced with another acquisition of ours: drop the extra lock count.
-        await this.control.query('select pg_advisory_unlock($1, $2)', [LOCK_CLASS, g]).catch(() => undefined)
-        continue
-      }
-      this.cache.delete(g)
-      this.elsewhere.delete(g)
-      const own: Owned = {
-        gameId: g,
-        state: null,
-        snapshot: null,
-        version: 0,
-        building: null,
-        buffer: null,
-        rebuildAgain: false,
-        pushAfterBuild: push,
-        lastPush: 0,
-        timer: null,
-        challengeChanges: new ChallengeChanges(),
-        boardFanOutMs: 0,
-        lastChallengePush: 0,
-        challengeFanOutMs: 0,
-        challengeTimer: null,
-      }
-      this.owned.set(g, own)
-      this.requestRebuild(own, push)
-      got.push(g)
+    const own: Owned = {
+      gameId,
+      state: null,
+      snapshot: null,
+      version: 0,
+      building: null,
+      buffer: null,
+      rebuildAgain: false,
+      pushAfterBuild: push,
+      challengeChanges,
+      pacer: new PushPacer(paced, this.deps.realtime),
     }
-    return got
-  }
-
-  /** Take over a game that seems to have no owner (a solve or rebuild request for it arrived). */
-  private async adopt(gameId: number): Promise<void> {
-    if (this.owned.has(gameId) || (this.elsewhere.get(gameId) ?? 0) > Date.now()) return
-    await this.tryAcquire([gameId], true)
+    this.owned.set(gameId, own)
+    this.requestRebuild(own, push)
   }
 
   private async release(gameId: number): Promise<void> {
-    const own = this.owned.get(gameId)
-    if (own) this.clearTimers(own)
+    this.owned.get(gameId)?.pacer.clear()
     this.owned.delete(gameId)
     this.cache.delete(gameId)
-    if (this.control?.connected) await this.control.query('select pg_advisory_unlock($1, $2)', [LOCK_CLASS, gameId]).catch(() => undefined)
+    await this.ownership?.release(gameId)
   }
 
   /** The connection (and with it every lock) is gone: stop acting as owner. */
   private dropOwnership(): void {
     for (const own of this.owned.values()) {
-      this.clearTimers(own)
+      own.pacer.clear()
       if (own.snapshot) this.cache.set(own.gameId, { snapshot: own.snapshot, expires: Date.now() + LOCAL_COPY_TTL_MS })
     }
     this.owned.clear()
-  }
-
-  /**
-   * Acquire the games asked for recently that nobody owns (an owner died), and — after
-   * (re)connecting — the running games, so their boards are ready before the first request.
-   * (A game nobody asks for needs no owner; a solve or rebuild request for it adopts it.)
-   */
-  private sweep(withRunning: boolean): Promise<void> {
-    if (this.sweeping || !this.running) return this.sweeping ?? Promise.resolve()
-    this.sweeping = (async () => {
-      try {
-        const now = Date.now()
-        for (const [id, at] of this.interest) if (now - at > INTEREST_MS) this.interest.delete(id)
-        const candidates = new Set(this.interest.keys())
-        if (withRunning) {
-          const live = await this.pool!.query<{ id: number }>(`select id from games where start <= now() + interval '5 minutes' and "end" >= now()`)
-          for (const row of live.rows) candidates.add(row.id)
-        }
-        // A takeover pushes (clients may have missed updates while the game had no owner).
-        await this.tryAcquire([...candidates], !withRunning)
-      } catch (err) {
-        this.deps.log.warn({ err }, 'scoreboard takeover sweep failed')
-      } finally {
-        this.sweeping = null
-      }
-    })()
-    return this.sweeping
   }
 
   private requestRebuild(own: Owned, push: boolean): void {
@@ -435,12 +281,12 @@ export class ScoreboardService {
     own.buffer ??= []
     try {
       const first = own.snapshot === null
-      const [data, sharedVersion] = await Promise.all([loadGameData(this.pool!, own.gameId), first ? this.sharedVersion(own.gameId) : Promise.resolve(0)])
+      const [data, sharedVersion] = await Promise.all([loadGameData(this.pool!, own.gameId), first && this.shared ? this.shared.version(own.gameId) : Promise.resolve(0)])
       if (this.owned.get(own.gameId) !== own) return
       if (!data) {
         own.buffer = null
         await this.release(own.gameId)
-        if (this.deps.redis) await this.deps.redis.del(redisKey(own.gameId)).catch(() => undefined)
+        await this.shared?.delete(own.gameId)
         return
       }
       const state = ScoreboardState.build(data)
@@ -451,95 +297,13 @@ export class ScoreboardService {
       if (first) {
         own.version = Math.max(sharedVersion + 1, Date.now())
         this.publish(own, own.pushAfterBuild)
-      } else this.schedulePush(own)
+      } else own.pacer.schedule()
       own.pushAfterBuild = false
     } catch (err) {
       own.buffer = null
       this.deps.log.error({ err, gameId: own.gameId }, 'scoreboard rebuild failed')
       if (own.snapshot === null) await this.release(own.gameId)
     }
-  }
-
-  private clearTimers(own: Owned): void {
-    if (own.timer) clearTimeout(own.timer)
-    if (own.challengeTimer) clearTimeout(own.challengeTimer)
-    own.timer = null
-    own.challengeTimer = null
-  }
-
-  private schedulePush(own: Owned): void {
-    if (own.timer || !this.running) return
-    const wait = Math.max(0, own.lastPush + this.interval(own) - Date.now())
-    own.timer = setTimeout(() => {
-      own.timer = null
-      if (this.owned.get(own.gameId) === own) this.flush(own)
-    }, wait)
-  }
-
-  private flush(own: Owned): void {
-    if (!own.state?.changed) return
-    if (this.backlogged(rooms.game(own.gameId))) {
-      // Many watchers are still receiving the previous board: send the newest one when they are done.
-      own.lastPush = Date.now() - PUSH_INTERVAL_MS + BACKLOG_RETRY_MS
-      this.schedulePush(own)
-      return
-    }
-    own.version += 1
-    this.publish(own, true)
-  }
-
-  /**
-   * The spacing of board pushes: 100 ms, or longer when the last push's fan-out would take more
-   * than its share of the event loop — pushes queued faster than the node writes them only add
-   * latency for everything else.
-   */
-  private interval(own: Owned): number {
-    return pushSpacing(own.boardFanOutMs, BOARD_FANOUT_SHARE)
-  }
-
-  /** The spacing of ReceivedChallengeUpdate: with every push, unless its fan-out needs rationing. */
-  private challengeInterval(own: Owned): number {
-    return pushSpacing(own.challengeFanOutMs, CHALLENGE_FANOUT_SHARE)
-  }
-
-  /**
-   * Tell the game room the challenges' new scores now (`now`), or when their share of the fan-out
-   * allows. A board push that took the loop for a while is not followed straight by another
-   * fan-out: the update goes halfway to the next board push, so checkers and timers run between.
-   */
-  private pushChallenges(own: Owned, now = false): void {
-    if (!own.challengeChanges.hasUnsent || own.challengeTimer) return
-    const due = own.lastChallengePush + this.challengeInterval(own) - Date.now()
-    // Stopping: whatever is pending goes out now, with the last board.
-    const wait = now || !this.running ? 0 : Math.max(due, own.boardFanOutMs >= LONG_FANOUT_MS ? this.interval(own) / 2 : 0)
-    if (wait > 0) {
-      own.challengeTimer = setTimeout(() => {
-        own.challengeTimer = null
-        if (this.owned.get(own.gameId) === own) this.pushChallenges(own, true)
-      }, wait)
-      return
-    }
-    own.lastChallengePush = Date.now()
-    own.challengeFanOutMs = timed(() =>
-      this.deps.realtime.publish('user', rooms.game(own.gameId), 'ReceivedChallengeUpdate', { gameId: own.gameId, challenges: own.challengeChanges.takeUnsent() }),
-    )
-  }
-
-  /**
-   * Whether at least a tenth of this node's sockets in `room` have not yet written out the
-   * previous push (with thousands of watchers the fan-out, not the engine, is the limit, and
-   * queueing pushes faster than they drain only grows memory).
-   */
-  private backlogged(room: string): boolean {
-    const namespace = this.deps.realtime.server?.of(NAMESPACES.user)
-    const ids = namespace?.adapter.rooms.get(room)
-    if (!namespace || !ids || ids.size === 0) return false
-    let busy = 0
-    for (const id of ids) {
-      const conn = namespace.sockets.get(id)?.conn as { writeBuffer?: unknown[]; transport?: { writable?: boolean } } | undefined
-      if (conn && ((conn.writeBuffer?.length ?? 0) > 0 || conn.transport?.writable === false)) busy += 1
-    }
-    return busy * 10 >= ids.size && busy > 0
   }
 
   /** Snapshot the state as the current version, store it, and (when `push`) tell the game room. */
@@ -549,63 +313,26 @@ export class ScoreboardService {
     const built = own.state!.snapshot(now)
     const snapshot = new ScoreboardSnapshot(own.gameId, own.version, built.json, own.state!.game.start, built.model)
     own.snapshot = snapshot
-    own.lastPush = now
+    own.pacer.versioned(now)
     const changed = own.challengeChanges.next(built.challenges)
-    if (this.deps.redis) {
-      this.deps.redis
-        .multi()
-        .hset(redisKey(own.gameId), { db: this.dbId, version: String(snapshot.version), start: String(snapshot.start), json: snapshot.json })
-        .expire(redisKey(own.gameId), 24 * 3600)
-        .publish(snapshotChannel(this.deps.redis), JSON.stringify({ db: this.dbId, gameId: own.gameId, version: snapshot.version }))
-        .exec()
-        .catch((err) => this.deps.log.warn({ err, gameId: own.gameId }, 'scoreboard cache write failed'))
-    }
+    this.shared?.write(snapshot)
     if (!push) return
-    const room = rooms.game(own.gameId)
     // A state that was just rebuilt has no previous version to differ from: watchers get the whole board.
     if (built.changedCells && base !== null) {
-      const delta: ScoreboardDelta = { updateTimeUTC: snapshot.model.updateTimeUTC, challenges: changed, items: built.changedCells }
-      own.boardFanOutMs = timed(() => this.deps.realtime.publish('user', room, 'ReceivedScoreboardUpdate', { gameId: own.gameId, version: snapshot.version, base, delta }))
-    } else {
-      own.boardFanOutMs = timed(() =>
-        this.deps.realtime.publish('user', room, 'ReceivedScoreboardUpdate', { gameId: own.gameId, version: snapshot.version, scoreboard: snapshot.model }),
-      )
-    }
-    this.pushChallenges(own)
-  }
-
-  private async readShared(gameId: number): Promise<ScoreboardSnapshot | null> {
-    if (!this.deps.redis) return null
-    try {
-      const hash = await this.deps.redis.hgetall(redisKey(gameId))
-      if (hash.db !== this.dbId || !hash.json) return null
-      return new ScoreboardSnapshot(gameId, Number(hash.version), hash.json, Number(hash.start))
-    } catch (err) {
-      this.deps.log.warn({ err, gameId }, 'scoreboard cache read failed')
-      return null
-    }
-  }
-
-  private async sharedVersion(gameId: number): Promise<number> {
-    if (!this.deps.redis) return 0
-    try {
-      const [db, version] = await this.deps.redis.hmget(redisKey(gameId), 'db', 'version')
-      return db === this.dbId ? Number(version) || 0 : 0
-    } catch {
-      return 0
-    }
+      own.pacer.pushBoard({
+        gameId: own.gameId,
+        version: snapshot.version,
+        base,
+        delta: { updateTimeUTC: snapshot.model.updateTimeUTC, challenges: changed, items: built.changedCells },
+      })
+    } else own.pacer.pushBoard({ gameId: own.gameId, version: snapshot.version, scoreboard: snapshot.model })
   }
 
   /** Another node published a newer version: drop the local copy. */
-  private onAnnounce(message: string): void {
-    try {
-      const { db, gameId, version } = JSON.parse(message) as { db: string; gameId: number; version: number }
-      if (db !== this.dbId || this.owned.has(gameId)) return
-      const cached = this.cache.get(gameId)
-      if (cached && cached.snapshot.version < version) this.cache.delete(gameId)
-    } catch {
-      // not ours
-    }
+  private onAnnounce(gameId: number, version: number): void {
+    if (this.owned.has(gameId)) return
+    const cached = this.cache.get(gameId)
+    if (cached && cached.snapshot.version < version) this.cache.delete(gameId)
   }
 
   private onNotification(channel: string, payload: string): void {
@@ -616,57 +343,13 @@ export class ScoreboardService {
       if (own) this.requestRebuild(own, true)
       else {
         this.cache.delete(gameId)
-        void this.adopt(gameId)
+        void this.ownership?.adopt(gameId)
       }
       return
     }
     if (channel === SOLVE_CHANNEL) {
-      let message: SolveMessage
-      try {
-        message = JSON.parse(payload) as SolveMessage
-      } catch {
-        return
-      }
-      for (const s of message.s) this.applySolve(message.g, decodeSolve(s))
+      const message = parseSolveMessage(payload)
+      if (message) for (const solve of message.solves) this.applySolve(message.gameId, solve)
     }
   }
-}
-
-/** The compact form of counted solves on the `flagwave_solves` channel. */
-export interface SolveMessage {
-  g: number
-  /** [participationId, challengeId, submissionId, time, acceptedCount, board 0|1, userName] */
-  s: [number, number, number, number, number, number, string | null][]
-}
-
-export const encodeSolve = (s: SolveData): SolveMessage['s'][number] => [
-  s.participationId,
-  s.challengeId,
-  s.submissionId,
-  s.time,
-  s.acceptedCount ?? 0,
-  s.board ? 1 : 0,
-  s.userName,
-]
-
-export const decodeSolve = (s: SolveMessage['s'][number]): SolveData => ({
-  participationId: s[0],
-  challengeId: s[1],
-  submissionId: s[2],
-  time: s[3],
-  acceptedCount: s[4] || undefined,
-  board: s[5] === 1,
-  userName: s[6],
-})
-
-/** How long `write` took (ms): a broadcast writes to this node's sockets before it returns. */
-function timed(write: () => void): number {
-  const start = performance.now()
-  write()
-  return performance.now() - start
-}
-
-/** The spacing of pushes whose fan-out took `fanOutMs` and may take `share` of the event loop. */
-export function pushSpacing(fanOutMs: number, share: number): number {
-  return Math.min(MAX_PUSH_INTERVAL_MS, Math.max(PUSH_INTERVAL_MS, fanOutMs / share))
 }

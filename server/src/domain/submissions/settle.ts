@@ -26,7 +26,7 @@ import type { SubmissionResult } from '@flagwave/shared/events'
 import { toWireDate } from '@flagwave/shared/format'
 import { isDynamicType } from '@flagwave/shared/enums'
 import type { SolveData } from '../scoreboard/engine.js'
-import { encodeSolve, type SolveMessage } from '../scoreboard/service.js'
+import { encodeSolve, type SolveMessage } from '../scoreboard/solveChannel.js'
 import { SOLVE_CHANNEL, inTransaction } from './pg.js'
 import { bloodNotice, cheatEventText, flagSubmitEventText, judge, maskedStatus } from './judge.js'
 

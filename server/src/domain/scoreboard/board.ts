@@ -1,0 +1,177 @@
+/**
+ * The board of one game: the engine's state (engine.ts) and its wire form, the contract's
+ * ScoreboardModel and its JSON. A read model: `snapshot()` re-renders and
+ * re-serialises only the rows, cells and challenges the engine reports changed since the last
+ * snapshot, and keeps the serialised pieces of the others.
+ *
+ * Snapshots are immutable: a row or item that changes gets a new object, unchanged ones are
+ * shared between versions, so a caller may keep an old `model` while the state moves on.
+ */
+import type { ChallengeInfo, ChallengeItem, ChallengesByTag, ScoreboardItem, ScoreboardModel, TopTimeLine } from '@flagwave/shared/schemas/scoreboard'
+import { toWireDate } from '@flagwave/shared/format'
+import { presentChallengeInfo, presentChallengeItem, presentRowHead, presentTimeline } from '../../presenters/scoreboard.js'
+import { ScoreboardEngine, type ApplyResult, type ChallengeRecord, type GameData, type GameMeta, type SolveData, type TeamRecord } from './engine.js'
+
+/** Per team, cells that changed: the `items` of a ScoreboardDelta. */
+type CellChanges = { id: number; challenges: ChallengeItem[] }[]
+
+export interface Snapshot {
+  model: ScoreboardModel
+  json: string
+  /**
+   * Per team, the cells whose solve, blood type or solver changed since the previous snapshot
+   * (the `items` of a ScoreboardDelta); null for the first snapshot of a state, which has no
+   * previous one to differ from.
+   */
+  changedCells: CellChanges | null
+  /** Every challenge on the board with its serialised info, for change detection. */
+  challenges: { info: ChallengeInfo; json: string }[]
+}
+
+/** What the last snapshot rendered of a team. */
+interface RenderedRow {
+  rank: number
+  orgRank: number | null
+  items: ChallengeItem[]
+  itemJsons: string[]
+  challengesJson: string
+  row: ScoreboardItem
+  json: string
+}
+
+interface RenderedChallenge {
+  info: ChallengeInfo
+  json: string
+}
+
+export class ScoreboardState {
+  private readonly rows = new Map<TeamRecord, RenderedRow>()
+  private readonly infos = new Map<ChallengeRecord, RenderedChallenge>()
+  /** No snapshot taken yet: the next one cannot be described as a difference. */
+  private fresh = true
+
+  private constructor(private readonly engine: ScoreboardEngine) {}
+
+  /** The full rebuild. */
+  static build(data: GameData): ScoreboardState {
+    return new ScoreboardState(ScoreboardEngine.build(data))
+  }
+
+  get game(): GameMeta {
+    return this.engine.game
+  }
+
+  /** Whether something changed since the last snapshot. */
+  get changed(): boolean {
+    return this.engine.changed
+  }
+
+  /** Fold one settled Accepted submission in (see `ScoreboardEngine.applySolve`). */
+  applySolve(s: SolveData): ApplyResult {
+    return this.engine.applySolve(s)
+  }
+
+  /** Render the contract's ScoreboardModel (and its JSON) at `now`. */
+  snapshot(now: number = Date.now()): Snapshot {
+    const changes = this.engine.takeChanges()
+    const ranked = this.engine.ranking()
+    const items: ScoreboardItem[] = new Array(ranked.length)
+    const rowJsons: string[] = new Array(ranked.length)
+    const changedCells: CellChanges = []
+    for (let index = 0; index < ranked.length; index++) {
+      const team = ranked[index]!
+      const slots = changes.cells.get(team)
+      let rendered = this.rows.get(team)
+      if (!rendered || slots || rendered.rank !== team.rank || rendered.orgRank !== team.orgRank) {
+        rendered = this.renderRow(team, rendered, slots, changedCells)
+        this.rows.set(team, rendered)
+      }
+      items[index] = rendered.row
+      rowJsons[index] = rendered.json
+    }
+
+    const challenges: ChallengesByTag = {}
+    const challengeParts: string[] = []
+    const infos: Snapshot['challenges'] = []
+    for (const [tag, list] of this.engine.boardChallenges()) {
+      const parts: string[] = []
+      challenges[tag] = list.map((c) => {
+        let rendered = this.infos.get(c)
+        if (!rendered || changes.challenges.has(c)) {
+          const info = presentChallengeInfo(c.data, c.score, c.acceptedCount, this.engine.bloods(c))
+          rendered = { info, json: JSON.stringify(info) }
+          this.infos.set(c, rendered)
+        }
+        parts.push(rendered.json)
+        infos.push(rendered)
+        return rendered.info
+      })
+      challengeParts.push(`${JSON.stringify(tag)}:[${parts.join(',')}]`)
+    }
+
+    const timeLines: Record<string, TopTimeLine[]> = { all: ranked.slice(0, 10).map((t) => this.timeline(t)) }
+    const orgs = this.engine.game.organizations
+    if (orgs) {
+      const wanted = new Map<string, TopTimeLine[]>(orgs.map((o) => [o, []]))
+      for (const team of ranked) {
+        const list = team.data.organization !== null ? wanted.get(team.data.organization) : undefined
+        if (list && list.length < 10) list.push(this.timeline(team))
+      }
+      for (const [org, list] of wanted) timeLines[org] = list
+    }
+
+    const { bloodBonus } = this.engine.game
+    const updateTimeUTC = toWireDate(now)
+    const model: ScoreboardModel = { updateTimeUTC, bloodBonus, timeLines, items, challenges }
+    const json =
+      `{"updateTimeUTC":${JSON.stringify(updateTimeUTC)},"bloodBonus":${bloodBonus},"timeLines":${JSON.stringify(timeLines)},` +
+      `"items":[${rowJsons.join(',')}],"challenges":{${challengeParts.join(',')}}}`
+    const delta = this.fresh ? null : changedCells
+    this.fresh = false
+    return { model, json, changedCells: delta, challenges: infos }
+  }
+
+  /**
+   * Render a team's row: its changed cells (all of them the first time), noting in `changedCells`
+   * those whose solve, blood type or solver changed, and its head.
+   */
+  private renderRow(team: TeamRecord, before: RenderedRow | undefined, slots: Set<number> | undefined, changedCells: CellChanges): RenderedRow {
+    let items: ChallengeItem[]
+    let itemJsons: string[]
+    let challengesJson: string
+    if (!before || slots) {
+      items = before?.items ?? new Array(team.cids.length)
+      itemJsons = before?.itemJsons ?? new Array(team.cids.length)
+      const all = !before
+      let cells: ChallengeItem[] | null = null
+      for (const slot of all ? team.cids.keys() : slots!) {
+        const id = team.cids[slot]!
+        const item = presentChallengeItem(id, team.solves.get(id))
+        const previous = items[slot]
+        if (!all && previous && (previous.type !== item.type || previous.userName !== item.userName || previous.time !== item.time)) {
+          if (!cells) changedCells.push({ id: team.data.teamId, challenges: (cells = []) })
+          cells.push(item)
+        }
+        items[slot] = item
+        itemJsons[slot] = JSON.stringify(item)
+      }
+      challengesJson = `[${itemJsons.join(',')}]`
+    } else {
+      ;({ items, itemJsons, challengesJson } = before)
+    }
+    const head = presentRowHead(team.data, team)
+    return {
+      rank: team.rank,
+      orgRank: team.orgRank,
+      items,
+      itemJsons,
+      challengesJson,
+      row: { ...head, challenges: items.slice() },
+      json: `${JSON.stringify(head).slice(0, -1)},"challenges":${challengesJson}}`,
+    }
+  }
+
+  private timeline(team: TeamRecord): TopTimeLine {
+    return presentTimeline(team.data, this.engine.solvesInTimeOrder(team))
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * How often one game's scoreboard is pushed (DESIGN §5). At most one `ReceivedScoreboardUpdate`
+ * per 100 ms, followed by `ReceivedChallengeUpdate` when challenge scores, solve counts or bloods
+ * changed. Each event costs a write (a system call) per watching socket, so with thousands of
+ * watchers pushes are spaced by what their fan-out actually cost on this node: board pushes may
+ * take at most 60 % of its event loop, and challenge updates, which cards can show a moment
+ * later, a tenth. A push is held back while many watchers are still receiving the previous one.
+ */
+import { rooms, type ScoreboardUpdate } from '@flagwave/shared/events'
+import type { ImmediatePublish } from '../../realtime/sink.js'
+import type { ChallengeChanges } from './delta.js'
+
+/** Minimum spacing of two pushes of one game (DESIGN §5); see `pushSpacing()` for large audiences. */
+export const PUSH_INTERVAL_MS = 100
+/**
+ * The share of a node's event loop one game's board pushes may take. A push is written to every
+ * watching socket synchronously (10–20 µs each on loopback here), so its measured duration over
+ * this share is the spacing that leaves the rest of the loop to requests, checkers and timers.
+ * (Measured, not configured: the cost of a write differs tenfold between loopback and a NIC.)
+ */
+const BOARD_FANOUT_SHARE = 0.6
+/** The share for ReceivedChallengeUpdate: challenge cards can lag, the board should not. */
+const CHALLENGE_FANOUT_SHARE = 0.1
+/** A fan-out this long (ms) is worth keeping apart from the next one. */
+const LONG_FANOUT_MS = 5
+/** Whatever the fan-out, a board is pushed at least this often while it changes. */
+const MAX_PUSH_INTERVAL_MS = 2000
+/** How soon a push held back by busy sockets is tried again. */
+const BACKLOG_RETRY_MS = 25
+
+/** The game a pacer pushes for. */
+export interface PacedGame {
+  readonly gameId: number
+  /** Whether the state changed since the last version. */
+  changed(): boolean
+  /** Whether this node still paces the game (a timer may fire after the game was released). */
+  live(): boolean
+  /** Whether the node is running; a stopping node sends what is pending at once. */
+  running(): boolean
+  /** Make the next version and push it (`pushBoard`). */
+  nextVersion(): void
+  /** What ReceivedChallengeUpdate has not told yet. */
+  readonly challengeChanges: ChallengeChanges
+}
+
+export class PushPacer {
+  private lastPush = 0
+  private timer: NodeJS.Timeout | null = null
+  /** How long the last board push took to write to this node's sockets (ms). */
+  private boardFanOutMs = 0
+  private lastChallengePush = 0
+  /** How long the last ReceivedChallengeUpdate took to write to this node's sockets (ms). */
+  private challengeFanOutMs = 0
+  private challengeTimer: NodeJS.Timeout | null = null
+
+  constructor(
+    private readonly game: PacedGame,
+    private readonly realtime: ImmediatePublish,
+  ) {}
+
+  /** Push the changes once the spacing since the last push allows. */
+  schedule(): void {
+    if (this.timer || !this.game.running()) return
+    const wait = Math.max(0, this.lastPush + this.boardSpacing() - Date.now())
+    this.timer = setTimeout(() => {
+      this.timer = null
+      if (this.game.live()) this.flush()
+    }, wait)
+  }
+
+  /** Push the changes now (a rebuild the caller waits for), instead of when they are due. */
+  flushNow(): void {
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    this.flush()
+  }
+
+  /** Push what changed, unless nothing did or many watchers are still receiving the previous board. */
+  flush(): void {
+    if (!this.game.changed()) return
+    if (this.realtime.backlogged('user', rooms.game(this.game.gameId))) {
+      // Many watchers are still receiving the previous board: send the newest one when they are done.
+      this.lastPush = Date.now() - PUSH_INTERVAL_MS + BACKLOG_RETRY_MS
+      this.schedule()
+      return
+    }
+    this.game.nextVersion()
+  }
+
+  /** A version was made at `now`: the next push is spaced from it. */
+  versioned(now: number): void {
+    this.lastPush = now
+  }
+
+  /** Send a board to the game room, measuring its fan-out, then the challenge changes when due. */
+  pushBoard(update: ScoreboardUpdate): void {
+    this.boardFanOutMs = timed(() => this.realtime.publish('user', rooms.game(this.game.gameId), 'ReceivedScoreboardUpdate', update))
+    this.pushChallenges()
+  }
+
+  /**
+   * Tell the game room the challenges' new scores now (`now`), or when their share of the fan-out
+   * allows. A board push that took the loop for a while is not followed straight by another
+   * fan-out: the update goes halfway to the next board push, so checkers and timers run between.
+   */
+  pushChallenges(now = false): void {
+    const changes = this.game.challengeChanges
+    if (!changes.hasUnsent || this.challengeTimer) return
+    const due = this.lastChallengePush + pushSpacing(this.challengeFanOutMs, CHALLENGE_FANOUT_SHARE) - Date.now()
+    // Stopping: whatever is pending goes out now, with the last board.
+    const wait = now || !this.game.running() ? 0 : Math.max(due, this.boardFanOutMs >= LONG_FANOUT_MS ? this.boardSpacing() / 2 : 0)
+    if (wait > 0) {
+      this.challengeTimer = setTimeout(() => {
+        this.challengeTimer = null
+        if (this.game.live()) this.pushChallenges(true)
+      }, wait)
+      return
+    }
+    this.lastChallengePush = Date.now()
+    const gameId = this.game.gameId
+    this.challengeFanOutMs = timed(() => this.realtime.publish('user', rooms.game(gameId), 'ReceivedChallengeUpdate', { gameId, challenges: changes.takeUnsent() }))
+  }
+
+  /** Forget the pending pushes (the game is released). */
+  clear(): void {
+    if (this.timer) clearTimeout(this.timer)
+    if (this.challengeTimer) clearTimeout(this.challengeTimer)
+    this.timer = null
+    this.challengeTimer = null
+  }
+
+  /**
+   * The spacing of board pushes: 100 ms, or longer when the last push's fan-out would take more
+   * than its share of the event loop — pushes queued faster than the node writes them only add
+   * latency for everything else.
+   */
+  private boardSpacing(): number {
+    return pushSpacing(this.boardFanOutMs, BOARD_FANOUT_SHARE)
+  }
+}
+
+/** How long `write` took (ms): a broadcast writes to this node's sockets before it returns. */
+function timed(write: () => void): number {
+  const start = performance.now()
+  write()
+  return performance.now() - start
+}
+
+/** The spacing of pushes whose fan-out took `fanOutMs` and may take `share` of the event loop. */
+export function pushSpacing(fanOutMs: number, share: number): number {
+  return Math.min(MAX_PUSH_INTERVAL_MS, Math.max(PUSH_INTERVAL_MS, fanOutMs / share))
+}

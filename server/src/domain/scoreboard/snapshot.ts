@@ -1,0 +1,60 @@
+/**
+ * One version of a game's scoreboard as it is served: its JSON serialised once, the headers of
+ * every answer, and the gzipped body computed once, off the event loop (http/scoreboardRead.ts).
+ */
+import { promisify } from 'node:util'
+import { gzip as gzipCallback } from 'node:zlib'
+import type { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
+
+const gzip = promisify(gzipCallback)
+
+/** One version of a game's scoreboard. */
+export class ScoreboardSnapshot {
+  private parsed: ScoreboardModel | undefined
+  private compressed: Promise<Buffer> | undefined
+  private compressedBuffer: Buffer | undefined
+  private validators: Readonly<Record<string, string>> | undefined
+
+  constructor(
+    readonly gameId: number,
+    readonly version: number,
+    readonly json: string,
+    /** Game start, epoch milliseconds. */
+    readonly start: number,
+    model?: ScoreboardModel,
+  ) {
+    this.parsed = model
+  }
+
+  /** A weak validator carrying the version (both encodings share it). */
+  get etag(): string {
+    return `W/"${this.version}"`
+  }
+
+  /** The headers every answer of this version carries (built once: the board is read far more often than it changes). */
+  get headers(): Readonly<Record<string, string>> {
+    return (this.validators ??= Object.freeze({
+      ETag: this.etag,
+      'X-Scoreboard-Version': String(this.version),
+      'Cache-Control': 'no-cache',
+      Vary: 'Accept-Encoding',
+      'X-Content-Type-Options': 'nosniff',
+    }))
+  }
+
+  /** The contract's ScoreboardModel (read-only). */
+  get model(): ScoreboardModel {
+    return (this.parsed ??= JSON.parse(this.json) as ScoreboardModel)
+  }
+
+  /** The JSON gzipped, computed once per version off the event loop. */
+  gzipped(): Promise<Buffer> {
+    return (this.compressed ??= gzip(this.json, { level: 6 }).then((buffer) => (this.compressedBuffer = buffer)))
+  }
+
+  /** The gzipped JSON if it is ready (starting it otherwise), without waiting. */
+  gzippedNow(): Buffer | undefined {
+    if (!this.compressedBuffer) void this.gzipped().catch(() => undefined)
+    return this.compressedBuffer
+  }
+}
