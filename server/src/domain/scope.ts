@@ -7,7 +7,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { Logger } from 'pino'
 import type { Services } from '../services.js'
-import type { User } from '../entities/User.js'
 import type { Publish } from '../realtime/sink.js'
 
 export interface Scope {
@@ -16,12 +15,6 @@ export interface Scope {
   /** Realtime events and room moves; in a request they leave after the commit. */
   events: Publish
   log: Logger
-}
-
-/** The signed-in caller of a command: who acts, and from where (audit entries, last IP). */
-export interface Actor {
-  user: User
-  ip: string
 }
 
 /** A scope for background work: a fresh unit of work and immediate pushes. */

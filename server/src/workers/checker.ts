@@ -13,7 +13,7 @@ import type { Services } from '../services.js'
 import type { Worker } from './worker.js'
 import { DedicatedConnection } from '../db/dedicatedConnection.js'
 import { databaseUrl, nativePool } from '../db/pg.js'
-import { SUBMISSION_CHANNEL } from '../domain/submissions/pg.js'
+import { SUBMISSION_CHANNEL } from '../domain/submissions/queue.js'
 import { settleBatch, type Settled } from '../domain/submissions/settle.js'
 import { presentLiveLog } from '../presenters/logs.js'
 

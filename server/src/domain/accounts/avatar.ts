@@ -10,7 +10,8 @@ import { processImage } from '../../lib/images.js'
 import { releaseFile, removeBlobs, storeFile } from '../files/files.js'
 import { assetUrl } from '../../lib/assetUrls.js'
 import type { UploadedFile } from '../../lib/uploads.js'
-import type { Actor, Scope } from '../scope.js'
+import type { Scope } from '../scope.js'
+import type { Actor } from '../actor.js'
 
 /** The size checks every image upload shares (avatars, team avatars, posters). */
 export function checkImageUpload(file: { size: number }): void {

@@ -8,7 +8,8 @@ import { accountLink, decodeToken, generateToken, verifyToken } from './tokens.j
 import { sendAccountMail } from './mails.js'
 import { MAIL_FAILED } from './register.js'
 import { endStaleSessions } from './profile.js'
-import type { Actor, Scope } from '../scope.js'
+import type { Scope } from '../scope.js'
+import type { Actor } from '../actor.js'
 
 export const INVALID_NEW_EMAIL = '无效邮箱'
 

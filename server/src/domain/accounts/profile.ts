@@ -7,7 +7,8 @@ import { badRequest } from '../../lib/errors.js'
 import { hashPassword, passwordPolicyError, verifyPassword } from './passwords.js'
 import { newSecurityStamp, replaceSession, type IssuedSession } from './sessions.js'
 import { identityErrors, normalizeKey, uniqueViolationTitle, userValidationError, type RequestInfo } from './identity.js'
-import type { Actor, Scope } from '../scope.js'
+import type { Scope } from '../scope.js'
+import type { Actor } from '../actor.js'
 
 /** Null members keep their value; Identity then validates the user name (charset, uniqueness). */
 export async function updateProfile(scope: Scope, actor: Actor, input: ProfileUpdateModel): Promise<void> {

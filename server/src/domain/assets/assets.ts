@@ -9,7 +9,8 @@ import { LocalFile } from '../../entities/LocalFile.js'
 import { AppError, badRequest, problem } from '../../lib/errors.js'
 import type { UploadedFile } from '../../lib/uploads.js'
 import { releaseFile, removeBlobs } from '../files/files.js'
-import type { Actor, Scope } from '../scope.js'
+import type { Scope } from '../scope.js'
+import type { Actor } from '../actor.js'
 
 export const HASH_PATTERN = /^[0-9a-f]{64}$/
 export const HASH_PATTERN_TITLE = "The field hash must match the regular expression '[0-9a-f]{64}'."

@@ -4,7 +4,8 @@
  * services.ts) and record the change in the audit log.
  */
 import type { ConfigEditInput } from '@flagwave/shared/schemas/config'
-import type { Actor, Scope } from '../scope.js'
+import type { Scope } from '../scope.js'
+import type { Actor } from '../actor.js'
 import type { Settings } from './settings.js'
 
 export const CONFIG_UPDATED = '全局设置已更新'

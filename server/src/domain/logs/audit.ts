@@ -10,7 +10,7 @@ import type { Orm } from '../../db/orm.js'
 import { LogEntry } from '../../entities/LogEntry.js'
 import type { Realtime } from '../../realtime/publish.js'
 import { announceLogEntry } from './events.js'
-import type { Actor } from '../scope.js'
+import type { Actor } from '../actor.js'
 
 export interface AuditEntry {
   message: string

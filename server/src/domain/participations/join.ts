@@ -25,7 +25,8 @@ import {
   assertJoinable,
   blocksJoin,
 } from './policy.js'
-import type { Actor, Scope } from '../scope.js'
+import type { Scope } from '../scope.js'
+import type { Actor } from '../actor.js'
 import { afterStatusChange, applyStatus, type StatusChange } from './review.js'
 
 export async function joinGame(scope: Scope, actor: Actor, gameId: number, input: GameJoinModel): Promise<void> {

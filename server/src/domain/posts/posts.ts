@@ -10,7 +10,8 @@ import { Post } from '../../entities/Post.js'
 import { User } from '../../entities/User.js'
 import { notFound } from '../../lib/errors.js'
 import type { Services } from '../../services.js'
-import type { Actor, Scope } from '../scope.js'
+import type { Scope } from '../scope.js'
+import type { Actor } from '../actor.js'
 
 /** Profile edits (author name, avatar) are not announced, so cached lists also age out. */
 const CACHE_TTL_MS = 5 * 60_000

@@ -27,7 +27,8 @@ import { toWireDate } from '@flagwave/shared/format'
 import { isDynamicType } from '@flagwave/shared/enums'
 import type { SolveData } from '../scoreboard/engine.js'
 import { encodeSolve, type SolveMessage } from '../scoreboard/solveChannel.js'
-import { SOLVE_CHANNEL, inTransaction } from './pg.js'
+import { SOLVE_CHANNEL } from '../scoreboard/solveChannel.js'
+import { inTransaction } from '../../db/pg.js'
 import { bloodNotice, cheatEventText, flagSubmitEventText, judge, maskedStatus } from './judge.js'
 
 /** One settled submission and what to publish about it, in the contract's order (§6.3). */

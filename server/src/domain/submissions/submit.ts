@@ -8,9 +8,11 @@ import { gameContext } from '../play/gate.js'
 import { Submission } from '../../entities/Submission.js'
 import type { User } from '../../entities/User.js'
 import { notFound } from '../../lib/errors.js'
-import { SUBMISSION_CHANNEL, nativePool } from './pg.js'
+import { SUBMISSION_CHANNEL } from './queue.js'
+import { nativePool } from '../../db/pg.js'
 import { maskedStatus } from './judge.js'
-import type { Actor, Scope } from '../scope.js'
+import type { Scope } from '../scope.js'
+import type { Actor } from '../actor.js'
 
 /**
  * Queue `answer` (already trimmed by FlagSubmitModel) for the caller's team after the context gate

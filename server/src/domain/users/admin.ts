@@ -19,7 +19,8 @@ import { newInviteToken } from '../teams/inviteCode.js'
 import { findTeam } from '../teams/teams.js'
 import { announceTeamChange } from '../teams/events.js'
 import { invalidatePosts } from '../posts/posts.js'
-import type { Actor, Scope } from '../scope.js'
+import type { Scope } from '../scope.js'
+import type { Actor } from '../actor.js'
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const SEARCH_LIMIT = 30
