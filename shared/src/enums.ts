@@ -54,12 +54,11 @@ export type ChallengeTag = (typeof ChallengeTag)[number]
 export const AnswerResult = ['FlagSubmitted', 'Accepted', 'WrongAnswer', 'NotFound', 'CheatDetected'] as const
 export type AnswerResult = (typeof AnswerResult)[number]
 
+/** What the submitting team is told: a detected cheat reads as a wrong answer, so cheaters learn nothing. */
+export const maskedStatus = (status: AnswerResult): AnswerResult => (status === 'CheatDetected' ? 'WrongAnswer' : status)
+
 export const CaptchaProvider = ['None', 'GoogleRecaptcha', 'CloudflareTurnstile'] as const
 export type CaptchaProvider = (typeof CaptchaProvider)[number]
-
-/** SPEC §3 "Answer/submission result" — the task outcome names as the SPEC lists them. */
-export const AnswerOutcome = ['Success', 'Failed', 'Duplicate', 'Denied', 'NotFound', 'Exit', 'Pending'] as const
-export type AnswerOutcome = (typeof AnswerOutcome)[number]
 
 export const LogLevel = ['Information', 'Warning', 'Error', 'Fatal'] as const
 export type LogLevel = (typeof LogLevel)[number]

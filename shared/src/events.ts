@@ -27,14 +27,14 @@ export const rooms = {
  */
 export type ScoreboardUpdate = ScoreboardDeltaUpdate | ScoreboardFullUpdate
 
-export interface ScoreboardDeltaUpdate {
+interface ScoreboardDeltaUpdate {
   gameId: number
   version: number
   base: number
   delta: ScoreboardDelta
 }
 
-export interface ScoreboardFullUpdate {
+interface ScoreboardFullUpdate {
   gameId: number
   version: number
   scoreboard: ScoreboardModel
@@ -73,7 +73,7 @@ export interface Refusal {
 }
 
 /** The server is shutting down; reconnect after `retryMs`. */
-export interface ShutdownHint {
+interface ShutdownHint {
   retryMs: number
 }
 
@@ -83,7 +83,7 @@ interface CommonHubEvents {
   ServerShutdown: (hint: ShutdownHint) => void
 }
 
-export interface UserHubEvents extends CommonHubEvents {
+interface UserHubEvents extends CommonHubEvents {
   ReceivedGameNotice: (notice: GameNotice) => void
   ReceivedScoreboardUpdate: (update: ScoreboardUpdate) => void
   ReceivedChallengeUpdate: (update: ChallengeUpdate) => void
@@ -93,12 +93,12 @@ export interface UserHubEvents extends CommonHubEvents {
   ReceivedConfigUpdate: (config: GlobalConfig) => void
 }
 
-export interface MonitorHubEvents extends CommonHubEvents {
+interface MonitorHubEvents extends CommonHubEvents {
   ReceivedGameEvent: (event: GameEvent) => void
   ReceivedSubmissions: (submission: Submission) => void
 }
 
-export interface AdminHubEvents extends CommonHubEvents {
+interface AdminHubEvents extends CommonHubEvents {
   ReceivedLog: (log: LogMessageModel) => void
 }
 

@@ -96,7 +96,7 @@ export function leetEntropy(template: string): number {
 }
 
 /** A uniform number in [0, 1) from the Web Crypto API. */
-export function secureRandom(): number {
+function secureRandom(): number {
   const buf = new Uint32Array(1)
   globalThis.crypto.getRandomValues(buf)
   return buf[0]! / 2 ** 32
@@ -131,7 +131,7 @@ export function isAcceptableTemplate(template: string | null | undefined): boole
 }
 
 /** A new GUID in lowercase 8-4-4-4-12 form. */
-export const randomGuid = (): string => globalThis.crypto.randomUUID().toLowerCase()
+const randomGuid = (): string => globalThis.crypto.randomUUID().toLowerCase()
 
 export interface TeamFlagContext {
   /** The participation's team token (`GameDetailModel.teamToken`, §7.3). */

@@ -19,22 +19,22 @@ import type { ScoreboardUpdate } from './events.js'
 import type { ChallengeChange, ChallengeInfo, ChallengeItem, ScoreboardDelta, ScoreboardItem, ScoreboardModel, TimeLine, TopTimeLine } from './schemas/scoreboard.js'
 import { bloodRankOf, compareRanking, solveScore } from './scoring.js'
 
-export const isSolved = (item: Pick<ChallengeItem, 'type'>): boolean => item.type !== 'Unaccepted'
+const isSolved = (item: Pick<ChallengeItem, 'type'>): boolean => item.type !== 'Unaccepted'
 
 /** Scoreboard order (§7.6), made total by team id as the engine does. */
-export function compareRows(a: ScoreboardItem, b: ScoreboardItem): number {
+function compareRows(a: ScoreboardItem, b: ScoreboardItem): number {
   return compareRanking(a, b) || a.id - b.id
 }
 
 /** Solve order within a timeline: time ascending, then challenge id. */
-export function compareSolvedCells(a: ChallengeItem, b: ChallengeItem): number {
+function compareSolvedCells(a: ChallengeItem, b: ChallengeItem): number {
   const ta = Date.parse(a.time!)
   const tb = Date.parse(b.time!)
   return ta !== tb ? ta - tb : a.id - b.id
 }
 
 /** A row's timeline: its cumulative score after each solve. */
-export function rowTimeline(row: Pick<ScoreboardItem, 'id' | 'name' | 'challenges'>): TopTimeLine {
+function rowTimeline(row: Pick<ScoreboardItem, 'id' | 'name' | 'challenges'>): TopTimeLine {
   let total = 0
   const items: TimeLine[] = row.challenges
     .filter(isSolved)

@@ -80,7 +80,7 @@ export function normalizeBloodBonus(value: number): number {
 }
 
 /** `0` means "no bonus at all" (no multiplier is applied, not even ×1). */
-export const hasBloodBonus = (bonus: number): boolean => bonus !== 0
+const hasBloodBonus = (bonus: number): boolean => bonus !== 0
 
 /** The multiplier of the first/second/third blood, as the float32 `field / 1000f + 1.0f`. */
 export function bloodFactor(bonus: number, rank: BloodRank): number {
@@ -108,7 +108,7 @@ export function solveScore(baseScore: number, bloodRank: BloodRank | null, blood
 }
 
 /** A time as milliseconds: Date, epoch milliseconds or a wire/ISO string. */
-export type TimeLike = Date | number | string
+type TimeLike = Date | number | string
 
 const toMillis = (t: TimeLike): number => (t instanceof Date ? t.getTime() : typeof t === 'number' ? t : Date.parse(t))
 

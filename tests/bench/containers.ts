@@ -32,7 +32,7 @@ import { createChallenge, createGame } from '../support/factories/games.js'
 import { createPlayer, type Player } from '../support/factories/play.js'
 import { TEST_IMAGE_PORT, dockerAvailable, ensureTestImage, removeLabelled, testDocker } from '../support/docker.js'
 
-export interface LatencyStats {
+interface LatencyStats {
   n: number
   p50: number
   p99: number
@@ -41,14 +41,14 @@ export interface LatencyStats {
   max: number
 }
 
-export interface ConcurrentFigures {
+interface ConcurrentFigures {
   /** Per-request latency of the concurrent batch. */
   latency: LatencyStats
   /** From the first request to the last answer. */
   wallMs: number
 }
 
-export interface SideFigures {
+interface SideFigures {
   start: LatencyStats
   destroy: LatencyStats
   concurrentStart: ConcurrentFigures
@@ -74,7 +74,7 @@ export interface ContainerBenchOptions {
 
 const round = (n: number) => Math.round(n * 10) / 10
 
-export function stats(samples: number[]): LatencyStats {
+function stats(samples: number[]): LatencyStats {
   const sorted = [...samples].sort((a, b) => a - b)
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? 0
   return {
@@ -255,7 +255,7 @@ export async function benchContainers(options: ContainerBenchOptions = {}): Prom
 }
 
 /** The figures as printable lines. */
-export function formatContainerFigures(f: ContainerBenchFigures): string[] {
+function formatContainerFigures(f: ContainerBenchFigures): string[] {
   const row = (name: string, s: LatencyStats) => `${name.padEnd(34)} p50 ${String(s.p50).padStart(7)} ms   p99 ${String(s.p99).padStart(7)} ms   (n=${s.n})`
   const side = (label: string, s: SideFigures) => [
     `${label}`,

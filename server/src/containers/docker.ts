@@ -30,7 +30,7 @@ import {
 } from './provider.js'
 
 /** DOCKER_HOST (`unix:///path`, `tcp://host:port`, `http(s)://host:port`) as dockerode options. */
-export function dockerConnection(host: string | undefined): { options: Docker.DockerOptions; remoteHost: string | null } {
+function dockerConnection(host: string | undefined): { options: Docker.DockerOptions; remoteHost: string | null } {
   if (!host) return { options: { socketPath: '/var/run/docker.sock' }, remoteHost: null }
   if (host.startsWith('unix://')) return { options: { socketPath: host.slice('unix://'.length) }, remoteHost: null }
   if (host.startsWith('/')) return { options: { socketPath: host }, remoteHost: null }

@@ -48,9 +48,9 @@ const messageOf = (err: unknown): string => {
   return (e?.body as { message?: string })?.message ?? e?.message ?? String(err)
 }
 
-export const podName = (guid: string): string => `fw-${guid}`
+const podName = (guid: string): string => `fw-${guid}`
 
-export function loadKubeConfig(config: Pick<Config, 'KUBECONFIG'>): KubeConfig {
+function loadKubeConfig(config: Pick<Config, 'KUBECONFIG'>): KubeConfig {
   const kc = new KubeConfig()
   if (config.KUBECONFIG) kc.loadFromFile(config.KUBECONFIG)
   else if (process.env.KUBERNETES_SERVICE_HOST) kc.loadFromCluster()

@@ -15,11 +15,11 @@ import type { ContainerStatus } from '@flagwave/shared/enums'
 export const LABEL_MANAGED = 'flagwave.managed'
 export const LABEL_SCOPE = 'flagwave.scope'
 export const LABEL_CONTAINER = 'flagwave.container'
-export const LABEL_KIND = 'flagwave.kind'
-export const LABEL_GAME = 'flagwave.game'
-export const LABEL_CHALLENGE = 'flagwave.challenge'
-export const LABEL_TEAM = 'flagwave.team'
-export const LABEL_PARTICIPATION = 'flagwave.participation'
+const LABEL_KIND = 'flagwave.kind'
+const LABEL_GAME = 'flagwave.game'
+const LABEL_CHALLENGE = 'flagwave.challenge'
+const LABEL_TEAM = 'flagwave.team'
+const LABEL_PARTICIPATION = 'flagwave.participation'
 
 export interface ContainerSpec {
   /** The container's database id (lowercase GUID): names and labels use it. */

@@ -33,8 +33,8 @@ import { fileTimestamp } from '../domain/writeups/writeups.js'
 import { proxyTrustOf, resolveClientAddress } from '../lib/clientAddress.js'
 
 export const PROXY_CONNECTION_LIMIT = 64
-export const PROXY_SESSION_MS = 30 * 60 * 1000
-export const PROXY_CHUNK = 4096
+const PROXY_SESSION_MS = 30 * 60 * 1000
+const PROXY_CHUNK = 4096
 const CONNECT_TIMEOUT_MS = 5000
 const BACKPRESSURE_BYTES = 1 << 20
 
@@ -48,13 +48,13 @@ export const PROXY_TITLES = {
 } as const
 
 const GUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i
-export const normalizeGuid = (s: string): string | null =>
+const normalizeGuid = (s: string): string | null =>
   GUID.test(s) ? s.toLowerCase().replace(/^(.{8})-?(.{4})-?(.{4})-?(.{4})-?(.{12})$/, '$1-$2-$3-$4-$5') : null
 
 export const isProxyPath = (url: string | undefined): boolean => /^\/api\/proxy\//i.test(url ?? '')
 
 /** `/api/proxy/{id}` or `/api/proxy/noinst/{id}` (case-insensitive, trailing slash tolerated). */
-export function parseProxyPath(url: string | undefined): { noinst: boolean; id: string | null } | null {
+function parseProxyPath(url: string | undefined): { noinst: boolean; id: string | null } | null {
   const pathname = (url ?? '').split('?')[0]!.replace(/\/+$/, '')
   const m = /^\/api\/proxy\/(?:(noinst)\/)?([^/]+)$/i.exec(pathname)
   if (!m) return null
@@ -77,7 +77,7 @@ export async function proxyContainerExists(services: Services, id: string): Prom
 }
 
 /** Node's socket error codes as the .NET SocketError names the contract shows. */
-export function socketErrorName(err: unknown): string {
+function socketErrorName(err: unknown): string {
   const code = (err as NodeJS.ErrnoException)?.code ?? ''
   const names: Record<string, string> = {
     ECONNREFUSED: 'ConnectionRefused',

@@ -15,7 +15,7 @@ import { KubernetesProvider } from './kubernetes.js'
 import { NoContainerProvider } from './none.js'
 
 /** A small TTL map (the proxy's 10-minute validity cache, CONTRACT §3.7.1). */
-export class TtlCache<K, V> {
+class TtlCache<K, V> {
   private readonly entries = new Map<K, { value: V; expires: number }>()
   constructor(private readonly ttlMs: number) {}
 
@@ -93,14 +93,14 @@ const SCOPE_KEY = 'containers.scope'
  * deployment shares it and two deployments (or two test servers) on one engine never touch
  * each other's containers.
  */
-export async function containerScope(orm: Orm): Promise<string> {
+async function containerScope(orm: Orm): Promise<string> {
   const em = orm.em.fork()
   await em.getConnection().execute(`insert into "configs" ("key", "value") values (?, ?) on conflict ("key") do nothing`, [SCOPE_KEY, randomUUID()])
   const row = await em.findOneOrFail(ConfigEntry, { key: SCOPE_KEY })
   return row.value as string
 }
 
-export function createProvider(config: Config, log: Logger, scope: string): ContainerProvider {
+function createProvider(config: Config, log: Logger, scope: string): ContainerProvider {
   switch (config.CONTAINER_PROVIDER) {
     case 'docker':
       return new DockerProvider(config, log, scope)

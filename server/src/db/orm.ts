@@ -9,9 +9,9 @@ import { Migrator } from '@mikro-orm/migrations'
 import type { Logger } from 'pino'
 import { entities } from '../entities/index.js'
 
-export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../migrations')
+const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../migrations')
 
-export function ormConfig(clientUrl: string, log?: Logger) {
+function ormConfig(clientUrl: string, log?: Logger) {
   return defineConfig({
     clientUrl,
     entities,

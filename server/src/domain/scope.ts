@@ -1,8 +1,8 @@
 /**
  * What every domain command receives (docs/architecture.md, "Commands"): the unit of work it
  * reads and writes through, the process's services, the sink its realtime side effects go to,
- * and a logger. A request builds one from its context (http/route.ts); a worker builds one
- * with the immediate sink, because it commits on its own.
+ * and a logger. A request builds one from its context (http/route.ts). Workers commit on their
+ * own and publish through the immediate sink, `services.realtime`.
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { Logger } from 'pino'
@@ -15,9 +15,4 @@ export interface Scope {
   /** Realtime events and room moves; in a request they leave after the commit. */
   events: Publish
   log: Logger
-}
-
-/** A scope for background work: a fresh unit of work and immediate pushes. */
-export function workerScope(services: Services): Scope {
-  return { em: services.orm.em.fork(), services, events: services.realtime, log: services.log }
 }

@@ -63,7 +63,7 @@ export class RateLimits {
   }
 }
 
-export const partitionKey = (ctx: Context): string => (ctx.state.user ? `u:${ctx.state.user.id}` : `ip:${ctx.clientIp}`)
+const partitionKey = (ctx: Context): string => (ctx.state.user ? `u:${ctx.state.user.id}` : `ip:${ctx.clientIp}`)
 
 export function globalRateLimit(): Middleware {
   return async (ctx, next) => {

@@ -23,7 +23,7 @@ export const RAW = Symbol('raw response')
 
 type Schema = z.ZodType
 
-export interface RouteInput<B, Q, P, A extends Actor | null = Actor | null> {
+interface RouteInput<B, Q, P, A extends Actor | null = Actor | null> {
   body: B
   query: Q
   params: P

@@ -38,7 +38,7 @@ export interface PolicyOptions {
  * and React `style` attributes at runtime. Images may come from https (challenge descriptions link
  * pictures), data: and blob: (exports).
  */
-export function contentSecurityPolicy({ inlineScriptHashes, captchaProvider }: PolicyOptions): string {
+function contentSecurityPolicy({ inlineScriptHashes, captchaProvider }: PolicyOptions): string {
   const captcha = CAPTCHA_SOURCES[captchaProvider] ?? { script: [], frame: [] }
   const directives: [string, ...string[]][] = [
     ['default-src', "'self'"],
@@ -58,7 +58,7 @@ export function contentSecurityPolicy({ inlineScriptHashes, captchaProvider }: P
 }
 
 /** `sha256-…` of every inline `<script>` (one without `src`) of an HTML document. */
-export function inlineScriptHashes(html: string): string[] {
+function inlineScriptHashes(html: string): string[] {
   const hashes: string[] = []
   for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
     if (/\bsrc\s*=/i.test(match[1]!)) continue

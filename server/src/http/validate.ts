@@ -7,7 +7,7 @@ import { z } from 'zod'
 import { AppError, badRequest } from '../lib/errors.js'
 
 /** Rename incoming members to the schema's spelling when they differ only by letter case. */
-export function normalizeKeys(schema: z.ZodType, value: unknown): unknown {
+function normalizeKeys(schema: z.ZodType, value: unknown): unknown {
   if (Array.isArray(value)) {
     const element = unwrap(schema)
     return element instanceof z.ZodArray ? value.map((v) => normalizeKeys(element.element as z.ZodType, v)) : value
@@ -36,9 +36,9 @@ function unwrap(schema: z.ZodType): z.ZodType {
   return s
 }
 
-export const VALIDATION_FALLBACK = '校验失败，请检查输入。'
+const VALIDATION_FALLBACK = '校验失败，请检查输入。'
 
-export function firstMessage(error: z.ZodError): string {
+function firstMessage(error: z.ZodError): string {
   const issue = error.issues[0]
   return issue?.message || VALIDATION_FALLBACK
 }
@@ -47,7 +47,7 @@ export function firstMessage(error: z.ZodError): string {
  * PostgreSQL text cannot hold U+0000: a NUL anywhere in an accepted input would surface as a
  * database error (a 500) instead of the client mistake it is.
  */
-export const NUL_TITLE = 'The input contains an invalid character (U+0000).'
+const NUL_TITLE = 'The input contains an invalid character (U+0000).'
 
 function containsNul(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.includes('\u0000')

@@ -11,8 +11,8 @@ import { SESSION_COOKIE } from '../domain/accounts/sessions.js'
 import { AppError } from '../lib/errors.js'
 import { isCrossSite, type SitePolicy } from '../lib/crossSite.js'
 
-export const XSRF_COOKIE = 'XSRF-TOKEN'
-export const XSRF_HEADER = 'X-XSRF-TOKEN'
+const XSRF_COOKIE = 'XSRF-TOKEN'
+const XSRF_HEADER = 'X-XSRF-TOKEN'
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 export function xsrf(policy: SitePolicy): Middleware {

@@ -10,7 +10,7 @@
 import net from 'node:net'
 
 /** The longest textual IP address (an IPv6 address with an embedded IPv4 one). */
-export const MAX_IP_LENGTH = 45
+const MAX_IP_LENGTH = 45
 
 export const DEFAULT_TRUSTED_PROXIES = 'loopback'
 
@@ -31,12 +31,12 @@ export interface ResolvedAddress {
 }
 
 /** `::ffff:1.2.3.4` → `1.2.3.4`; anything else unchanged. */
-export function normaliseIp(address: string): string {
+function normaliseIp(address: string): string {
   return address.toLowerCase().startsWith('::ffff:') && net.isIPv4(address.slice(7)) ? address.slice(7) : address
 }
 
 /** A syntactically valid IPv4 or IPv6 address of at most MAX_IP_LENGTH characters, normalised; otherwise null. */
-export function validIp(value: string): string | null {
+function validIp(value: string): string | null {
   const trimmed = value.trim()
   if (trimmed.length === 0 || trimmed.length > MAX_IP_LENGTH || net.isIP(trimmed) === 0) return null
   return normaliseIp(trimmed)
@@ -80,7 +80,7 @@ export function parseTrustedProxies(spec: string): { list: net.BlockList; proble
   return { list, problems }
 }
 
-export function proxyTrust(enabled: boolean, trustedProxies: string): ProxyTrust {
+function proxyTrust(enabled: boolean, trustedProxies: string): ProxyTrust {
   const { list, problems } = parseTrustedProxies(trustedProxies)
   if (problems.length) throw new Error(`TRUSTED_PROXIES: ${problems.join('; ')}`)
   return {

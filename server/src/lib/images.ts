@@ -12,7 +12,7 @@ import fs from 'node:fs/promises'
 import sharp, { type Sharp } from 'sharp'
 import { decode as decodeBmp } from 'bmp-ts'
 
-export type ImageKind = 'png' | 'gif' | 'jpeg' | 'webp' | 'bmp' | 'tiff'
+type ImageKind = 'png' | 'gif' | 'jpeg' | 'webp' | 'bmp' | 'tiff'
 
 export interface ProcessedImage {
   /** The bytes to store: the original GIF, or the WebP re-encoding. */
@@ -32,14 +32,14 @@ export interface ProcessImageOptions {
 }
 
 /** Images of more pixels than this are refused (decompression bombs); 8192 × 8192. */
-export const MAX_IMAGE_PIXELS = 8192 * 8192
+const MAX_IMAGE_PIXELS = 8192 * 8192
 /** Larger inputs are never processed (CONTRACT §7.1: 32 MiB); the endpoints cap far lower anyway. */
-export const MAX_IMAGE_INPUT_BYTES = 32 * 1024 * 1024 - 1
+const MAX_IMAGE_INPUT_BYTES = 32 * 1024 * 1024 - 1
 /** WebP cannot hold more than 16383 pixels on a side. */
 const WEBP_MAX_SIDE = 16383
 
 /** The image kind announced by the first bytes, or null. */
-export function sniffImage(bytes: Uint8Array): ImageKind | null {
+function sniffImage(bytes: Uint8Array): ImageKind | null {
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 16))
   if (b.length >= 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png'
   if (b.length >= 6 && (b.toString('latin1', 0, 6) === 'GIF87a' || b.toString('latin1', 0, 6) === 'GIF89a')) return 'gif'

@@ -19,7 +19,7 @@ import type { Container } from '../entities/Container.js'
 import { assetUrl } from '../lib/assetUrls.js'
 
 /** Stored files by hash, for attachment URLs and sizes (a missing row = the file is gone). */
-export type FileIndex = ReadonlyMap<string, Pick<LocalFile, 'hash' | 'name' | 'fileSize'>>
+type FileIndex = ReadonlyMap<string, Pick<LocalFile, 'hash' | 'name' | 'fileSize'>>
 
 /** Current dynamic score of a challenge (CONTRACT §7.6). */
 export const currentScore = (c: Pick<Challenge, 'originalScore' | 'minScoreRate' | 'difficulty' | 'acceptedCount'>): number =>
@@ -42,7 +42,7 @@ export function presentChallengeInfo(c: Challenge): ChallengeInfoModel {
  * `Local`: `/assets/{hash}/{storedName}` and the size, both null when the file row is gone or the
  * hash was unknown; `Remote`: the URL verbatim. A `None` attachment is no attachment.
  */
-export function presentAttachment(attachment: Attachment | null | undefined, files: FileIndex): AttachmentModel | null {
+function presentAttachment(attachment: Attachment | null | undefined, files: FileIndex): AttachmentModel | null {
   if (!attachment || attachment.type === 'None') return null
   if (attachment.type === 'Remote') return { id: attachment.id, type: 'Remote', url: attachment.remoteUrl ?? null, fileSize: null }
   const file = attachment.fileHash ? files.get(attachment.fileHash) : undefined
@@ -54,7 +54,7 @@ export function presentAttachment(attachment: Attachment | null | undefined, fil
   }
 }
 
-export function presentFlag(flag: Flag, files: FileIndex): FlagInfoModel {
+function presentFlag(flag: Flag, files: FileIndex): FlagInfoModel {
   return { id: flag.id, flag: flag.flag, attachment: presentAttachment(flag.attachment as Attachment | null, files) }
 }
 

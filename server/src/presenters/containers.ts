@@ -14,7 +14,7 @@ import { presentTeamModel } from './teams.js'
 export { presentContainerInfo } from './challenges.js'
 
 /** `{host}:{port}` (public address and port when set, else the internal ones), or the GUID behind the proxy. */
-export function containerEntry(container: Pick<Container, 'id' | 'isProxy' | 'ip' | 'port' | 'publicIp' | 'publicPort'>): string {
+function containerEntry(container: Pick<Container, 'id' | 'isProxy' | 'ip' | 'port' | 'publicIp' | 'publicPort'>): string {
   return container.isProxy ? container.id : `${container.publicIp ?? container.ip}:${container.publicPort ?? container.port}`
 }
 

@@ -27,7 +27,7 @@ export function presentLiveLog(entry: LogFields): LogMessageModel {
 }
 
 /** An instant as ISO-8601 in the server's local time zone, with its offset (CONTRACT §2.4, §6.4). */
-export function toLocalWireDate(d: Date): string {
+function toLocalWireDate(d: Date): string {
   const offsetMin = -d.getTimezoneOffset()
   if (offsetMin === 0) return toWireDate(d)
   const local = new Date(d.getTime() + offsetMin * 60_000)

@@ -29,7 +29,7 @@ interface TeamChallenge {
  * the team's own flag attachment for `DynamicAttachment` (linked with the challenge's file
  * name), the challenge attachment otherwise.
  */
-export function presentFlagContext(view: TeamChallenge): ClientFlagContext {
+function presentFlagContext(view: TeamChallenge): ClientFlagContext {
   const container = view.container && view.container.status !== 'Destroyed' ? presentContainerInfo(view.container) : null
   const attachment = view.attachment
   let url: string | null = null
@@ -63,7 +63,7 @@ export function presentChallengeDetail(view: TeamChallenge): ChallengeDetailMode
 }
 
 /** The row of a team that has no scoreboard row yet (CONTRACT §3.5.15). */
-export function syntheticScoreboardRow(team: Pick<Team, 'id' | 'name' | 'avatarHash'>): ScoreboardItem {
+function syntheticScoreboardRow(team: Pick<Team, 'id' | 'name' | 'avatarHash'>): ScoreboardItem {
   return {
     id: team.id,
     name: team.name,

@@ -81,7 +81,7 @@ export function presentChallengeInfo(challenge: ChallengeLike, score: number, so
   }
 }
 
-export function presentBlood(team: TeamLike, time: number): Blood {
+function presentBlood(team: TeamLike, time: number): Blood {
   return { id: team.teamId, name: team.name, avatar: avatarUrl(team.avatarHash), submitTimeUTC: toWireDate(time) }
 }
 

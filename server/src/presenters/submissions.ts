@@ -6,13 +6,13 @@
 import type { CheatInfoModel, Submission as SubmissionModel } from '@flagwave/shared/schemas/play'
 import type { SubmissionResult } from '@flagwave/shared/events'
 import { toWireDate } from '@flagwave/shared/format'
+import { maskedStatus } from '@flagwave/shared/enums'
 import type { Submission } from '../entities/Submission.js'
 import type { CheatInfo } from '../entities/CheatInfo.js'
 import type { Challenge } from '../entities/Challenge.js'
 import type { Participation } from '../entities/Participation.js'
 import type { Team } from '../entities/Team.js'
 import type { User } from '../entities/User.js'
-import { maskedStatus } from '../domain/submissions/judge.js'
 import { presentCheatInfo } from './events.js'
 
 /**
@@ -30,9 +30,19 @@ export function presentSubmission(submission: Submission): SubmissionModel {
   }
 }
 
+/** A submission known by its names (a row just settled, holding references only). */
+export function presentSubmissionBy(
+  submission: Pick<Submission, 'answer' | 'status'> & { submitTime: Date | number },
+  userName: string,
+  teamName: string,
+  challengeTitle: string,
+): SubmissionModel {
+  return { answer: submission.answer, status: submission.status, time: toWireDate(submission.submitTime), user: userName, team: teamName, challenge: challengeTitle }
+}
+
 /** The team-private push (`ReceivedSubmissionResult`), status masked like the status call. */
-export function presentSubmissionResult(submission: Pick<Submission, 'id' | 'status'> & { challenge: { id: number } }): SubmissionResult {
-  return { id: submission.id, challengeId: submission.challenge.id, status: maskedStatus(submission.status) }
+export function presentSubmissionResult(submission: Pick<Submission, 'id' | 'status'> & { challengeId: number }): SubmissionResult {
+  return { id: submission.id, challengeId: submission.challengeId, status: maskedStatus(submission.status) }
 }
 
 /**

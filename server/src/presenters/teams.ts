@@ -13,7 +13,7 @@ function sortedMembers(team: Team): User[] {
   return [...team.members.getItems()].sort((a, b) => (a.id === captain ? -1 : b.id === captain ? 1 : a.userName.localeCompare(b.userName) || a.id.localeCompare(b.id)))
 }
 
-export function presentTeamMember(user: User, team: Team): TeamUserInfoModel {
+function presentTeamMember(user: User, team: Team): TeamUserInfoModel {
   return { id: user.id, userName: user.userName, bio: user.bio ?? '', avatar: avatarUrl(user.avatarHash), captain: user.id === captainId(team) }
 }
 

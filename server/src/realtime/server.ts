@@ -15,11 +15,6 @@ import { gameRoomsFor } from './access.js'
 import type { EventOf } from './sink.js'
 import type { User } from '../entities/User.js'
 
-export interface SocketData {
-  user: User | null
-  gameId: number | null
-}
-
 export function attachRealtime(http: HttpServer, services: Services): Server {
   const io = new Server(http, {
     path: '/socket.io',

@@ -7,7 +7,6 @@
  * monitor submission → team result → scoreboard engine → the audit entry to admins (stored with
  * the settlement, so every settled submission has exactly one).
  */
-import { rooms } from '@flagwave/shared/events'
 import type pg from 'pg'
 import type { Services } from '../services.js'
 import type { Worker } from './worker.js'
@@ -15,12 +14,12 @@ import { DedicatedConnection } from '../db/dedicatedConnection.js'
 import { databaseUrl, nativePool } from '../db/pg.js'
 import { SUBMISSION_CHANNEL } from '../domain/submissions/queue.js'
 import { settleBatch, type Settled } from '../domain/submissions/settle.js'
-import { presentLiveLog } from '../presenters/logs.js'
+import { publishSettled, publishSettledAudit } from '../domain/submissions/events.js'
 
 /** Rows claimed per transaction. */
-export const CHECKER_BATCH = 50
+const CHECKER_BATCH = 50
 /** Poll interval when no NOTIFY arrives. */
-export const CHECKER_POLL_MS = 2000
+const CHECKER_POLL_MS = 2000
 
 export async function startChecker(services: Services): Promise<Worker | null> {
   const concurrency = services.config.CHECKER_CONCURRENCY
@@ -105,19 +104,15 @@ class Checker implements Worker {
   private publish(batch: Settled[]): void {
     const { realtime, scoreboard } = this.services
     for (const s of batch) {
-      const game = rooms.game(s.gameId)
       try {
-        for (const event of s.events) realtime.publish('monitor', game, 'ReceivedGameEvent', event)
-        if (s.notice) realtime.publish('user', game, 'ReceivedGameNotice', s.notice)
-        realtime.publish('monitor', game, 'ReceivedSubmissions', s.submission)
-        realtime.publish('user', rooms.team(s.gameId, s.participationId), 'ReceivedSubmissionResult', s.result)
+        publishSettled(realtime, s)
         if (s.solve) scoreboard.applySolve(s.gameId, s.solve)
       } catch (err) {
         this.services.log.error({ err, submission: s.id }, 'publishing a settled submission failed')
       }
       // The audit entry was stored with the settlement; admins get it live like every other (CONTRACT §6.4).
       this.services.log.info({ audit: s.audit.message, user: s.audit.userName, status: s.audit.status }, 'audit')
-      realtime.publish('admin', rooms.admins, 'ReceivedLog', presentLiveLog(s.audit))
+      publishSettledAudit(realtime, s)
     }
   }
 }

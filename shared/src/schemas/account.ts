@@ -1,8 +1,8 @@
 /** Account request and response shapes (CONTRACT §3.1, §4.2, §4.3). */
 import { z } from 'zod'
-import { Role, RegisterStatus, wireEnum } from '../enums.js'
+import { Role, RegisterStatus } from '../enums.js'
 import { USER_NAME_MAX, USER_NAME_MIN, USER_NAME_PATTERN, BIO_MAX, REAL_NAME_MAX, STD_NUMBER_MAX, PASSWORD_MIN } from '../limits.js'
-import { implicitString, isEmailLike, isPhoneLike, optionalString, requiredString } from './fields.js'
+import { isEmailLike, isPhoneLike, optionalString, requiredString } from './fields.js'
 import { requestResponseOf } from './common.js'
 
 const withCaptcha = { challenge: optionalString() }
@@ -89,5 +89,3 @@ export const MailChangeResponse = requestResponseOf(z.boolean())
 /** The user-name character set of ASP.NET Identity's default options (CONTRACT §2.5). */
 export const isValidUserName = (name: string): boolean => USER_NAME_PATTERN.test(name)
 
-export const RoleInput = wireEnum(Role)
-export const implicitRequired = implicitString

@@ -20,9 +20,9 @@ import {
  * Storage limits the reference does not check (its columns are unbounded): longer values are
  * refused with a 400 instead of failing in the database.
  */
-export const CHALLENGE_TITLE_MAX = 128
-export const CHALLENGE_FILE_NAME_MAX = 256
-export const CONTAINER_IMAGE_MAX = 256
+const CHALLENGE_TITLE_MAX = 128
+const CHALLENGE_FILE_NAME_MAX = 256
+const CONTAINER_IMAGE_MAX = 256
 
 /** Element of `GET /api/edit/games/{id}/challenges`. */
 export const ChallengeInfoModel = z.object({

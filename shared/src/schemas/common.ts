@@ -39,4 +39,3 @@ export const pagingQuery = (defaultCount: number) =>
     count: queryInt('count', defaultCount),
     skip: queryInt('skip', 0),
   })
-export type PagingQuery = z.infer<ReturnType<typeof pagingQuery>>

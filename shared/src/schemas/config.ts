@@ -70,7 +70,7 @@ export const DEFAULT_GAME_POLICY: GamePolicy = Object.freeze({ autoDestroyOnLimi
 
 /* ---- request variants of `PUT /api/admin/config`: every leaf null/omitted = keep ---- */
 
-export const AccountPolicyInput = z.object({
+const AccountPolicyInput = z.object({
   allowRegister: keep(wireBool()),
   activeOnRegister: keep(wireBool()),
   useCaptcha: keep(wireBool()),
@@ -80,7 +80,7 @@ export const AccountPolicyInput = z.object({
 export type AccountPolicyInput = z.infer<typeof AccountPolicyInput>
 
 /** `footerInfo: null` does not clear the footer (send `""`); the same holds for `beianInfo`. */
-export const GlobalConfigInput = z.object({
+const GlobalConfigInput = z.object({
   title: optionalString(),
   slogan: optionalString(),
   footerInfo: optionalString(),
@@ -88,7 +88,7 @@ export const GlobalConfigInput = z.object({
 })
 export type GlobalConfigInput = z.infer<typeof GlobalConfigInput>
 
-export const GamePolicyInput = z.object({
+const GamePolicyInput = z.object({
   autoDestroyOnLimitReached: keep(wireBool()),
 })
 export type GamePolicyInput = z.infer<typeof GamePolicyInput>

@@ -76,8 +76,6 @@ export const wireDate = () =>
     })
     .transform((s) => new Date(s))
 
-/** Date output: ISO-8601 with an explicit +00:00 offset and trailing zeros trimmed (CONTRACT §2.4). */
-export const dateOut = z.string()
 
 /** .NET [EmailAddress]: exactly one '@', neither first nor last. */
 export const isEmailLike = (s: string): boolean => {

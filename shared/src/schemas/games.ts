@@ -45,7 +45,7 @@ export type GameInfoModel = z.infer<typeof GameInfoModel>
 const epoch = () => new Date(0)
 
 /** Storage limit of a game title (the reference has none; longer titles are refused, never a 500). */
-export const GAME_TITLE_MAX = 128
+const GAME_TITLE_MAX = 128
 
 /**
  * Request of `POST /api/edit/games` and `PUT /api/edit/games/{id}` (GameInfoModel on the wire).

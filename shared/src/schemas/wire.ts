@@ -2,6 +2,6 @@
 export { GameNotice, GameEvent } from './games.js'
 export { Submission } from './play.js'
 export { LogMessageModel } from './admin.js'
-export { ScoreboardModel, ChallengeInfo } from './scoreboard.js'
+export { ScoreboardModel } from './scoreboard.js'
 export { GlobalConfig } from './config.js'
 export { TeamInfoModel } from './teams.js'

@@ -6,7 +6,7 @@ import type { Config } from '../../config.js'
 import type { Settings } from '../config/settings.js'
 import type { CaptchaProvider } from '@flagwave/shared/enums'
 
-export function activeProvider(config: Config, settings: Settings): CaptchaProvider {
+function activeProvider(config: Config, settings: Settings): CaptchaProvider {
   if (!settings.accountPolicy.useCaptcha || config.CAPTCHA_PROVIDER === 'None' || !config.CAPTCHA_SITE_KEY || !config.CAPTCHA_SECRET_KEY) return 'None'
   return config.CAPTCHA_PROVIDER
 }

@@ -11,7 +11,7 @@ import { endStaleSessions } from './profile.js'
 import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
 
-export const INVALID_NEW_EMAIL = '无效邮箱'
+const INVALID_NEW_EMAIL = '无效邮箱'
 
 /** Mail a `/account/confirm` link to the new address; its token is bound to that address. */
 export async function requestEmailChange(scope: Scope, actor: Actor, input: MailChangeModel, req: RequestInfo): Promise<void> {

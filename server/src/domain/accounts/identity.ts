@@ -25,7 +25,7 @@ export interface RequestInfo {
 export const normalizeKey = (value: string): string => value.normalize('NFC').toUpperCase()
 
 /** Longest e-mail address the `users.email` column holds. */
-export const EMAIL_MAX_LENGTH = 256
+const EMAIL_MAX_LENGTH = 256
 
 /** Identity error descriptions (CONTRACT §2.5). */
 export const identityErrors = {

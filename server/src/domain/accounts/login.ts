@@ -15,8 +15,8 @@ import { createSession, endSession, type IssuedSession } from './sessions.js'
 import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
 
-export const WRONG_CREDENTIALS = '用户名或密码错误'
-export const USER_BANNED = '用户已被禁用'
+const WRONG_CREDENTIALS = '用户名或密码错误'
+const USER_BANNED = '用户已被禁用'
 
 let dummyHash: Promise<string> | null = null
 /** Spend the time of a real verification when there is no account to verify against. */

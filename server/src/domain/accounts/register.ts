@@ -33,7 +33,7 @@ export const CAPTCHA_FAILED = '验证码校验失败'
 export const MAIL_FAILED = '邮件无法发送，请联系管理员'
 
 /** `emailDomainList` non-empty: the text after the '@' must be exactly one of its comma-separated entries. */
-export function emailDomainAllowed(list: string, email: string): boolean {
+function emailDomainAllowed(list: string, email: string): boolean {
   if (!list.trim()) return true
   const domain = email.split('@')[1] ?? ''
   return list.split(',').some((d) => d === domain)

@@ -8,7 +8,7 @@ import { Session } from '../../entities/Session.js'
 import { User } from '../../entities/User.js'
 
 export const SESSION_COOKIE = 'GZCTF_Token'
-export const SESSION_LIFETIME_MS = 7 * 24 * 3600 * 1000
+const SESSION_LIFETIME_MS = 7 * 24 * 3600 * 1000
 const VISIT_GRANULARITY_MS = 5000
 
 export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex')

@@ -19,7 +19,7 @@ import { base64Input, encodeBase64Text, normalizeKey } from './identity.js'
 export type TokenPurpose = 'EmailConfirmation' | 'ResetPassword' | 'ChangeEmail'
 
 export const TOKEN_LIFETIME_MS = 3 * 3600 * 1000
-export const TOKEN_SECRET_KEY = 'internal.tokenSecret'
+const TOKEN_SECRET_KEY = 'internal.tokenSecret'
 
 const VERSION = 1
 const PURPOSE_CODES: Record<TokenPurpose, number> = { EmailConfirmation: 1, ResetPassword: 2, ChangeEmail: 3 }
@@ -29,7 +29,7 @@ const TOKEN_BYTES = 1 + 1 + 4 + 32
 const secrets = new WeakMap<object, Promise<Buffer>>()
 
 /** The installation's token key: read from `configs`, created on first use (race-free across nodes). */
-export function tokenSecret(em: EntityManager): Promise<Buffer> {
+function tokenSecret(em: EntityManager): Promise<Buffer> {
   const owner = em.getConnection()
   let secret = secrets.get(owner)
   if (!secret) {

@@ -33,13 +33,13 @@ const normalizeHash = (hash: string | null | undefined): string | null => {
 }
 
 /** The file hash an attachment spec would take a reference on, if any. */
-export const specHash = (spec: AttachmentSpec): string | null => (spec.attachmentType === 'Local' ? normalizeHash(spec.fileHash) : null)
+const specHash = (spec: AttachmentSpec): string | null => (spec.attachmentType === 'Local' ? normalizeHash(spec.fileHash) : null)
 
 /**
  * A new attachment in the caller's unit of work, or null for `None`. The caller holds the lock of
  * `specHash(spec)` (see `lockFiles`).
  */
-export async function buildAttachment(em: EntityManager, spec: AttachmentSpec): Promise<Attachment | null> {
+async function buildAttachment(em: EntityManager, spec: AttachmentSpec): Promise<Attachment | null> {
   if (spec.attachmentType === 'None') return null
   if (spec.attachmentType === 'Remote') return em.create(Attachment, { type: 'Remote', fileHash: null, remoteUrl: spec.remoteUrl })
   const hash = specHash(spec)
@@ -52,7 +52,7 @@ export async function buildAttachment(em: EntityManager, spec: AttachmentSpec): 
  * Remove an attachment row and release its file; returns the hash whose blob is now
  * unreferenced. The caller holds the lock of the attachment's hash.
  */
-export async function dropAttachment(em: EntityManager, attachment: Attachment | null | undefined): Promise<string | null> {
+async function dropAttachment(em: EntityManager, attachment: Attachment | null | undefined): Promise<string | null> {
   if (!attachment) return null
   const hash = attachment.type === 'Local' ? attachment.fileHash : null
   em.remove(attachment)

@@ -147,7 +147,7 @@ export async function updateChallenge(
  * An instance of the challenge for every participation of the game that has none (GZ::CTF
  * `EnsureInstances`); a concurrent join that created one first is not an error.
  */
-export async function ensureInstances(em: EntityManager, gameId: number, challengeId: number): Promise<number> {
+async function ensureInstances(em: EntityManager, gameId: number, challengeId: number): Promise<number> {
   const res = await em.execute<{ affectedRows?: number; rowCount?: number }>(
     `insert into instances (participation_id, challenge_id, is_loaded)
      select p.id, ?, false from participations p where p.game_id = ?

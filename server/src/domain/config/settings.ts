@@ -27,14 +27,14 @@ export interface AccountPolicy {
   emailDomainList: string
 }
 
-export interface GlobalSettings {
+interface GlobalSettings {
   title: string
   slogan: string
   footerInfo: string | null
   beianInfo: string | null
 }
 
-export interface GamePolicy {
+interface GamePolicy {
   autoDestroyOnLimitReached: boolean
 }
 
@@ -50,7 +50,7 @@ export const DEFAULT_SETTINGS: Settings = deepFreeze({
   gamePolicy: { ...DEFAULT_GAME_POLICY },
 })
 
-export type Section = keyof Settings
+type Section = keyof Settings
 
 /** A partial update: a null/absent section or leaf keeps the stored value (CONTRACT §3.2.2). */
 export type SettingsPatch = { [S in Section]?: { [K in keyof Settings[S]]?: Settings[S][K] | null } | null }
@@ -75,7 +75,7 @@ const SECTIONS = Object.keys(LEAVES) as Section[]
 const UPDATE_LOCK = 'flagwave:settings'
 
 /** Thrown by `update` for a leaf of the wrong type; routes validate first, so this is a programming error. */
-export class SettingsTypeError extends Error {}
+class SettingsTypeError extends Error {}
 
 function leafKind(section: string, leaf: string): LeafKind | undefined {
   if (!Object.hasOwn(LEAVES, section)) return undefined

@@ -8,7 +8,7 @@ import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
 import type { Settings } from './settings.js'
 
-export const CONFIG_UPDATED = '全局设置已更新'
+const CONFIG_UPDATED = '全局设置已更新'
 
 export async function updateConfig(scope: Scope, actor: Actor, input: ConfigEditInput): Promise<Settings> {
   const settings = await scope.services.settings.update(scope.em, input)

@@ -16,7 +16,7 @@ import { notFound } from '../../lib/errors.js'
 import { capturesRoot } from '../../containers/pcap.js'
 import { fileTimestamp } from '../writeups/writeups.js'
 
-export const NO_CAPTURE = '未找到相关捕获信息'
+const NO_CAPTURE = '未找到相关捕获信息'
 
 async function subdirectories(dir: string): Promise<string[]> {
   try {

@@ -17,23 +17,23 @@ import { badRequest } from '../../lib/errors.js'
 import { startedGame } from '../play/games.js'
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
-export const EXPORT_FAILED = '遇到问题，请重试'
-export const SCOREBOARD_SHEET = '排行榜'
-export const SUBMISSION_SHEET = '全部提交'
-export const SCOREBOARD_HEADER = ['排名', '战队', '队长', '队员', '学号', '手机号', '解题数量', '得分时间', '总分'] as const
-export const ORGANIZATION_HEADER = '所属组织'
-export const SUBMISSION_HEADER = ['提交状态', '提交时间', '战队', '用户', '题目', '提交内容', '用户邮箱'] as const
+const EXPORT_FAILED = '遇到问题，请重试'
+const SCOREBOARD_SHEET = '排行榜'
+const SUBMISSION_SHEET = '全部提交'
+const SCOREBOARD_HEADER = ['排名', '战队', '队长', '队员', '学号', '手机号', '解题数量', '得分时间', '总分'] as const
+const ORGANIZATION_HEADER = '所属组织'
+const SUBMISSION_HEADER = ['提交状态', '提交时间', '战队', '用户', '题目', '提交内容', '用户邮箱'] as const
 
 const SUBMISSION_PAGE = 1000
 
 const pad = (n: number) => String(n).padStart(2, '0')
 
 /** `yyyyMMddHHmmss` in the server's local time (download names). */
-export const localStamp = (d: Date): string =>
+const localStamp = (d: Date): string =>
   `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}${pad(d.getHours())}${pad(d.getMinutes())}${pad(d.getSeconds())}`
 
 /** .NET's universal sortable format `u`: `yyyy-MM-dd HH:mm:ssZ` in UTC. */
-export const universalSortable = (value: Date | string): string => {
+const universalSortable = (value: Date | string): string => {
   const d = value instanceof Date ? value : new Date(value)
   return `${d.toISOString().slice(0, 10)} ${d.toISOString().slice(11, 19)}Z`
 }

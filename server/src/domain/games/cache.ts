@@ -74,11 +74,11 @@ export function cacheOf<T>(services: object, name: string, ttlMs: number): Versi
 }
 
 /** Key of the public game list cache (`GET /api/game`, CONTRACT §3.5.1). */
-export const GAME_LIST_CACHE = 'gameList'
-export const GAME_LIST_TTL_MS = 2 * 60 * 60 * 1000
+const GAME_LIST_CACHE = 'gameList'
+const GAME_LIST_TTL_MS = 2 * 60 * 60 * 1000
 
 /** The public game list cache; flushed when a game is created, updated, deleted or gets a poster. */
-export const gameListCache = <T>(services: object) => cacheOf<T>(services, GAME_LIST_CACHE, GAME_LIST_TTL_MS)
+const gameListCache = <T>(services: object) => cacheOf<T>(services, GAME_LIST_CACHE, GAME_LIST_TTL_MS)
 
 export async function invalidateGameList(services: Pick<Services, 'redis' | 'log'>): Promise<void> {
   await gameListCache(services).invalidate(services, 'all')

@@ -163,7 +163,7 @@ export async function deleteWriteups(scope: Scope, actor: Actor, game: Game): Pr
 }
 
 /** Poster upload limits (CONTRACT §3.4.11). */
-export const POSTER_MAX_BYTES = 3 * 1024 * 1024
+const POSTER_MAX_BYTES = 3 * 1024 * 1024
 
 /** The checks on the uploaded file that come before the game lookup (CONTRACT §3.4.11). */
 function assertPosterFile(file: UploadedFile): void {

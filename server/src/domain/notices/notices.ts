@@ -39,7 +39,7 @@ export async function postNotice(scope: Scope, actor: Actor, game: Game, content
 }
 
 /** A notice of the game, or 404 `通知未找到` (also for another game's notice; no game lookup). */
-export async function findNotice(em: EntityManager, gameId: number, noticeId: number): Promise<GameNotice> {
+async function findNotice(em: EntityManager, gameId: number, noticeId: number): Promise<GameNotice> {
   const notice = await em.findOne(GameNotice, { id: noticeId, game: gameId })
   if (!notice) throw notFound('通知未找到')
   return notice
@@ -77,15 +77,15 @@ export async function listNormalNotices(em: EntityManager, gameId: number): Prom
  * reference, whose cache key ignored count/skip).
  * ------------------------------------------------------------------------------------------- */
 
-export const NOTICE_CACHE_TTL_MS = 30 * 60 * 1000
+const NOTICE_CACHE_TTL_MS = 30 * 60 * 1000
 
 /** A notice as cached: a plain copy, so the cache holds no entity of a finished unit of work. */
 type NoticeRecord = Pick<GameNotice, 'id' | 'type' | 'content' | 'publishTime'>
 
-export const noticeCache = (services: object) => cacheOf<NoticeRecord[]>(services, 'notices', NOTICE_CACHE_TTL_MS)
+const noticeCache = (services: object) => cacheOf<NoticeRecord[]>(services, 'notices', NOTICE_CACHE_TTL_MS)
 
 /** Every notice of a game as players see them: `Normal` first, then system notices, each newest first. */
-export async function loadGameNotices(em: EntityManager, gameId: number): Promise<NoticeRecord[]> {
+async function loadGameNotices(em: EntityManager, gameId: number): Promise<NoticeRecord[]> {
   const notices = await em.find(GameNotice, { game: gameId }, { orderBy: { publishTime: 'desc', id: 'desc' } })
   const normal = notices.filter((n) => n.type === 'Normal')
   const system = notices.filter((n) => n.type !== 'Normal')

@@ -57,7 +57,7 @@ export async function afterStatusChange(scope: Scope, change: StatusChange): Pro
 }
 
 /** User ids registered through a participation. */
-export async function registeredMembers(em: EntityManager, participationId: number): Promise<string[]> {
+async function registeredMembers(em: EntityManager, participationId: number): Promise<string[]> {
   const rows = await em.fork().find(Registration, { participation: participationId }, { fields: ['user'] })
   return rows.map((r) => (r.user as { id: string }).id)
 }

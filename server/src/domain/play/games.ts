@@ -14,7 +14,7 @@ import { badRequest, notFound } from '../../lib/errors.js'
 import { isStarted } from './gate.js'
 
 export const GAME_NOT_FOUND = '比赛未找到'
-export const GAME_NOT_STARTED = '比赛未开始'
+const GAME_NOT_STARTED = '比赛未开始'
 
 /**
  * `GET /api/game`: the 10 most recent non-hidden games by start time, descending. Read

@@ -22,7 +22,7 @@ import type { Participation } from '../../entities/Participation.js'
 import { notFound } from '../../lib/errors.js'
 import { sha256Hex, teamHashSalt } from '../games/keys.js'
 
-export const INSTANCE_NOT_FOUND = '题目未找到或动态附件分配失败'
+const INSTANCE_NOT_FOUND = '题目未找到或动态附件分配失败'
 
 /** A loaded instance with what its presenter needs. */
 export interface InstanceView {
@@ -51,7 +51,7 @@ export async function ensureInstances(em: EntityManager, participationId: number
 }
 
 /** The flag of a `DynamicContainer` instance (CONTRACT §7.4), from the challenge's template. */
-export function dynamicContainerFlag(game: Pick<Game, 'privateKey'>, participation: Pick<Participation, 'token'>, challenge: Pick<Challenge, 'id' | 'flagTemplate'>): string {
+function dynamicContainerFlag(game: Pick<Game, 'privateKey'>, participation: Pick<Participation, 'token'>, challenge: Pick<Challenge, 'id' | 'flagTemplate'>): string {
   return generateTeamFlag(challenge.flagTemplate, {
     teamToken: participation.token,
     teamHashSalt: teamHashSalt(game),
@@ -91,7 +91,7 @@ export async function loadInstance(em: EntityManager, game: Game, participation:
 }
 
 /** Read an instance with its challenge, container, attachment and stored file. */
-export async function instanceView(em: EntityManager, instanceId: number): Promise<InstanceView> {
+async function instanceView(em: EntityManager, instanceId: number): Promise<InstanceView> {
   const instance = await em.findOneOrFail(
     GameInstance,
     { id: instanceId },

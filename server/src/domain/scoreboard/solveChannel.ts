@@ -24,7 +24,7 @@ export const encodeSolve = (s: SolveData): SolveMessage['s'][number] => [
   s.userName,
 ]
 
-export const decodeSolve = (s: SolveMessage['s'][number]): SolveData => ({
+const decodeSolve = (s: SolveMessage['s'][number]): SolveData => ({
   participationId: s[0],
   challengeId: s[1],
   submissionId: s[2],

@@ -10,7 +10,7 @@ const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8
  * Whether `answer` equals any of `candidates`, in constant time: every candidate is compared
  * (no early exit), on equal-length SHA-256 digests so lengths leak nothing either.
  */
-export function matchesAny(answer: string, candidates: readonly (string | null | undefined)[]): boolean {
+function matchesAny(answer: string, candidates: readonly (string | null | undefined)[]): boolean {
   const a = digest(answer)
   let found = 0
   for (const candidate of candidates) {
@@ -61,4 +61,3 @@ export function bloodNotice(rank: number, team: string, title: string): { type: 
 }
 
 /** What the submitter sees (status call, team push): a detected cheat reads as a wrong answer. */
-export const maskedStatus = (status: AnswerResult): AnswerResult => (status === 'CheatDetected' ? 'WrongAnswer' : status)

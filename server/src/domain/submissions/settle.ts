@@ -20,18 +20,16 @@
  */
 import type pg from 'pg'
 import type { AnswerResult, ChallengeType, EventType, LogLevel, NoticeType, TaskStatus } from '@flagwave/shared/enums'
-import type { GameEvent as GameEventModel, GameNotice as GameNoticeModel } from '@flagwave/shared/schemas/games'
-import type { Submission as SubmissionModel } from '@flagwave/shared/schemas/play'
-import type { SubmissionResult } from '@flagwave/shared/events'
-import { toWireDate } from '@flagwave/shared/format'
 import { isDynamicType } from '@flagwave/shared/enums'
 import type { SolveData } from '../scoreboard/engine.js'
-import { encodeSolve, type SolveMessage } from '../scoreboard/solveChannel.js'
-import { SOLVE_CHANNEL } from '../scoreboard/solveChannel.js'
+import { SOLVE_CHANNEL, encodeSolve, type SolveMessage } from '../scoreboard/solveChannel.js'
 import { inTransaction } from '../../db/pg.js'
-import { bloodNotice, cheatEventText, flagSubmitEventText, judge, maskedStatus } from './judge.js'
+import { bloodNotice, cheatEventText, flagSubmitEventText, judge } from './judge.js'
 
-/** One settled submission and what to publish about it, in the contract's order (§6.3). */
+/**
+ * One settled submission, as records: domain/submissions/events.ts turns it into the pushes, in
+ * the contract's order (docs/realtime.md).
+ */
 export interface Settled {
   id: number
   gameId: number
@@ -42,14 +40,13 @@ export interface Settled {
   userName: string
   answer: string
   status: Exclude<AnswerResult, 'FlagSubmitted'>
-  /** Monitor `ReceivedGameEvent`s: FlagSubmit, then CheatDetected. */
-  events: GameEventModel[]
-  /** User-hub blood notice. */
-  notice: GameNoticeModel | null
-  /** Monitor `ReceivedSubmissions` (final status, unmasked). */
-  submission: SubmissionModel
-  /** Team-room `ReceivedSubmissionResult` (CheatDetected masked). */
-  result: SubmissionResult
+  /** When it was submitted (epoch ms) and when it was settled. */
+  submitTime: number
+  settledAt: Date
+  /** Game events written with it: FlagSubmit, then CheatDetected. */
+  events: { type: EventType; content: string }[]
+  /** The blood notice written with it. */
+  notice: { id: number; type: NoticeType; content: string } | null
   /** An accepted answer made before the end, for the scoreboard engine (it keeps the earliest per team and challenge). */
   solve: SolveData | null
   /** The audit-log entry, stored in the settling transaction; the caller pushes it to admins. */
@@ -90,7 +87,7 @@ const NOTIFY_BUDGET = 7000
  * static flags) and, for dynamic challenges, another team whose flag equals the answer (used
  * only when the answer turns out wrong).
  */
-export const CLAIM_SQL = `
+const CLAIM_SQL = `
   with claimed as (
     select id from submissions where status = 'FlagSubmitted' order by id for update skip locked limit $1
   )
@@ -196,7 +193,6 @@ export async function settleBatch(pool: pg.Pool, limit: number): Promise<Settled
     }
 
     const settledAt = new Date()
-    const settledWire = toWireDate(settledAt)
     const results: Settled[] = []
     const events: { gameId: number; type: EventType; content: string; userId: string | null; teamId: number }[] = []
     const changedCounts = new Map<number, number>()
@@ -215,23 +211,23 @@ export async function settleBatch(pool: pg.Pool, limit: number): Promise<Settled
         userName,
         answer: r.answer,
         status: final,
+        submitTime: r.submit_ms,
+        settledAt,
         events: [],
         notice: null,
-        submission: { answer: r.answer, status: final, time: toWireDate(r.submit_ms), user: userName, team: r.team_name, challenge: r.title },
-        result: { id: r.id, challengeId: r.challenge_id, status: maskedStatus(final) },
         solve: null,
         audit: { time: settledAt, ip: '', ...auditEntry(r.id, final, r.team_name, r.title, r.answer, userName) },
       }
       if (final !== 'NotFound') {
         const content = flagSubmitEventText(final === 'Accepted' ? 'Accepted' : 'WrongAnswer', r.answer, r.title, r.challenge_id)
         events.push({ gameId: r.game_id, type: 'FlagSubmit', content, userId: r.user_id, teamId: r.team_id })
-        settled.events.push({ type: 'FlagSubmit', content, time: settledWire, user: userName, team: r.team_name })
+        settled.events.push({ type: 'FlagSubmit', content })
       }
       const cheat = cheats.get(r.id)
       if (cheat) {
         const content = cheatEventText(r.title, r.team_name, cheat.sourceTeam)
         events.push({ gameId: r.game_id, type: 'CheatDetected', content, userId: r.user_id, teamId: r.team_id })
-        settled.events.push({ type: 'CheatDetected', content, time: settledWire, user: userName, team: r.team_name })
+        settled.events.push({ type: 'CheatDetected', content })
       }
       if (final === 'Accepted' && r.before_end) {
         const pair = `${r.participation_id}:${r.challenge_id}`
@@ -292,7 +288,7 @@ export async function settleBatch(pool: pg.Pool, limit: number): Promise<Settled
     if (Number(row.updated) !== results.length) throw new Error(`settled ${row.updated} of ${results.length} claimed submissions`)
     for (const n of notices) {
       const inserted = row.notices.find((x) => x.gameId === n.settled.gameId && x.type === n.type && x.content === n.content)!
-      n.settled.notice = { id: inserted.id, type: n.type, content: n.content, time: settledWire }
+      n.settled.notice = { id: inserted.id, type: n.type, content: n.content }
     }
     return results
     // The pending-rows index gives the oldest rows in order; a bitmap scan (chosen on stale

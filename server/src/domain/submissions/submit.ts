@@ -3,14 +3,13 @@
  * (DESIGN §6); judging happens in the checkers (settle.ts), the caller polls the status.
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
-import type { AnswerResult } from '@flagwave/shared/enums'
+import { maskedStatus, type AnswerResult } from '@flagwave/shared/enums'
 import { gameContext } from '../play/gate.js'
 import { Submission } from '../../entities/Submission.js'
 import type { User } from '../../entities/User.js'
 import { notFound } from '../../lib/errors.js'
 import { SUBMISSION_CHANNEL } from './queue.js'
 import { nativePool } from '../../db/pg.js'
-import { maskedStatus } from './judge.js'
 import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
 

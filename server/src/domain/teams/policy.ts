@@ -5,7 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql'
 import type { Team } from '../../entities/Team.js'
 import { forbidden } from '../../lib/errors.js'
 
-export const isCaptain = (team: Team, userId: string): boolean => team.captain.id === userId
+const isCaptain = (team: Team, userId: string): boolean => team.captain.id === userId
 
 export const isMember = (team: Team, userId: string): boolean => team.members.getItems().some((m) => m.id === userId)
 

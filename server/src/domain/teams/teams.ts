@@ -27,7 +27,7 @@ import { announceTeamChange } from './events.js'
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** How a missing team is reported: most team endpoints answer HTTP 400 (CONTRACT §3.8). */
-export type Missing = 'http400' | 'http404'
+type Missing = 'http400' | 'http404'
 
 const missingTeam = (how: Missing): AppError => (how === 'http400' ? badRequest('队伍未找到') : notFound('队伍未找到'))
 

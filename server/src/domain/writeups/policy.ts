@@ -4,10 +4,10 @@ import type { Game } from '../../entities/Game.js'
 import type { UploadedFile } from '../../lib/uploads.js'
 import { badRequest } from '../../lib/errors.js'
 
-export const FILE_EMPTY = '文件非法'
-export const FILE_TOO_LARGE = '文件过大'
-export const PDF_ONLY = '请上传 pdf 文件'
-export const DEADLINE_PASSED = '提交截止时间已过'
+const FILE_EMPTY = '文件非法'
+const FILE_TOO_LARGE = '文件过大'
+const PDF_ONLY = '请上传 pdf 文件'
+const DEADLINE_PASSED = '提交截止时间已过'
 
 /** In order: empty, larger than 20 MiB, not exactly `application/pdf` or not named `*.pdf` (case-sensitive). */
 export function assertWriteupFile(file: UploadedFile): void {

@@ -32,7 +32,7 @@ export function fileTimestamp(date: Date, utc: boolean): string {
 }
 
 /** The stored name of a write-up: `Writeup-{gameId}-{teamId}-{yyyyMMdd-HH.mm.ss}Z.pdf` (server local time, as the reference). */
-export const writeupFileName = (gameId: number, teamId: number, at: Date): string => `Writeup-${gameId}-${teamId}-${fileTimestamp(at, false)}Z.pdf`
+const writeupFileName = (gameId: number, teamId: number, at: Date): string => `Writeup-${gameId}-${teamId}-${fileTimestamp(at, false)}Z.pdf`
 
 /** The caller's team's write-up of a game: the game and the uploaded file, if any (gate steps 1–4: works after the end). */
 export async function teamWriteup(em: EntityManager, user: User, gameId: number): Promise<{ game: Game; file: LocalFile | null }> {
@@ -89,7 +89,7 @@ export async function uploadedWriteups(em: EntityManager, gameId: number): Promi
 }
 
 /** A name usable in an archive on every system: path separators and reserved characters replaced. */
-export const safeEntryName = (name: string): string =>
+const safeEntryName = (name: string): string =>
   [...name]
     .map((ch) => (ch.charCodeAt(0) < 0x20 || '\\/:*?"<>|'.includes(ch) ? '_' : ch))
     .join('')
