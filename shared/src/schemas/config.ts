@@ -77,7 +77,6 @@ const AccountPolicyInput = z.object({
   emailConfirmationRequired: keep(wireBool()),
   emailDomainList: optionalString(),
 })
-export type AccountPolicyInput = z.infer<typeof AccountPolicyInput>
 
 /** `footerInfo: null` does not clear the footer (send `""`); the same holds for `beianInfo`. */
 const GlobalConfigInput = z.object({
@@ -86,12 +85,10 @@ const GlobalConfigInput = z.object({
   footerInfo: optionalString(),
   beianInfo: optionalString(),
 })
-export type GlobalConfigInput = z.infer<typeof GlobalConfigInput>
 
 const GamePolicyInput = z.object({
   autoDestroyOnLimitReached: keep(wireBool()),
 })
-export type GamePolicyInput = z.infer<typeof GamePolicyInput>
 
 /** Body of `PUT /api/admin/config`: a null or omitted section is left untouched. */
 export const ConfigEditInput = z.object({

@@ -17,7 +17,7 @@ export const requiredString = (message: string) =>
     .refine((s) => s.length === 0 || !/^\s*$/.test(s), message)
 
 /** A non-nullable string member without [Required]: missing/null → `The {Name} field is required.`, "" allowed. */
-export const implicitString = (csharpName: string) =>
+const implicitString = (csharpName: string) =>
   z.string({ error: (issue) => (issue.input === undefined || issue.input === null ? `The ${csharpName} field is required.` : typeMessage(issue.input, 'String')) })
 
 /** An optional string member; null and missing both mean "not given". */
