@@ -6,10 +6,10 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import yauzl from 'yauzl'
 import { BasicWriteupInfoModel, WriteupInfoModel } from '@flagwave/shared/schemas/play'
 import { toWireDate } from '@flagwave/shared/format'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { unzip } from '../support/zip.js'
 import type { ApiClient } from '../support/client.js'
 import { createUser, type TestUser } from '../support/factories/users.js'
 import { createTeam } from '../support/factories/teams.js'
@@ -127,30 +127,6 @@ describe('GET/POST /api/game/{id}/writeup', () => {
     expect((await server.client().get(`/api/game/${game.id}/writeup`)).status).toBe(401)
   })
 })
-
-/** Entries of a zip: name → content. */
-function unzip(data: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(data, { lazyEntries: true, decodeStrings: true }, (err, zip) => {
-      if (err || !zip) return reject(err)
-      const out = new Map<string, Buffer>()
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e)
-          const chunks: Buffer[] = []
-          stream.on('data', (c: Buffer) => chunks.push(c))
-          stream.on('end', () => {
-            out.set(entry.fileName, Buffer.concat(chunks))
-            zip.readEntry()
-          })
-        })
-      })
-      zip.on('end', () => resolve(out))
-      zip.on('error', reject)
-      zip.readEntry()
-    })
-  })
-}
 
 describe('admin write-ups', () => {
   it('lists uploaded write-ups newest first and zips them all, named by team', async () => {

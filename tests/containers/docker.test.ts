@@ -64,6 +64,15 @@ const instanceOf = (participationId: number, challengeId: number) => em().findOn
 /** Pretend the last container operation was long ago (the 10 s cooldown). */
 const coolDown = (participationId: number, challengeId: number) =>
   em().nativeUpdate(GameInstance, { participation: participationId, challenge: challengeId }, { lastContainerOperation: new Date(Date.now() - 60_000) })
+/** A player starts a team container through the API and listens in the team's /hub/user room. */
+async function startWatched() {
+  const { game, challenge, player } = await setup(ds)
+  expect((await player.client.post(containerPath(game.id, challenge.id))).status).toBe(200)
+  const row = (await instanceOf(player.participation.id, challenge.id)).container as Container
+  const socket = await connect(ds.server, '/hub/user', { game: game.id, client: player.client })
+  await joined(ds.server, '/hub/user', socket, rooms.team(game.id, player.participation.id))
+  return { game, challenge, player, row, socket }
+}
 
 describe.skipIf(!available)('containers on Docker', () => {
   beforeAll(async () => {
@@ -411,11 +420,7 @@ describe.skipIf(!available)('containers on Docker', () => {
 
   describe('reaper and reconciliation', () => {
     it('marks a container killed behind the platform\'s back Destroyed and detaches it', async () => {
-      const { game, challenge, player } = await setup(ds)
-      expect((await player.client.post(containerPath(game.id, challenge.id))).status).toBe(200)
-      const row = (await instanceOf(player.participation.id, challenge.id)).container as Container
-      const socket = await connect(ds.server, '/hub/user', { game: game.id, client: player.client })
-      await joined(ds.server, '/hub/user', socket, rooms.team(game.id, player.participation.id))
+      const { game, challenge, player, row, socket } = await startWatched()
       const pushed = updateWith(socket, 'destroyed')
       await ds.docker.getContainer(row.containerId).kill()
 
@@ -453,11 +458,7 @@ describe.skipIf(!available)('containers on Docker', () => {
     })
 
     it('destroys expired containers and pushes expiring before that', async () => {
-      const { game, challenge, player } = await setup(ds)
-      expect((await player.client.post(containerPath(game.id, challenge.id))).status).toBe(200)
-      const row = (await instanceOf(player.participation.id, challenge.id)).container as Container
-      const socket = await connect(ds.server, '/hub/user', { game: game.id, client: player.client })
-      await joined(ds.server, '/hub/user', socket, rooms.team(game.id, player.participation.id))
+      const { game, challenge, row, socket } = await startWatched()
 
       const expiring = updateWith(socket, 'expiring')
       await em().nativeUpdate(Container, { id: row.id }, { expectStopAt: new Date(Date.now() + 5 * 60_000) })

@@ -9,13 +9,13 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import yauzl from 'yauzl'
 import { z } from 'zod'
 import { ContainerInfoModel } from '@flagwave/shared/schemas/challenges'
 import { ChallengeTrafficModel, FileRecord, TeamTrafficModel } from '@flagwave/shared/schemas/admin'
 import { requireDocker } from '../support/docker.js'
 import { createUser, type TestUser } from '../support/factories/users.js'
 import { closeAllSockets, connect } from '../support/sockets.js'
+import { unzip } from '../support/zip.js'
 import type { ApiClient } from '../support/client.js'
 import { containerPath, expectError, setup, startDockerServer, waitFor, type DockerServer, type Setup } from './helpers.js'
 import { Container } from '../../server/src/entities/Container.js'
@@ -334,26 +334,3 @@ describe.skipIf(!available)('platform proxy on Docker', () => {
     expect(socket.connected).toBe(true)
   })
 })
-
-function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buffer, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err)
-      const out = new Map<string, Buffer>()
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e)
-          const chunks: Buffer[] = []
-          stream.on('data', (c: Buffer) => chunks.push(c))
-          stream.on('end', () => {
-            out.set(entry.fileName, Buffer.concat(chunks))
-            zip.readEntry()
-          })
-        })
-      })
-      zip.on('end', () => resolve(out))
-      zip.on('error', reject)
-      zip.readEntry()
-    })
-  })
-}

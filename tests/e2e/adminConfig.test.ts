@@ -7,19 +7,15 @@
  * container with its entry and a running countdown and destroys it after confirmation.
  */
 import { randomBytes } from 'node:crypto'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../support/server.js'
-import { browserAvailable, launchBrowser, newSession, screenshot, type BrowserSession } from '../support/browser.js'
+import { browserAvailable, launchBrowser, newSession, runInSession, screenshot, signIn } from '../support/browser.js'
 import type { ApiClient } from '../support/client.js'
 import { createChallenge, createGame } from '../support/factories/games.js'
 import { createInstanceContainer, createPlayer, isolateIds } from '../support/factories/play.js'
 
 const E2E_TIMEOUT = 180_000
-
-async function signIn(context: BrowserContext, client: ApiClient, url: string): Promise<void> {
-  await context.addCookies([...client.cookies].map(([name, value]) => ({ name, value, url })))
-}
 
 describe.skipIf(!browserAvailable())('administration screens (Chromium)', () => {
   let server: TestServer
@@ -38,26 +34,13 @@ describe.skipIf(!browserAvailable())('administration screens (Chromium)', () => 
     await server?.close()
   })
 
-  async function run(session: BrowserSession, name: string, body: (page: Page) => Promise<void>) {
-    try {
-      await body(session.page)
-      expect(session.errors.filter((e) => e.startsWith('pageerror'))).toEqual([])
-    } catch (error) {
-      await screenshot(session.page, `${name}-failure`).catch(() => undefined)
-      console.error('browser errors:', session.errors)
-      throw error
-    } finally {
-      await session.close()
-    }
-  }
-
   it(
     'the admin closes registration; a visitor is refused; the log tail shows the change live',
     async () => {
       const session = await newSession(browser, server.url)
       await signIn(session.context, admin, server.url)
       const logs = await session.context.newPage()
-      await run(session, 'admin-config', async (page) => {
+      await runInSession(session, 'admin-config', async (page) => {
         // Tab 1: the log tail, connected to /hub/admin.
         await logs.goto('/admin/logs')
         await logs.getByTestId('admin-logs-page').waitFor()
@@ -144,7 +127,7 @@ describe.skipIf(!browserAvailable())('administration screens (Chromium)', () => 
 
       // A visitor (another context): registration is refused with the server's title.
       const visitor = await newSession(browser, server.url)
-      await run(visitor, 'admin-config-visitor', async (page) => {
+      await runInSession(visitor, 'admin-config-visitor', async (page) => {
         const name = `v${randomBytes(3).toString('hex')}`
         await page.goto('/account/register')
         await page.getByTestId('register-page').waitFor()
@@ -175,7 +158,7 @@ describe.skipIf(!browserAvailable())('administration screens (Chromium)', () => 
 
       const session = await newSession(browser, server.url)
       await signIn(session.context, admin, server.url)
-      await run(session, 'admin-instances', async (page) => {
+      await runInSession(session, 'admin-instances', async (page) => {
         await page.goto('/admin/instances')
         await page.getByTestId('admin-instances-page').waitFor()
         const row = page.locator(`[data-testid="instance-row"][data-guid="${container.id}"]`)

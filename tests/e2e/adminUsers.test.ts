@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../support/server.js'
-import { browserAvailable, launchBrowser, newSession, screenshot } from '../support/browser.js'
+import { startTestServer, type TestServer } from '../support/server.js'
+import { browserAvailable, launchBrowser, loginAdmin, newSession, screenshot } from '../support/browser.js'
 import { createUser } from '../support/factories/users.js'
 import type { ApiClient } from '../support/client.js'
 
@@ -28,14 +28,6 @@ describe.skipIf(!browserAvailable())('admin users, teams and files (Chromium)', 
     await browser?.close()
     await server?.close()
   })
-
-  async function loginAdmin(page: Page, to: string): Promise<void> {
-    await page.goto(`/account/login?from=${encodeURIComponent(to)}`)
-    await page.getByTestId('login-username').fill('Admin')
-    await page.getByTestId('login-password').fill(ADMIN_PASSWORD)
-    await page.getByTestId('login-submit').click()
-    await page.getByTestId('user-menu').waitFor()
-  }
 
   const row = (page: Page, userName: string) => page.locator(`[data-testid="admin-user-row"][data-user-name="${userName}"]`)
 

@@ -22,7 +22,7 @@ import type { AddressInfo } from 'node:net'
 import type { Browser, Page, Request } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../support/server.js'
-import { browserAvailable, launchBrowser, newSession, screenshot, type BrowserSession } from '../support/browser.js'
+import { browserAvailable, launchBrowser, newSession, runInSession, screenshot } from '../support/browser.js'
 import { createUser, type TestUser } from '../support/factories/users.js'
 
 const E2E_TIMEOUT = 120_000
@@ -173,26 +173,13 @@ describe.skipIf(!browserAvailable())('captcha on the account screens (Chromium)'
     await verify?.close()
   })
 
-  async function run(session: BrowserSession, name: string, body: (page: Page) => Promise<void>) {
-    try {
-      await body(session.page)
-      expect(session.errors.filter((e) => e.startsWith('pageerror'))).toEqual([])
-    } catch (error) {
-      await screenshot(session.page, `${name}-failure`).catch(() => undefined)
-      console.error('browser errors:', session.errors)
-      throw error
-    } finally {
-      await session.close()
-    }
-  }
-
   it(
     'default settings: no captcha script on login, register or recovery; logging in works',
     async () => {
       await expect(plain.client().get('/api/captcha').then((r) => r.body)).resolves.toEqual({ type: 'None', siteKey: '' })
       const session = await newSession(browser, plain.url)
       const foreign = watchForeignRequests(session.page, plain.url)
-      await run(session, 'captcha-none', async (page) => {
+      await runInSession(session, 'captcha-none', async (page) => {
         for (const [path, testId] of [
           ['/account/register', 'register-page'],
           ['/account/recovery', 'recovery-page'],
@@ -239,7 +226,7 @@ describe.skipIf(!browserAvailable())('captcha on the account screens (Chromium)'
       })
       const fakeLog = (page: Page) => page.evaluate(() => (window as unknown as { __turnstile: FakeLog }).__turnstile)
 
-      await run(session, 'captcha-turnstile', async (page) => {
+      await runInSession(session, 'captcha-turnstile', async (page) => {
         await page.goto('/account/login')
         await page.getByTestId('login-page').waitFor()
         await page.locator('[data-testid="captcha"][data-provider="CloudflareTurnstile"][data-state="ready"]').waitFor()
@@ -304,7 +291,7 @@ describe.skipIf(!browserAvailable())('captcha on the account screens (Chromium)'
       await session.context.route(TURNSTILE_SCRIPT, (route) =>
         reachable ? route.fulfill({ status: 200, contentType: 'text/javascript', body: FAKE_TURNSTILE }) : route.abort('connectionrefused'),
       )
-      await run(session, 'captcha-unreachable', async (page) => {
+      await runInSession(session, 'captcha-unreachable', async (page) => {
         await page.goto('/account/register')
         await page.getByTestId('register-page').waitFor()
         await page.locator('[data-testid="captcha"][data-state="error"]').waitFor()
@@ -349,7 +336,7 @@ describe.skipIf(!browserAvailable())('captcha on the account screens (Chromium)'
         return route.fulfill({ status: 200, contentType: 'text/javascript', body: FAKE_RECAPTCHA })
       })
       const executed = (page: Page) => page.evaluate(() => (window as unknown as { __recaptcha: { siteKey: string; action: string }[] }).__recaptcha)
-      await run(session, 'captcha-recaptcha', async (page) => {
+      await runInSession(session, 'captcha-recaptcha', async (page) => {
         await page.goto('/account/login')
         await page.getByTestId('login-page').waitFor()
         await page.locator('[data-testid="captcha"][data-provider="GoogleRecaptcha"][data-state="ready"]').waitFor()

@@ -9,13 +9,12 @@
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs/promises'
 import path from 'node:path'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Game } from '../../server/src/entities/Game.js'
 import type { Challenge } from '../../server/src/entities/Challenge.js'
 import { startTestServer, type TestServer } from '../support/server.js'
-import { browserAvailable, launchBrowser, newSession, screenshot, type BrowserSession } from '../support/browser.js'
-import type { ApiClient } from '../support/client.js'
+import { browserAvailable, launchBrowser, newSession, runInSession, screenshot, signIn } from '../support/browser.js'
 import { createUser, type TestUser } from '../support/factories/users.js'
 import { createChallenge, createGame } from '../support/factories/games.js'
 import { capturesRoot } from '../../server/src/containers/pcap.js'
@@ -24,11 +23,6 @@ import { createCheatInfo, createEvent, createInstance, createPlayer, createSubmi
 const E2E_TIMEOUT = 180_000
 const HISTORY = 60
 const PAGE = 50
-
-/** Sign a browser context in as the user of an API client (its session cookies). */
-async function signIn(context: BrowserContext, client: ApiClient, url: string): Promise<void> {
-  await context.addCookies([...client.cookies].map(([name, value]) => ({ name, value, url })))
-}
 
 const rows = (page: Page, table: string) => page.locator(`[data-testid="${table}-row"]`)
 const rowCount = (page: Page, table: string) => rows(page, table).count()
@@ -68,25 +62,12 @@ describe.skipIf(!browserAvailable())('monitor screens (Chromium)', () => {
     await server?.close()
   })
 
-  async function run(session: BrowserSession, name: string, body: (page: Page) => Promise<void>) {
-    try {
-      await body(session.page)
-      expect(session.errors.filter((e) => e.startsWith('pageerror'))).toEqual([])
-    } catch (error) {
-      await screenshot(session.page, `${name}-failure`).catch(() => undefined)
-      console.error('browser errors:', session.errors)
-      throw error
-    } finally {
-      await session.close()
-    }
-  }
-
   it(
     'submissions grow live, pause holds rows back until resume, history pages back, the status filter asks the server',
     async () => {
       const session = await newSession(browser, server.url)
       await signIn(session.context, monitor.client, server.url)
-      await run(session, 'monitor', async (page) => {
+      await runInSession(session, 'monitor', async (page) => {
         await page.goto(`/games/${game.id}/monitor/submissions`)
         await page.getByTestId('monitor-submissions-page').waitFor()
         await page.getByTestId('monitor-submissions-page').locator('[data-testid="realtime-status"][data-status="connected"]').waitFor({ timeout: 15_000 })
@@ -196,7 +177,7 @@ describe.skipIf(!browserAvailable())('monitor screens (Chromium)', () => {
 
       const session = await newSession(browser, server.url)
       await signIn(session.context, monitor.client, server.url)
-      await run(session, 'monitor-pages', async (page) => {
+      await runInSession(session, 'monitor-pages', async (page) => {
         // Navigation of a Monitor: the monitor entry, no administration.
         await page.goto(`/games/${game.id}/monitor/events`)
         await page.getByTestId('monitor-events-page').waitFor()
@@ -258,7 +239,7 @@ describe.skipIf(!browserAvailable())('monitor screens (Chromium)', () => {
       const user = await createUser(server)
       const visitor = await newSession(browser, server.url)
       await signIn(visitor.context, user.client, server.url)
-      await run(visitor, 'monitor-user', async (page) => {
+      await runInSession(visitor, 'monitor-user', async (page) => {
         await page.goto(`/games/${game.id}/monitor/submissions`)
         await page.getByTestId('forbidden').waitFor()
         await page.getByTestId('user-menu').waitFor()

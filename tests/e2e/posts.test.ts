@@ -11,8 +11,8 @@
 import { randomBytes } from 'node:crypto'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../support/server.js'
-import { browserAvailable, launchBrowser, newSession, screenshot, type BrowserSession } from '../support/browser.js'
+import { startTestServer, type TestServer } from '../support/server.js'
+import { browserAvailable, launchBrowser, loginAdmin, newSession, screenshot, type BrowserSession } from '../support/browser.js'
 
 const E2E_TIMEOUT = 180_000
 
@@ -50,14 +50,6 @@ describe.skipIf(!browserAvailable())('posts (Chromium)', () => {
     await browser?.close()
     await server?.close()
   })
-
-  async function loginAdmin(page: Page, to: string): Promise<void> {
-    await page.goto(`/account/login?from=${encodeURIComponent(to)}`)
-    await page.getByTestId('login-username').fill('Admin')
-    await page.getByTestId('login-password').fill(ADMIN_PASSWORD)
-    await page.getByTestId('login-submit').click()
-    await page.getByTestId('user-menu').waitFor()
-  }
 
   /** Record dialogs (alert/confirm/prompt) instead of blocking on them. */
   function watchDialogs(session: BrowserSession): string[] {

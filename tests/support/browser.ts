@@ -10,6 +10,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
+import { expect } from 'vitest'
+import type { ApiClient } from './client.js'
+import { ADMIN_PASSWORD } from './server.js'
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const ARTIFACTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../artifacts')
@@ -58,6 +61,38 @@ export async function newSession(browser: Browser, baseURL: string, options: Bro
     if (message.type() === 'error') errors.push(`console: ${message.text()}`)
   })
   return { context, page, errors, close: () => context.close() }
+}
+
+/**
+ * Run `body` on the session's page, then expect no uncaught page errors. On failure: a
+ * `<name>-failure` screenshot and the collected browser errors on the console. Always closes
+ * the session.
+ */
+export async function runInSession(session: BrowserSession, name: string, body: (page: Page) => Promise<void>): Promise<void> {
+  try {
+    await body(session.page)
+    expect(session.errors.filter((e) => e.startsWith('pageerror'))).toEqual([])
+  } catch (error) {
+    await screenshot(session.page, `${name}-failure`).catch(() => undefined)
+    console.error('browser errors:', session.errors)
+    throw error
+  } finally {
+    await session.close()
+  }
+}
+
+/** Sign a browser context in as the user of an API client (its session cookies). */
+export async function signIn(context: BrowserContext, client: ApiClient, url: string): Promise<void> {
+  await context.addCookies([...client.cookies].map(([name, value]) => ({ name, value, url })))
+}
+
+/** Log in as the Admin through the login screen, which then goes on to `to`. */
+export async function loginAdmin(page: Page, to: string): Promise<void> {
+  await page.goto(`/account/login?from=${encodeURIComponent(to)}`)
+  await page.getByTestId('login-username').fill('Admin')
+  await page.getByTestId('login-password').fill(ADMIN_PASSWORD)
+  await page.getByTestId('login-submit').click()
+  await page.getByTestId('user-menu').waitFor()
 }
 
 let counter = 0

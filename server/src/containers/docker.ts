@@ -22,6 +22,7 @@ import {
   labelsFor,
   publicHost,
   withTimeout,
+  engineCall,
   type ContainerProvider,
   type ContainerSpec,
   type CreatedContainer,
@@ -75,13 +76,10 @@ export class DockerProvider implements ContainerProvider {
   }
 
   private call<T>(promise: Promise<T>, what: string): Promise<T> {
-    return withTimeout(promise, this.timeout, what).catch((err: unknown) => {
-      if (err instanceof ProviderError) throw err
+    return engineCall(promise, this.timeout, what, (err) => {
       const code = (err as NodeJS.ErrnoException)?.code
-      if (code === 'ENOENT' || code === 'ECONNREFUSED' || code === 'EACCES' || code === 'EHOSTUNREACH' || code === 'ETIMEDOUT') {
-        throw new ProviderError('unavailable', `Docker engine unreachable (${code}): ${messageOf(err)}`, err)
-      }
-      throw err
+      const unreachable = code === 'ENOENT' || code === 'ECONNREFUSED' || code === 'EACCES' || code === 'EHOSTUNREACH' || code === 'ETIMEDOUT'
+      return unreachable ? new ProviderError('unavailable', `Docker engine unreachable (${code}): ${messageOf(err)}`, err) : err
     })
   }
 

@@ -21,7 +21,7 @@ import {
   ProviderError,
   labelsFor,
   publicHost,
-  withTimeout,
+  engineCall,
   type ContainerProvider,
   type ContainerSpec,
   type CreatedContainer,
@@ -89,11 +89,10 @@ export class KubernetesProvider implements ContainerProvider {
   }
 
   private call<T>(promise: Promise<T>, what: string): Promise<T> {
-    return withTimeout(promise, this.timeout, what).catch((err: unknown) => {
-      if (err instanceof ProviderError) throw err
+    return engineCall(promise, this.timeout, what, (err) => {
       const code = codeOf(err)
-      if (code === undefined) throw new ProviderError('unavailable', `${what}: Kubernetes API unreachable: ${messageOf(err)}`, err)
-      throw new ProviderError('engine', `${what} failed (${code}): ${messageOf(err)}`, err)
+      if (code === undefined) return new ProviderError('unavailable', `${what}: Kubernetes API unreachable: ${messageOf(err)}`, err)
+      return new ProviderError('engine', `${what} failed (${code}): ${messageOf(err)}`, err)
     })
   }
 

@@ -107,6 +107,16 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
   ]).finally(() => clearTimeout(timer))
 }
 
+/**
+ * An engine call bounded by `ms`: a ProviderError (a timeout among them) passes as it is; any other
+ * failure is classified by the provider's `classify`, which returns the error to throw.
+ */
+export function engineCall<T>(promise: Promise<T>, ms: number, what: string, classify: (err: unknown) => unknown): Promise<T> {
+  return withTimeout(promise, ms, what).catch((err: unknown) => {
+    throw err instanceof ProviderError ? err : classify(err)
+  })
+}
+
 /** Labels shared by every provider (Kubernetes label values must be short alphanumerics). */
 export function labelsFor(spec: ContainerSpec, scope: string): Record<string, string> {
   const labels: Record<string, string> = {

@@ -1,11 +1,9 @@
 /** Queries of group `assets`. */
 import { z } from 'zod'
+import { queryString } from './common.js'
 
 /** `POST /api/assets?filename=`: one name for every uploaded part; absent or empty keeps each part's own. */
 export const AssetUploadQuery = z.object({
-  filename: z
-    .union([z.string(), z.array(z.string())])
-    .optional()
-    .transform((v) => (Array.isArray(v) ? v[0] : v) || null),
+  filename: queryString().transform((v) => v || null),
 })
 export type AssetUploadQuery = z.infer<typeof AssetUploadQuery>

@@ -14,24 +14,27 @@ export type ArrayResponse<T> = { data: T[]; length: number; total: number }
 export const ProblemDetails = z.object({ type: z.string(), title: z.string(), status: z.number().int(), traceId: z.string() })
 export type ProblemDetails = z.infer<typeof ProblemDetails>
 
+/** A query-string parameter as one string: a repeated parameter uses its first value; absent → undefined. */
+export const queryString = () =>
+  z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((raw) => (Array.isArray(raw) ? raw[0] : raw))
+
 /**
  * A typed query-string integer (CONTRACT §2.7.2, §2.9): absent → `fallback`; a value that is not
  * an optionally signed integer → 400 `The value '{v}' is not valid for {name}.`. A repeated
  * parameter uses its first value.
  */
 export const queryInt = (name: string, fallback: number) =>
-  z
-    .union([z.string(), z.array(z.string())])
-    .optional()
-    .transform((raw, ctx) => {
-      const value = Array.isArray(raw) ? raw[0] : raw
-      if (value === undefined || value === '') return fallback
-      if (!/^\s*[+-]?\d{1,10}\s*$/.test(value) || Math.abs(Number(value)) > 2147483647) {
-        ctx.addIssue({ code: 'custom', message: `The value '${value}' is not valid for ${name}.` })
-        return z.NEVER
-      }
-      return Number(value)
-    })
+  queryString().transform((value, ctx) => {
+    if (value === undefined || value === '') return fallback
+    if (!/^\s*[+-]?\d{1,10}\s*$/.test(value) || Math.abs(Number(value)) > 2147483647) {
+      ctx.addIssue({ code: 'custom', message: `The value '${value}' is not valid for ${name}.` })
+      return z.NEVER
+    }
+    return Number(value)
+  })
 
 /** `count` and `skip` of a paged list; the default `count` differs per endpoint (§2.9). */
 export const pagingQuery = (defaultCount: number) =>

@@ -13,6 +13,7 @@ import {
   USER_NAME_MIN,
 } from '../limits.js'
 import { isEmailLike, isPhoneLike, keep, optionalMaxString, optionalString, requiredString, wireBool, wireDateOut } from './fields.js'
+import { queryString } from './common.js'
 
 /** Response: one user in the admin lists. */
 export const UserInfoModel = z.object({
@@ -68,16 +69,12 @@ export type AdminUserInfoModel = z.infer<typeof AdminUserInfoModel>
  * missing or empty → `The hint field is required.` (CONTRACT §3.2.5). A repeated parameter uses its first value.
  */
 export const SearchHintQuery = z.object({
-  hint: z
-    .union([z.string(), z.array(z.string())])
-    .optional()
-    .transform((raw, ctx) => {
-      const value = Array.isArray(raw) ? raw[0] : raw
-      if (value === undefined || value === '') {
-        ctx.addIssue({ code: 'custom', message: 'The hint field is required.' })
-        return z.NEVER
-      }
-      return value
-    }),
+  hint: queryString().transform((value, ctx) => {
+    if (value === undefined || value === '') {
+      ctx.addIssue({ code: 'custom', message: 'The hint field is required.' })
+      return z.NEVER
+    }
+    return value
+  }),
 })
 export type SearchHintQuery = z.infer<typeof SearchHintQuery>

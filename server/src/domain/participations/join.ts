@@ -6,7 +6,6 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core'
 import type { GameJoinModel } from '@flagwave/shared/schemas/games'
 import { rooms } from '@flagwave/shared/events'
-import { Game } from '../../entities/Game.js'
 import { Team } from '../../entities/Team.js'
 import { Participation } from '../../entities/Participation.js'
 import { Registration } from '../../entities/Registration.js'
@@ -14,7 +13,7 @@ import type { LocalFile } from '../../entities/LocalFile.js'
 import { badRequest, notFound } from '../../lib/errors.js'
 import { teamToken } from '../games/keys.js'
 import { releaseFile, removeBlobs } from '../files/files.js'
-import { GAME_NOT_FOUND } from '../play/games.js'
+import { findGame } from '../games/games.js'
 import {
   ALREADY_REGISTERED,
   CANNOT_LEAVE_UNJOINED,
@@ -33,8 +32,7 @@ export async function joinGame(scope: Scope, actor: Actor, gameId: number, input
   const { em, services } = scope
   const user = actor.user
   const result = await em.transactional(async (tem) => {
-    const game = await tem.findOne(Game, { id: gameId })
-    if (!game) throw notFound(GAME_NOT_FOUND)
+    const game = await findGame(tem, gameId)
     assertJoinable(game, input)
 
     const team = input.teamId > 0 ? await tem.findOne(Team, { id: input.teamId }, { populate: ['members'] }) : null
@@ -85,8 +83,7 @@ export async function leaveGame(scope: Scope, actor: Actor, gameId: number): Pro
   const { em, services } = scope
   const user = actor.user
   const result = await em.transactional(async (tem) => {
-    const game = await tem.findOne(Game, { id: gameId })
-    if (!game) throw notFound(GAME_NOT_FOUND)
+    const game = await findGame(tem, gameId)
     const registration = await tem.findOne(Registration, { user: user.id, game: game.id })
     if (!registration) throw badRequest(CANNOT_LEAVE_UNJOINED)
     const participation = await tem.findOneOrFail(Participation, { id: (registration.participation as Participation).id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })

@@ -39,6 +39,18 @@ export async function lockTeam(em: EntityManager, id: number): Promise<Team | nu
   return team
 }
 
+/**
+ * A membership change by the captain: the team locked for the transaction, 400 when it is
+ * missing, 403 for anyone but its captain, 400 `队伍已锁定` while a game holds it.
+ */
+async function lockUnlockedTeamOf(tx: EntityManager, id: number, captain: Actor): Promise<Team> {
+  const team = await lockTeam(tx, id)
+  if (!team) throw missingTeam('http400')
+  assertCaptain(team, captain.user.id)
+  if (await isTeamLocked(tx, team)) throw badRequest('队伍已锁定')
+  return team
+}
+
 /** Load a team with its members (reads). */
 export async function findTeam(em: EntityManager, id: number): Promise<Team | null> {
   return em.findOne(Team, { id }, { populate: ['members'] })
@@ -96,10 +108,7 @@ export async function updateTeam(scope: Scope, actor: Actor, id: number, model: 
 /** `PUT /api/team/{id}/transfer`. The new captain need not be a member (as in the reference). */
 export async function transferTeam(scope: Scope, actor: Actor, id: number, newCaptainId: string): Promise<Team> {
   const { team, newCaptain } = await scope.em.transactional(async (tx) => {
-    const team = await lockTeam(tx, id)
-    if (!team) throw missingTeam('http400')
-    assertCaptain(team, actor.user.id)
-    if (await isTeamLocked(tx, team)) throw badRequest('队伍已锁定')
+    const team = await lockUnlockedTeamOf(tx, id, actor)
     const newCaptain = GUID.test(newCaptainId) ? await tx.findOne(User, { id: newCaptainId.toLowerCase() }) : null
     if (!newCaptain) throw badRequest('移交的用户不存在')
     const captained = await tx.count(Team, { captain: newCaptain.id, id: { $ne: team.id } })
@@ -133,10 +142,7 @@ export async function teamForInvite(scope: Scope, actor: Actor, id: number, rege
  */
 export async function kickMember(scope: Scope, actor: Actor, id: number, kickedId: string): Promise<Team> {
   const { team, kicked } = await scope.em.transactional(async (tx) => {
-    const team = await lockTeam(tx, id)
-    if (!team) throw missingTeam('http400')
-    assertCaptain(team, actor.user.id)
-    if (await isTeamLocked(tx, team)) throw badRequest('队伍已锁定')
+    const team = await lockUnlockedTeamOf(tx, id, actor)
     const kicked = team.members.getItems().find((m) => m.id === kickedId.toLowerCase())
     if (!kicked) throw badRequest('用户不在队伍中')
     team.members.remove(kicked)
