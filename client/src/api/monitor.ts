@@ -2,8 +2,8 @@
  * Group `game`, monitor side (CONTRACT §3.5.7–3.5.14, §3.5.17–3.5.18): events, submissions, cheat
  * reports, traffic captures and the two spreadsheet exports. Every call requires Monitor+.
  *
- * Cache keys are the request paths with their query (see `monitorKeys`); the live tables keep
- * their first page under that key and page further back with `count`/`skip` outside the cache.
+ * Query keys are in ./queryKeys.ts (`queryKeys.monitor`); the live tables keep their first page
+ * under that key and page further back with `count`/`skip` outside the cache.
  * Downloads go through `downloadFile`, so that a failed export shows the server's title verbatim
  * instead of navigating to a JSON error body.
  */
@@ -24,16 +24,8 @@ export interface SubmissionsFilter {
   type: AnswerResult | null
 }
 
-const query = (params: Record<string, string | number | boolean | null | undefined>): string => {
-  const search = new URLSearchParams()
-  for (const [key, value] of Object.entries(params)) if (value !== null && value !== undefined) search.set(key, String(value))
-  const text = search.toString()
-  return text ? `?${text}` : ''
-}
 
-export const monitorKeys = {
-  events: (gameId: number, filter: EventsFilter, count: number, skip = 0) => `/api/game/${gameId}/events${query({ hideContainer: filter.hideContainer, count, skip })}`,
-  submissions: (gameId: number, filter: SubmissionsFilter, count: number, skip = 0) => `/api/game/${gameId}/submissions${query({ type: filter.type, count, skip })}`,
+const paths = {
   cheatInfo: (gameId: number) => `/api/game/${gameId}/cheatinfo`,
   captures: (gameId: number) => `/api/game/games/${gameId}/captures`,
   challengeCaptures: (challengeId: number) => `/api/game/captures/${challengeId}`,
@@ -54,13 +46,13 @@ export const monitorApi = {
   /** Newest first; `count` ≤ 0 would return everything, so callers always page. */
   submissions: (gameId: number, filter: SubmissionsFilter, count: number, skip: number) =>
     http.get(`/api/game/${gameId}/submissions`, { query: { type: filter.type, count, skip }, schema: z.array(Submission) }),
-  cheatInfo: (gameId: number) => http.get(monitorKeys.cheatInfo(gameId), { schema: z.array(CheatInfoModel) }),
+  cheatInfo: (gameId: number) => http.get(paths.cheatInfo(gameId), { schema: z.array(CheatInfoModel) }),
   /** Challenges with traffic capture enabled (unknown game → []). */
-  captures: (gameId: number) => http.get(monitorKeys.captures(gameId), { schema: z.array(ChallengeTrafficModel) }),
+  captures: (gameId: number) => http.get(paths.captures(gameId), { schema: z.array(ChallengeTrafficModel) }),
   /** Teams (participations) with captured traffic for a challenge. */
-  challengeCaptures: (challengeId: number) => http.get(monitorKeys.challengeCaptures(challengeId), { schema: z.array(TeamTrafficModel) }),
+  challengeCaptures: (challengeId: number) => http.get(paths.challengeCaptures(challengeId), { schema: z.array(TeamTrafficModel) }),
   /** One team's capture files for a challenge. */
-  teamCaptures: (challengeId: number, partId: number) => http.get(monitorKeys.teamCaptures(challengeId, partId), { schema: z.array(FileRecord) }),
+  teamCaptures: (challengeId: number, partId: number) => http.get(paths.teamCaptures(challengeId, partId), { schema: z.array(FileRecord) }),
 }
 
 /** The file name of a `Content-Disposition` header (RFC 6266: `filename*` wins over `filename`). */

@@ -21,7 +21,6 @@
 import { io, type Socket } from 'socket.io-client'
 import { create } from 'zustand'
 import { NAMESPACES, type HubEvents, type NamespaceName } from '@flagwave/shared/events'
-import { useSession } from '../stores/session'
 
 export type HubStatus = 'idle' | 'connecting' | 'connected' | 'disconnected' | 'refused'
 
@@ -45,6 +44,7 @@ export class Hub<N extends NamespaceName> {
   private currentGame: number | null = null
   private listeners = new Map<string, Set<Listener>>()
   private resyncCallbacks = new Set<(info: ResyncInfo) => void>()
+  private droppedCallbacks = new Set<() => void>()
   private everConnected = false
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined
 
@@ -95,6 +95,15 @@ export class Hub<N extends NamespaceName> {
   onResync(callback: (info: ResyncInfo) => void): () => void {
     this.resyncCallbacks.add(callback)
     return () => this.resyncCallbacks.delete(callback)
+  }
+
+  /**
+   * Called when the server itself ended the connection (a ban, a role change, a refusal, a
+   * shutdown); the app re-reads the session then (realtime/dispatch.ts).
+   */
+  onDropped(callback: () => void): () => void {
+    this.droppedCallbacks.add(callback)
+    return () => this.droppedCallbacks.delete(callback)
   }
 
   /** Re-establish the connection (the session changed: login, logout). */
@@ -166,9 +175,9 @@ export class Hub<N extends NamespaceName> {
         setStatus(this.name, 'disconnected')
         return
       }
-      // The server drops a user's sockets when an admin bans them or changes their role: re-read
-      // the session now, so a banned user is signed out at once on every page.
-      void useSession.getState().refresh()
+      // The server drops a user's sockets when an admin bans them or changes their role: the
+      // session is re-read now, so a banned user is signed out at once on every page.
+      for (const callback of [...this.droppedCallbacks]) callback()
       if (refused) {
         setStatus(this.name, 'refused')
         return

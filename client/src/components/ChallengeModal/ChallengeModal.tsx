@@ -17,9 +17,10 @@ import { IconBulb, IconCircleCheckFilled, IconDownload, IconExternalLink, IconFl
 import { isContainerType, type AnswerResult } from '@flagwave/shared/enums'
 import { CONTAINER_COOLDOWN_MS, SUBMIT_FLAG_MAX } from '@flagwave/shared/limits'
 import type { ChallengeDetailModel } from '@flagwave/shared/schemas/play'
-import { gameApi, gameKeys } from '../../api/game'
+import { gameApi } from '../../api/game'
 import { ApiError, errorMessage } from '../../api/http'
-import { useQuery } from '../../api/useQuery'
+import { skipToken, useQuery } from '@tanstack/react-query'
+import { queryKeys } from '../../api/queryKeys'
 import { useGameStore, waitForSubmission } from '../../stores/game'
 import { ChallengeTagBadge } from '../ChallengeTag/ChallengeTag'
 import { ContainerControls } from '../ContainerControls/ContainerControls'
@@ -82,8 +83,10 @@ const defaultContainer = ({ gameId, challenge, refresh }: ContainerSlotProps) =>
 
 export function ChallengeModal({ gameId, challengeId, title, solved, onClose, renderContainer = defaultContainer }: ChallengeModalProps) {
   const opened = challengeId !== null
-  const { data, error, isLoading, revalidate } = useQuery(opened ? gameKeys.challenge(gameId, challengeId) : null, () => gameApi.challenge(gameId, challengeId!), {
-    refreshInterval: 0,
+  const { data, error, isLoading, refetch: revalidate } = useQuery({
+    queryKey: queryKeys.game.challenge(gameId, challengeId ?? 0),
+    queryFn: challengeId === null ? skipToken : () => gameApi.challenge(gameId, challengeId),
+    refetchInterval: false,
   })
   const challenge = data && data.id === challengeId ? data : undefined
   const attachment = safeAttachmentUrl(challenge?.context.url ?? null)

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import { Alert, Badge, Group, Loader, Stack, Text, Title } from '@mantine/core'
-import { useQuery } from '../../api/useQuery'
+import { skipToken, useQuery } from '@tanstack/react-query'
+import { pathKey } from '../../api/queryKeys'
 import { http } from '../../api/http'
 
 export interface PagePlaceholderProps {
@@ -28,7 +29,7 @@ function summarise(data: unknown): string {
  * the screen's main data (loading, loaded, or the server's error title).
  */
 export function PagePlaceholder({ title, endpoint = null, description, testId, children }: PagePlaceholderProps) {
-  const { data, error, isLoading } = useQuery(endpoint, () => http.get(endpoint ?? '/'))
+  const { data, error, isLoading } = useQuery({ queryKey: pathKey(endpoint ?? '/'), queryFn: endpoint === null ? skipToken : () => http.get(endpoint) })
   return (
     <Stack gap="md" data-testid={testId ?? 'page-placeholder'}>
       <Title order={2}>{title}</Title>

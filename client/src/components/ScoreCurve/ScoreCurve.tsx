@@ -6,13 +6,11 @@
 import { lazy, Suspense, useMemo } from 'react'
 import { Group, Paper, Skeleton, Stack, Text } from '@mantine/core'
 import { challengeScore, minScore as minScoreOf } from '@flagwave/shared/scoring'
+import type { ScoreCurvePoint } from './scoreCurvePoint'
 
 const ScoreCurveChart = lazy(() => import('./ScoreCurveChart'))
 
-export interface ScoreCurvePoint {
-  solves: number
-  score: number
-}
+export type { ScoreCurvePoint }
 
 /** Number of solves shown on the curve. */
 export const SCORE_CURVE_SOLVES = 50

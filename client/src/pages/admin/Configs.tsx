@@ -13,8 +13,9 @@ import { useForm } from '@mantine/form'
 import { IconAlertCircle, IconDeviceFloppy, IconRestore } from '@tabler/icons-react'
 import type { z } from 'zod'
 import type { ConfigEditInput, ConfigEditModel } from '@flagwave/shared/schemas/config'
-import { adminConfigApi, adminConfigKeys } from '../../api/adminConfig'
-import { useQuery } from '../../api/useQuery'
+import { adminConfigApi } from '../../api/adminConfig'
+import { useQuery } from '@tanstack/react-query'
+import { queryKeys } from '../../api/queryKeys'
 import { notifyError, notifySuccess } from '../../utils/notify'
 
 interface ConfigValues {
@@ -98,7 +99,7 @@ function SectionCard({ title, description, dirty, children, testId }: { title: s
 }
 
 export default function Configs() {
-  const query = useQuery(adminConfigKeys.config, adminConfigApi.config, { refreshInterval: 0 })
+  const query = useQuery({ queryKey: queryKeys.admin.config, queryFn: adminConfigApi.config, refetchInterval: false })
   const [saving, setSaving] = useState(false)
   const form = useForm<ConfigValues>({
     mode: 'controlled',
@@ -149,7 +150,7 @@ export default function Configs() {
       form.setValues(saved)
       form.resetDirty(saved)
       notifySuccess(CONFIG_SAVED)
-      void query.revalidate()
+      void query.refetch()
     } catch (error) {
       notifyError(error, '保存失败')
     } finally {

@@ -3,8 +3,9 @@ import { ActionIcon, Alert, Anchor, Button, Center, Code, FileButton, Group, Loa
 import { IconChevronLeft, IconChevronRight, IconDownload, IconLink, IconTrash, IconUpload } from '@tabler/icons-react'
 import type { ArrayResponse } from '@flagwave/shared/schemas/common'
 import type { LocalFile } from '@flagwave/shared/schemas/admin'
-import { adminApi, adminKeys, fileUrl } from '../../api/admin'
-import { useQuery } from '../../api/useQuery'
+import { adminApi, fileUrl } from '../../api/admin'
+import { useQuery } from '@tanstack/react-query'
+import { queryKeys } from '../../api/queryKeys'
 import { confirmDialog } from '../../components/ConfirmDialog/confirm'
 import { copyToClipboard } from '../../components/CopyableText/CopyableText'
 import { notifyError, notifySuccess } from '../../utils/notify'
@@ -21,7 +22,7 @@ export default function Files() {
   const [page, setPage] = useState(0)
   const [uploading, setUploading] = useState(false)
   const [busy, setBusy] = useState<Record<string, boolean>>({})
-  const query = useQuery<ArrayResponse<LocalFile>>(adminKeys.files(PAGE_SIZE, page * PAGE_SIZE), () => adminApi.files.list(PAGE_SIZE, page * PAGE_SIZE))
+  const query = useQuery<ArrayResponse<LocalFile>>({ queryKey: queryKeys.admin.files(PAGE_SIZE, page * PAGE_SIZE), queryFn: () => adminApi.files.list(PAGE_SIZE, page * PAGE_SIZE) })
   const { data, error, isLoading } = query
   const files = data?.data ?? []
 
@@ -31,7 +32,7 @@ export default function Files() {
     try {
       const stored = await adminApi.files.upload(selected)
       notifySuccess(stored.length === 1 ? `已上传 ${stored[0].name}` : `已上传 ${stored.length} 个文件`)
-      await query.revalidate()
+      await query.refetch()
     } catch (cause) {
       notifyError(cause, '上传失败')
     } finally {
@@ -51,7 +52,7 @@ export default function Files() {
     try {
       await adminApi.files.remove(file.hash)
       notifySuccess(`已删除 ${file.name}`)
-      await query.revalidate()
+      await query.refetch()
     } catch (cause) {
       notifyError(cause, '删除失败')
     } finally {

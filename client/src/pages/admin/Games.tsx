@@ -11,8 +11,9 @@ import { IconCalendarEvent, IconPlus } from '@tabler/icons-react'
 import dayjs from 'dayjs'
 import { useNavigate } from 'react-router-dom'
 import { GameInfoInput } from '@flagwave/shared/schemas/games'
-import { editApi, editKeys, invalidateGameLists } from '../../api/edit'
-import { useQuery } from '../../api/useQuery'
+import { editApi, invalidateGameLists } from '../../api/edit'
+import { useQuery } from '@tanstack/react-query'
+import { queryKeys } from '../../api/queryKeys'
 import { DateTimeField, toUtcIso } from '../../components/DateTimeField/DateTimeField'
 import { formatTime, gamePhase, PhaseBadge, useNow } from '../../components/GameTime/GameTime'
 import { notifyError, notifySuccess } from '../../utils/notify'
@@ -105,7 +106,7 @@ export default function Games() {
   const [page, setPage] = useState(1)
   const [creating, setCreating] = useState(false)
   const skip = (page - 1) * PAGE_SIZE
-  const { data, error, isLoading } = useQuery(editKeys.games(PAGE_SIZE, skip), () => editApi.games.list(PAGE_SIZE, skip))
+  const { data, error, isLoading } = useQuery({ queryKey: queryKeys.edit.games(PAGE_SIZE, skip), queryFn: () => editApi.games.list(PAGE_SIZE, skip) })
   const pages = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1
 
   return (

@@ -7,7 +7,8 @@ import { useMemo, useState } from 'react'
 import { Badge, Group, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core'
 import { IconSearch } from '@tabler/icons-react'
 import type { LogMessageModel } from '@flagwave/shared/schemas/admin'
-import { adminConfigApi, adminConfigKeys, LOG_LEVEL_FILTERS, type LogLevelFilter } from '../../api/adminConfig'
+import { adminConfigApi, LOG_LEVEL_FILTERS, type LogLevelFilter } from '../../api/adminConfig'
+import { queryKeys } from '../../api/queryKeys'
 import { useHubEvent } from '../../realtime/hooks'
 import { LiveTable, type LiveColumn } from '../../components/LiveTable/LiveTable'
 import { DEFAULT_PAGE_SIZE, timeMs, useLiveFeed } from '../../components/LiveTable/useLiveFeed'
@@ -70,7 +71,7 @@ export default function Logs() {
 
   const { connected } = useHubEvent('admin', 'ReceivedLog', (log) => feed.push(log))
   const feed = useLiveFeed<LogMessageModel>({
-    key: adminConfigKeys.logs(level, DEFAULT_PAGE_SIZE),
+    queryKey: queryKeys.admin.logs(level, DEFAULT_PAGE_SIZE),
     fetchPage: (count, skip) => adminConfigApi.logs(level, count, skip),
     keyOf: logKey,
     timeOf: (l) => timeMs(l.time),

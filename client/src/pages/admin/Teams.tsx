@@ -25,8 +25,10 @@ import { IconCrown, IconEdit, IconSearch, IconTrash } from '@tabler/icons-react'
 import { TEAM_BIO_MAX, TEAM_NAME_MAX } from '@flagwave/shared/limits'
 import type { ArrayResponse } from '@flagwave/shared/schemas/common'
 import { AdminTeamModel, type TeamInfoModel } from '@flagwave/shared/schemas/teams'
-import { adminApi, adminKeys } from '../../api/admin'
-import { useQuery } from '../../api/useQuery'
+import { adminApi } from '../../api/admin'
+import { useQuery } from '@tanstack/react-query'
+import { queryClient } from '../../api/queryClient'
+import { queryKeys } from '../../api/queryKeys'
 import { confirmDialog } from '../../components/ConfirmDialog/confirm'
 import { sortedMembers } from '../../stores/teams'
 import { notifyError, notifySuccess } from '../../utils/notify'
@@ -105,8 +107,8 @@ export default function Teams() {
   const [busy, setBusy] = useState<Record<number, boolean>>({})
   const [editing, setEditing] = useState<TeamInfoModel | null>(null)
 
-  const key = hint ? adminKeys.teamSearch(hint) : adminKeys.teams(PAGE_SIZE, (page - 1) * PAGE_SIZE)
-  const query = useQuery<ArrayResponse<TeamInfoModel>>(key, () => (hint ? adminApi.teams.search(hint) : adminApi.teams.list(PAGE_SIZE, (page - 1) * PAGE_SIZE)))
+  const queryKey = hint ? queryKeys.admin.teamSearch(hint) : queryKeys.admin.teams(PAGE_SIZE, (page - 1) * PAGE_SIZE)
+  const query = useQuery<ArrayResponse<TeamInfoModel>>({ queryKey, queryFn: () => (hint ? adminApi.teams.search(hint) : adminApi.teams.list(PAGE_SIZE, (page - 1) * PAGE_SIZE)) })
   const { data, error, isLoading } = query
   const pages = Math.max(1, Math.ceil((data?.total ?? 0) / PAGE_SIZE))
   const setRowBusy = (id: number, value: boolean) => setBusy((state) => ({ ...state, [id]: value }))
@@ -115,13 +117,13 @@ export default function Teams() {
     setRowBusy(team.id, true)
     try {
       await adminApi.teams.update(team.id, { locked })
-      await query.mutate((current) => (current ? { ...current, data: current.data.map((t) => (t.id === team.id ? { ...t, locked } : t)) } : current!))
+      queryClient.setQueryData<ArrayResponse<TeamInfoModel>>(queryKey, (current) => (current ? { ...current, data: current.data.map((t) => (t.id === team.id ? { ...t, locked } : t)) } : current!))
       notifySuccess(locked ? `已锁定队伍 ${team.name}` : `已解锁队伍 ${team.name}`)
     } catch (cause) {
       notifyError(cause, '操作失败')
     } finally {
       setRowBusy(team.id, false)
-      void query.revalidate()
+      void query.refetch()
     }
   }
 
@@ -137,7 +139,7 @@ export default function Teams() {
     try {
       await adminApi.teams.remove(team.id)
       notifySuccess(`已删除队伍 ${team.name}`)
-      await query.revalidate()
+      await query.refetch()
     } catch (cause) {
       notifyError(cause, '删除队伍失败')
     } finally {
@@ -279,7 +281,7 @@ export default function Teams() {
         </Text>
         {!hint && pages > 1 && <Pagination total={pages} value={page} onChange={setPage} size="sm" />}
       </Group>
-      <EditTeamModal team={editing} onClose={() => setEditing(null)} onSaved={() => void query.revalidate()} />
+      <EditTeamModal team={editing} onClose={() => setEditing(null)} onSaved={() => void query.refetch()} />
     </Stack>
   )
 }

@@ -6,8 +6,10 @@ import { IconSearch, IconUserPlus } from '@tabler/icons-react'
 import type { Role } from '@flagwave/shared/enums'
 import { AdminUserInfoModel, type UserInfoModel } from '@flagwave/shared/schemas/users'
 import type { ArrayResponse } from '@flagwave/shared/schemas/common'
-import { adminApi, adminKeys } from '../../api/admin'
-import { useQuery } from '../../api/useQuery'
+import { adminApi } from '../../api/admin'
+import { useQuery } from '@tanstack/react-query'
+import { queryClient } from '../../api/queryClient'
+import { queryKeys } from '../../api/queryKeys'
 import { confirmDialog } from '../../components/ConfirmDialog/confirm'
 import { CopyableText } from '../../components/CopyableText/CopyableText'
 import { UserBatchCreate } from '../../components/UserBatchCreate/UserBatchCreate'
@@ -126,8 +128,8 @@ export default function Users() {
   const [password, setPassword] = useState<{ userName: string; value: string } | null>(null)
   const [batchOpened, setBatchOpened] = useState(false)
 
-  const key = hint ? adminKeys.userSearch(hint) : adminKeys.users(PAGE_SIZE, (page - 1) * PAGE_SIZE)
-  const query = useQuery<ArrayResponse<UserInfoModel>>(key, () => (hint ? adminApi.users.search(hint) : adminApi.users.list(PAGE_SIZE, (page - 1) * PAGE_SIZE)))
+  const queryKey = hint ? queryKeys.admin.userSearch(hint) : queryKeys.admin.users(PAGE_SIZE, (page - 1) * PAGE_SIZE)
+  const query = useQuery<ArrayResponse<UserInfoModel>>({ queryKey, queryFn: () => (hint ? adminApi.users.search(hint) : adminApi.users.list(PAGE_SIZE, (page - 1) * PAGE_SIZE)) })
   const { data, error, isLoading } = query
   const pages = Math.max(1, Math.ceil((data?.total ?? 0) / PAGE_SIZE))
 
@@ -138,13 +140,13 @@ export default function Users() {
     setRowBusy(user.id, true)
     try {
       await adminApi.users.update(user.id, body)
-      await query.mutate((current) => (current ? { ...current, data: current.data.map((u) => (u.id === user.id ? { ...u, ...patch } : u)) } : current!))
+      queryClient.setQueryData<ArrayResponse<UserInfoModel>>(queryKey, (current) => (current ? { ...current, data: current.data.map((u) => (u.id === user.id ? { ...u, ...patch } : u)) } : current!))
       notifySuccess(success)
     } catch (cause) {
       notifyError(cause, '操作失败')
     } finally {
       setRowBusy(user.id, false)
-      void query.revalidate()
+      void query.refetch()
     }
   }
 
@@ -185,7 +187,7 @@ export default function Users() {
     try {
       await adminApi.users.remove(user.id)
       notifySuccess(`已删除用户 ${user.userName}`)
-      await query.revalidate()
+      await query.refetch()
     } catch (cause) {
       notifyError(cause, '删除用户失败')
     } finally {
@@ -266,7 +268,7 @@ export default function Users() {
         {!hint && pages > 1 && <Pagination total={pages} value={page} onChange={setPage} size="sm" data-testid="admin-users-pagination" />}
       </Group>
 
-      <EditUserModal user={editing} onClose={() => setEditing(null)} onSaved={() => void query.revalidate()} />
+      <EditUserModal user={editing} onClose={() => setEditing(null)} onSaved={() => void query.refetch()} />
       <Modal opened={password !== null} onClose={() => setPassword(null)} title="密码已重置" data-testid="reset-password-modal">
         <Stack gap="sm">
           <Text size="sm">
@@ -280,7 +282,7 @@ export default function Users() {
           </Group>
         </Stack>
       </Modal>
-      <UserBatchCreate opened={batchOpened} onClose={() => setBatchOpened(false)} onCreated={() => void query.revalidate()} />
+      <UserBatchCreate opened={batchOpened} onClose={() => setBatchOpened(false)} onCreated={() => void query.refetch()} />
     </Stack>
   )
 }

@@ -11,8 +11,9 @@ import { IconChartBar, IconDoorExit, IconFlag, IconLogin, IconUsers, IconUsersPl
 import { Link, useLocation } from 'react-router-dom'
 import type { ParticipationStatus } from '@flagwave/shared/enums'
 import type { DetailedGameInfoModel } from '@flagwave/shared/schemas/games'
-import { gameApi, gameKeys } from '../../api/game'
-import { useQuery } from '../../api/useQuery'
+import { gameApi } from '../../api/game'
+import { useQuery } from '@tanstack/react-query'
+import { gameQuery, myTeamsQuery } from '../../live/queries'
 import { GamePoster } from '../../components/GameCard/GameCard'
 import { Countdown, formatTime, gamePhase, PhaseBadge, useNow } from '../../components/GameTime/GameTime'
 import { Markdown } from '../../components/Markdown/Markdown'
@@ -31,7 +32,7 @@ export const PARTICIPATION_META: Record<ParticipationStatus, { label: string; co
 
 export default function GameDetail() {
   const gameId = useGameId()
-  const { data: game, error, isLoading, revalidate } = useQuery(gameId === null ? null : gameKeys.detail(gameId), () => gameApi.detail(gameId!))
+  const { data: game, error, isLoading, refetch: revalidate } = useQuery(gameQuery(gameId))
   const now = useNow()
 
   if (gameId === null) return <Alert color="alert">无效的比赛</Alert>
@@ -199,7 +200,7 @@ function Participation({ game, onChanged }: { game: DetailedGameInfoModel; onCha
 
 /** Choose one of my teams (+ organization / invite code) and POST /api/game/{id}. */
 function JoinModal({ game, opened, onClose, onJoined }: { game: DetailedGameInfoModel; opened: boolean; onClose: () => void; onJoined: () => void }) {
-  const teams = useQuery(opened ? gameKeys.myTeams : null, gameApi.myTeams, { refreshInterval: 0 })
+  const teams = useQuery({ ...myTeamsQuery(opened), refetchInterval: false })
   const [teamId, setTeamId] = useState<string | null>(null)
   const [organization, setOrganization] = useState<string | null>(null)
   const [inviteCode, setInviteCode] = useState('')

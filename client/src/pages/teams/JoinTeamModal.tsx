@@ -1,8 +1,9 @@
 import { useState } from 'react'
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core'
 import { useForm } from '@mantine/form'
-import { teamApi, TEAMS_KEY } from '../../api/teams'
-import { revalidateQueries } from '../../api/cache'
+import { teamApi } from '../../api/teams'
+import { refetchIfShown } from '../../api/queryClient'
+import { queryKeys } from '../../api/queryKeys'
 import { notifyError, notifySuccess } from '../../utils/notify'
 
 /** POST /api/team/accept with the invite code as a bare JSON string body (CONTRACT §3.8.9). */
@@ -19,7 +20,7 @@ export function JoinTeamModal({ opened, onClose }: { opened: boolean; onClose: (
     try {
       await teamApi.accept(code.trim())
       // The push adds the team as well; the refetch covers a missed push.
-      revalidateQueries((key) => key === TEAMS_KEY)
+      void refetchIfShown(queryKeys.teams)
       notifySuccess('已加入队伍')
       form.reset()
       onClose()

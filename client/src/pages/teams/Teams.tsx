@@ -4,10 +4,11 @@ import { notifications } from '@mantine/notifications'
 import { IconDoorExit, IconLink, IconPlus, IconSettings, IconUsersGroup } from '@tabler/icons-react'
 import type { TeamUpdate } from '@flagwave/shared/events'
 import type { TeamInfoModel } from '@flagwave/shared/schemas/teams'
-import { getCachedData, setCachedData } from '../../api/cache'
+import { queryClient } from '../../api/queryClient'
+import { queryKeys } from '../../api/queryKeys'
+import { useLiveQuery } from '../../api/useLiveQuery'
 import { ApiError } from '../../api/http'
-import { teamApi, TEAMS_KEY } from '../../api/teams'
-import { useQuery } from '../../api/useQuery'
+import { teamApi } from '../../api/teams'
 import { confirmDialog } from '../../components/ConfirmDialog/confirm'
 import { TeamCard } from '../../components/TeamCard/TeamCard'
 import { useHubEvent } from '../../realtime/hooks'
@@ -26,6 +27,16 @@ import { removeTeam } from './teamCache'
  */
 function recheckSession(error: Error): void {
   if (error instanceof ApiError && (error.status === 401 || error.effectiveStatus === 403)) void useSession.getState().refresh().catch(() => undefined)
+}
+
+/** GET /api/team, re-checking the session when it is refused. */
+async function listTeams(): Promise<TeamInfoModel[]> {
+  try {
+    return await teamApi.list()
+  } catch (error) {
+    recheckSession(error as Error)
+    throw error
+  }
 }
 
 /** Tell the user what a push changed, unless they did it themselves from this tab. */
@@ -61,15 +72,15 @@ export default function Teams() {
 
   const onTeamUpdate = useCallback(
     (update: TeamUpdate) => {
-      const result = applyTeamUpdate(getCachedData<TeamInfoModel[]>(TEAMS_KEY), update, userId)
+      const result = applyTeamUpdate(queryClient.getQueryData<TeamInfoModel[]>(queryKeys.teams), update, userId)
       if (result.kind === 'ignored' || result.teams === undefined) return
-      setCachedData<TeamInfoModel[]>(TEAMS_KEY, result.teams)
+      queryClient.setQueryData<TeamInfoModel[]>(queryKeys.teams, result.teams)
       if (userId) announce(update, userId, result)
     },
     [userId],
   )
   const { connected } = useHubEvent('user', 'ReceivedTeamUpdate', onTeamUpdate)
-  const { data: teams, error, isLoading } = useQuery(TEAMS_KEY, teamApi.list, { live: connected, onError: recheckSession })
+  const { data: teams, error, isLoading } = useLiveQuery({ queryKey: queryKeys.teams, queryFn: listTeams }, connected)
 
   // The managed team as it is now; gone (or no longer captained) closes the dialog.
   const managed = teams?.find((team) => team.id === managedId && isCaptainOf(team, userId)) ?? null

@@ -34,8 +34,9 @@ import { isContainerType, type ChallengeTag, type ChallengeType } from '@flagwav
 import { WEAK_TEMPLATE_MESSAGE } from '@flagwave/shared/flags'
 import { FLAG_TEMPLATE_MAX } from '@flagwave/shared/limits'
 import { ChallengeUpdateModel, type ChallengeEditDetailModel } from '@flagwave/shared/schemas/challenges'
-import { setCachedData } from '../../../api/cache'
-import { editApi, editKeys, forgetEdit, invalidateEdit, type ChallengeUpdateRequest } from '../../../api/edit'
+import { queryClient } from '../../../api/queryClient'
+import { queryKeys } from '../../../api/queryKeys'
+import { editApi, forgetEdit, invalidateEdit, type ChallengeUpdateRequest } from '../../../api/edit'
 import { ChallengeAttachment } from '../../../components/ChallengeAttachment/ChallengeAttachment'
 import { ChallengeHeader, useEditChallenge } from '../../../components/ChallengeForm/ChallengeHeader'
 import { TAG_META, TAG_ORDER } from '../../../components/ChallengeTag/ChallengeTag'
@@ -177,8 +178,8 @@ function ChallengeForm({ gameId, challenge }: { gameId: number; challenge: Chall
   const form = useForm<ChallengeValues>({ mode: 'controlled', initialValues: valuesOf(challenge), validate: validateWith(type) })
   const dirty = form.isDirty()
   const guard = useDirtyFormGuard(dirty)
-  const key = editKeys.challenge(gameId, challenge.id)
-  const { revalidate } = useEditChallenge(gameId, challenge.id)
+  const key = queryKeys.edit.challenge(gameId, challenge.id)
+  const { refetch: revalidate } = useEditChallenge(gameId, challenge.id)
 
   const serverValues = JSON.stringify(valuesOf(challenge))
   useEffect(() => {
@@ -190,7 +191,7 @@ function ChallengeForm({ gameId, challenge }: { gameId: number; challenge: Chall
   }, [serverValues])
 
   const applyServer = (detail: ChallengeEditDetailModel) => {
-    invalidateEdit(editKeys.challenges(gameId), { key, data: detail })
+    invalidateEdit(queryKeys.edit.challenges(gameId), { key, data: detail })
   }
 
   const submit = form.onSubmit(async (values) => {
@@ -222,7 +223,7 @@ function ChallengeForm({ gameId, challenge }: { gameId: number; challenge: Chall
       guard.allowNavigation()
       navigate(`/admin/games/${gameId}/challenges`)
       forgetEdit(key)
-      invalidateEdit(editKeys.challenges(gameId))
+      invalidateEdit(queryKeys.edit.challenges(gameId))
     } catch (error) {
       notifyError(error, '删除失败')
       setBusy(null)
@@ -242,7 +243,7 @@ function ChallengeForm({ gameId, challenge }: { gameId: number; challenge: Chall
           gameId={gameId}
           challenge={challenge}
           current="edit"
-          onUpdated={(detail) => setCachedData(key, detail)}
+          onUpdated={(detail) => queryClient.setQueryData(key, detail)}
           actions={
             <Group gap="xs">
               <Button variant="default" disabled={!dirty || busy !== null} onClick={() => form.reset()} data-testid="challenge-reset">

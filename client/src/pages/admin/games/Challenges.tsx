@@ -11,9 +11,11 @@ import { IconEdit, IconFlag, IconPlus } from '@tabler/icons-react'
 import { Link, useNavigate } from 'react-router-dom'
 import type { ChallengeTag } from '@flagwave/shared/enums'
 import type { ChallengeInfoModel } from '@flagwave/shared/schemas/challenges'
-import { editApi, editKeys, invalidateEdit } from '../../../api/edit'
-import { gameApi, gameKeys } from '../../../api/game'
-import { useQuery } from '../../../api/useQuery'
+import { editApi, invalidateEdit } from '../../../api/edit'
+import { skipToken, useQuery } from '@tanstack/react-query'
+import { queryClient } from '../../../api/queryClient'
+import { queryKeys } from '../../../api/queryKeys'
+import { scoreboardQuery } from '../../../live/queries'
 import { ChallengeCreateModal } from '../../../components/ChallengeForm/ChallengeCreateModal'
 import { ChallengeTypeBadge } from '../../../components/ChallengeForm/ChallengeTypes'
 import { ChallengeTagBadge, TAG_ORDER } from '../../../components/ChallengeTag/ChallengeTag'
@@ -34,11 +36,11 @@ export function groupByTag(challenges: ChallengeInfoModel[]): [ChallengeTag, Cha
 function useSolvedCounts(gameId: number | null): Map<number, number> | null {
   const { data: game } = useEditGame(gameId)
   const started = game !== undefined && Date.parse(game.start) <= Date.now()
-  const { data } = useQuery(gameId === null || !started ? null : gameKeys.scoreboard(gameId), () => gameApi.scoreboard(gameId!), { refreshInterval: 30_000, retry: false })
+  const { data } = useQuery({ ...scoreboardQuery(started ? gameId : null), refetchInterval: 30_000, retry: false })
   if (game && !started) return new Map()
   if (!data) return null
   const counts = new Map<number, number>()
-  for (const list of Object.values(data.scoreboard.challenges)) for (const c of list ?? []) counts.set(c.id, c.solved)
+  for (const list of Object.values(data.scoreboard?.challenges ?? {})) for (const c of list ?? []) counts.set(c.id, c.solved)
   return counts
 }
 
@@ -49,7 +51,7 @@ function ChallengeCard({ gameId, challenge, solved, onToggled }: { gameId: numbe
     try {
       const detail = await editApi.challenges.setEnabled(gameId, challenge.id, enabled)
       onToggled({ ...challenge, isEnabled: detail.isEnabled, title: detail.title, tag: detail.tag, originalScore: detail.originalScore })
-      invalidateEdit(editKeys.challenge(gameId, challenge.id), { key: editKeys.challenge(gameId, challenge.id), data: detail })
+      invalidateEdit(queryKeys.edit.challenge(gameId, challenge.id), { key: queryKeys.edit.challenge(gameId, challenge.id), data: detail })
       notifySuccess(detail.isEnabled ? `「${detail.title}」已启用` : `「${detail.title}」已禁用`)
     } catch (error) {
       notifyError(error, enabled ? '启用失败' : '禁用失败')
@@ -114,7 +116,9 @@ export default function Challenges() {
   const gameId = useEditGameId()
   const navigate = useNavigate()
   const [creating, setCreating] = useState(false)
-  const { data, error, isLoading, mutate } = useQuery(gameId === null ? null : editKeys.challenges(gameId), () => editApi.challenges.list(gameId!))
+  const queryKey = queryKeys.edit.challenges(gameId ?? 0)
+  const { data, error, isLoading } = useQuery({ queryKey, queryFn: gameId === null ? skipToken : () => editApi.challenges.list(gameId) })
+  const mutate = (update: (current: ChallengeInfoModel[] | undefined) => ChallengeInfoModel[]) => queryClient.setQueryData(queryKey, update)
   const solvedCounts = useSolvedCounts(gameId)
 
   const solvedOf = (challenge: ChallengeInfoModel): number | null => {
@@ -141,7 +145,7 @@ export default function Challenges() {
           onCreated={(created) => {
             setCreating(false)
             notifySuccess(`题目「${created.title}」已创建`)
-            invalidateEdit(editKeys.challenges(gameId), { key: editKeys.challenge(gameId, created.id), data: created })
+            invalidateEdit(queryKeys.edit.challenges(gameId), { key: queryKeys.edit.challenge(gameId, created.id), data: created })
             navigate(`/admin/games/${gameId}/challenges/${created.id}`)
           }}
         />

@@ -31,9 +31,10 @@ import { IconDeviceFloppy, IconDice5, IconTrash, IconUpload } from '@tabler/icon
 import { useNavigate } from 'react-router-dom'
 import { IMAGE_MAX_BYTES, IMAGE_MIME_TYPES, INVITE_CODE_MAX } from '@flagwave/shared/limits'
 import { GameInfoInput, type GameInfoModel } from '@flagwave/shared/schemas/games'
-import { setCachedData } from '../../../api/cache'
-import { editApi, editKeys, forgetEdit, invalidateGameLists, type GameInfoRequest } from '../../../api/edit'
-import { useQuery } from '../../../api/useQuery'
+import { queryClient } from '../../../api/queryClient'
+import { queryKeys } from '../../../api/queryKeys'
+import { editApi, forgetEdit, invalidateGameLists, type GameInfoRequest } from '../../../api/edit'
+import { useQuery } from '@tanstack/react-query'
 import { BloodBonusInput, bloodBonusError, bloodBonusToPercents, percentsToBloodBonus, type BloodBonusPercents } from '../../../components/BloodBonusInput/BloodBonusInput'
 import { confirmDialog } from '../../../components/ConfirmDialog/confirm'
 import { CopyableText } from '../../../components/CopyableText/CopyableText'
@@ -124,7 +125,7 @@ function generateInviteCode(): string {
 
 function PosterCard({ game }: { game: GameInfoModel }) {
   const [busy, setBusy] = useState(false)
-  const { revalidate } = useEditGame(game.id)
+  const { refetch: revalidate } = useEditGame(game.id)
   const upload = async (file: File | null) => {
     if (!file) return
     if (!(IMAGE_MIME_TYPES as readonly string[]).includes(file.type)) {
@@ -169,7 +170,7 @@ function PosterCard({ game }: { game: GameInfoModel }) {
 }
 
 function KeysCard({ game }: { game: GameInfoModel }) {
-  const { data: salt, error } = useQuery(editKeys.salt(game.id), () => editApi.games.teamHashSalt(game.id), { refreshInterval: 0 })
+  const { data: salt, error } = useQuery({ queryKey: queryKeys.edit.salt(game.id), queryFn: () => editApi.games.teamHashSalt(game.id), refetchInterval: false })
   return (
     <Card withBorder radius="md" padding="sm">
       <Stack gap="xs">
@@ -222,7 +223,7 @@ function InfoForm({ game }: { game: GameInfoModel }) {
     setBusy('save')
     try {
       const saved = await editApi.games.update(game.id, bodyOf(values))
-      setCachedData(editKeys.game(game.id), saved)
+      queryClient.setQueryData(queryKeys.edit.game(game.id), saved)
       form.setInitialValues(valuesOf(saved))
       form.setValues(valuesOf(saved))
       invalidateGameLists()
@@ -247,7 +248,7 @@ function InfoForm({ game }: { game: GameInfoModel }) {
       notifySuccess(`比赛「${game.title}」已删除`)
       guard.allowNavigation()
       navigate('/admin/games')
-      forgetEdit(editKeys.game(game.id))
+      forgetEdit(queryKeys.edit.game(game.id))
       invalidateGameLists()
     } catch (error) {
       notifyError(error, '删除失败')

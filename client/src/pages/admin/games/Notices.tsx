@@ -7,8 +7,10 @@ import { useState } from 'react'
 import { ActionIcon, Alert, Button, Card, Group, Modal, Skeleton, Stack, Text, Tooltip } from '@mantine/core'
 import { IconEdit, IconSend, IconTrash } from '@tabler/icons-react'
 import { GameNoticeModel, type GameNotice } from '@flagwave/shared/schemas/games'
-import { editApi, editKeys } from '../../../api/edit'
-import { useQuery } from '../../../api/useQuery'
+import { editApi } from '../../../api/edit'
+import { skipToken, useQuery } from '@tanstack/react-query'
+import { queryClient } from '../../../api/queryClient'
+import { queryKeys } from '../../../api/queryKeys'
 import { confirmDialog } from '../../../components/ConfirmDialog/confirm'
 import { DirtyFormGuard } from '../../../components/DirtyFormGuard/DirtyFormGuard'
 import { formatTime } from '../../../components/GameTime/GameTime'
@@ -64,8 +66,9 @@ function EditNoticeModal({ gameId, notice, onClose, onSaved }: { gameId: number;
 
 export default function Notices() {
   const gameId = useEditGameId()
-  const key = gameId === null ? null : editKeys.notices(gameId)
-  const { data, error, isLoading, mutate } = useQuery(key, () => editApi.notices.list(gameId!))
+  const queryKey = queryKeys.edit.notices(gameId ?? 0)
+  const { data, error, isLoading } = useQuery({ queryKey, queryFn: gameId === null ? skipToken : () => editApi.notices.list(gameId) })
+  const mutate = (update: (current: GameNotice[] | undefined) => GameNotice[]) => queryClient.setQueryData(queryKey, update)
   const [draft, setDraft] = useState('')
   const [draftError, setDraftError] = useState<string | null>(null)
   const [posting, setPosting] = useState(false)

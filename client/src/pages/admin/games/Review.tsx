@@ -9,8 +9,10 @@ import { Alert, Avatar, Badge, Button, Card, Group, SegmentedControl, Skeleton, 
 import { IconBan, IconCheck, IconLock, IconSearch, IconX } from '@tabler/icons-react'
 import type { ParticipationStatus } from '@flagwave/shared/enums'
 import type { ParticipationInfoModel } from '@flagwave/shared/schemas/teams'
-import { editApi, editKeys } from '../../../api/edit'
-import { useQuery } from '../../../api/useQuery'
+import { editApi } from '../../../api/edit'
+import { skipToken, useQuery } from '@tanstack/react-query'
+import { queryClient } from '../../../api/queryClient'
+import { queryKeys } from '../../../api/queryKeys'
 import { confirmDialog } from '../../../components/ConfirmDialog/confirm'
 import { GameEditFrame, useEditGameId } from '../../../components/GameEditFrame/GameEditFrame'
 import { notifyError, notifySuccess } from '../../../utils/notify'
@@ -135,8 +137,9 @@ function ParticipationCard({ participation, busy, onSet }: { participation: Part
 
 export default function Review() {
   const gameId = useEditGameId()
-  const key = gameId === null ? null : editKeys.participations(gameId)
-  const { data, error, isLoading, mutate, revalidate } = useQuery(key, () => editApi.participations.list(gameId!))
+  const queryKey = queryKeys.game.participations(gameId ?? 0)
+  const { data, error, isLoading, refetch: revalidate } = useQuery({ queryKey, queryFn: gameId === null ? skipToken : () => editApi.participations.list(gameId) })
+  const mutate = (update: (current: ParticipationInfoModel[] | undefined) => ParticipationInfoModel[]) => queryClient.setQueryData(queryKey, update)
   const [filter, setFilter] = useState<ParticipationStatus | 'all'>('all')
   const [search, setSearch] = useState('')
   const [busy, setBusy] = useState<{ id: number; status: ParticipationStatus } | null>(null)

@@ -7,8 +7,9 @@
 import { useState } from 'react'
 import { Alert, Avatar, Button, Card, Group, Skeleton, Stack, Table, Text } from '@mantine/core'
 import { IconDownload, IconFileZip, IconTrash } from '@tabler/icons-react'
-import { editApi, editKeys } from '../../../api/edit'
-import { useQuery } from '../../../api/useQuery'
+import { editApi } from '../../../api/edit'
+import { skipToken, useQuery } from '@tanstack/react-query'
+import { queryKeys } from '../../../api/queryKeys'
 import { confirmDialog } from '../../../components/ConfirmDialog/confirm'
 import { formatTime } from '../../../components/GameTime/GameTime'
 import { GameEditFrame, useEditGame, useEditGameId } from '../../../components/GameEditFrame/GameEditFrame'
@@ -19,8 +20,10 @@ const fileNameOf = (url: string): string => decodeURIComponent(url.split('/').po
 
 export default function Writeups() {
   const gameId = useEditGameId()
-  const key = gameId === null ? null : editKeys.writeups(gameId)
-  const { data, error, isLoading, revalidate } = useQuery(key, () => editApi.writeups.list(gameId!))
+  const { data, error, isLoading, refetch: revalidate } = useQuery({
+    queryKey: queryKeys.edit.writeups(gameId ?? 0),
+    queryFn: gameId === null ? skipToken : () => editApi.writeups.list(gameId),
+  })
   const { data: game } = useEditGame(gameId)
   const [removing, setRemoving] = useState(false)
 

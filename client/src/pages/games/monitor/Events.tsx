@@ -8,7 +8,8 @@ import { useMemo, useState } from 'react'
 import { Group, MultiSelect, Select, Switch, Text } from '@mantine/core'
 import { EventType } from '@flagwave/shared/enums'
 import type { GameEvent } from '@flagwave/shared/schemas/games'
-import { monitorApi, monitorKeys } from '../../../api/monitor'
+import { monitorApi } from '../../../api/monitor'
+import { queryKeys } from '../../../api/queryKeys'
 import { useGameRoom } from '../../../realtime/hooks'
 import { useGameId } from '../../../layouts/WithGameTab'
 import { LiveTable, type LiveColumn } from '../../../components/LiveTable/LiveTable'
@@ -43,7 +44,7 @@ export default function Events() {
     onResync: () => void feed.revalidate(),
   })
   const feed = useLiveFeed<GameEvent>({
-    key: gameId === null ? null : monitorKeys.events(gameId, filter, DEFAULT_PAGE_SIZE),
+    queryKey: gameId === null ? null : queryKeys.monitor.events(gameId, filter, DEFAULT_PAGE_SIZE),
     fetchPage: (count, skip) => monitorApi.events(gameId!, filter, count, skip),
     keyOf: eventKey,
     timeOf: (e) => timeMs(e.time),

@@ -8,7 +8,8 @@ import { useMemo, useState } from 'react'
 import { Group, Select, Text } from '@mantine/core'
 import { AnswerResult, answerResultText } from '@flagwave/shared/enums'
 import type { Submission } from '@flagwave/shared/schemas/play'
-import { monitorApi, monitorKeys } from '../../../api/monitor'
+import { monitorApi } from '../../../api/monitor'
+import { queryKeys } from '../../../api/queryKeys'
 import { useGameRoom } from '../../../realtime/hooks'
 import { useGameId } from '../../../layouts/WithGameTab'
 import { LiveTable, type LiveColumn } from '../../../components/LiveTable/LiveTable'
@@ -46,7 +47,7 @@ export default function Submissions() {
     onResync: () => void feed.revalidate(),
   })
   const feed = useLiveFeed<Submission>({
-    key: gameId === null ? null : monitorKeys.submissions(gameId, filter, DEFAULT_PAGE_SIZE),
+    queryKey: gameId === null ? null : queryKeys.monitor.submissions(gameId, filter, DEFAULT_PAGE_SIZE),
     fetchPage: (count, skip) => monitorApi.submissions(gameId!, filter, count, skip),
     keyOf: submissionKey,
     timeOf: (s) => timeMs(s.time),

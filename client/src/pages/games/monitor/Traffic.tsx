@@ -10,8 +10,10 @@ import { ActionIcon, Alert, Avatar, Badge, Button, Center, Group, Loader, NavLin
 import { IconAlertCircle, IconDownload, IconFileZip, IconRefresh } from '@tabler/icons-react'
 import { useSearchParams } from 'react-router-dom'
 import type { ChallengeTrafficModel, FileRecord, TeamTrafficModel } from '@flagwave/shared/schemas/admin'
-import { downloadFile, monitorApi, monitorKeys, monitorPaths } from '../../../api/monitor'
-import { useQuery } from '../../../api/useQuery'
+import { downloadFile, monitorApi, monitorPaths } from '../../../api/monitor'
+import { refetchIfShown } from '../../../api/queryClient'
+import { queryKeys } from '../../../api/queryKeys'
+import { skipToken, useQuery } from '@tanstack/react-query'
 import { useGameId } from '../../../layouts/WithGameTab'
 import { MonitorFrame } from '../../../components/MonitorFrame/MonitorFrame'
 import { ChallengeTagBadge } from '../../../components/ChallengeTag/ChallengeTag'
@@ -46,7 +48,7 @@ function Column({ title, children, extra, testId }: { title: string; children: R
   )
 }
 
-function QueryState({ isLoading, error, empty, emptyText }: { isLoading: boolean; error: Error | undefined; empty: boolean; emptyText: string }) {
+function QueryState({ isLoading, error, empty, emptyText }: { isLoading: boolean; error: Error | null; empty: boolean; emptyText: string }) {
   if (error)
     return (
       <Alert color="alert" variant="light" icon={<IconAlertCircle />} data-testid="traffic-error">
@@ -75,11 +77,21 @@ export default function Traffic() {
   const partId = positive(params.get('team'))
   const [downloading, setDownloading] = useState<string | null>(null)
 
-  const challenges = useQuery<ChallengeTrafficModel[]>(gameId === null ? null : monitorKeys.captures(gameId), () => monitorApi.captures(gameId!))
-  const teams = useQuery<TeamTrafficModel[]>(challengeId === null ? null : monitorKeys.challengeCaptures(challengeId), () => monitorApi.challengeCaptures(challengeId!))
-  const files = useQuery<FileRecord[]>(challengeId === null || partId === null ? null : monitorKeys.teamCaptures(challengeId, partId), () =>
-    monitorApi.teamCaptures(challengeId!, partId!),
-  )
+  const challengesKey = queryKeys.monitor.captures(gameId ?? 0)
+  const teamsKey = queryKeys.monitor.challengeCaptures(challengeId ?? 0)
+  const filesKey = queryKeys.monitor.teamCaptures(challengeId ?? 0, partId ?? 0)
+  const challenges = useQuery<ChallengeTrafficModel[]>({
+    queryKey: challengesKey,
+    queryFn: gameId === null ? skipToken : () => monitorApi.captures(gameId),
+  })
+  const teams = useQuery<TeamTrafficModel[]>({
+    queryKey: teamsKey,
+    queryFn: challengeId === null ? skipToken : () => monitorApi.challengeCaptures(challengeId),
+  })
+  const files = useQuery<FileRecord[]>({
+    queryKey: filesKey,
+    queryFn: challengeId === null || partId === null ? skipToken : () => monitorApi.teamCaptures(challengeId, partId),
+  })
 
   const select = (next: { challenge?: number | null; team?: number | null }) => {
     const search = new URLSearchParams(params)
@@ -119,7 +131,7 @@ export default function Traffic() {
           testId="traffic-challenges"
           extra={
             <Tooltip label="刷新" withArrow>
-              <ActionIcon variant="subtle" onClick={() => void Promise.all([challenges.revalidate(), teams.revalidate(), files.revalidate()])} aria-label="刷新" data-testid="traffic-refresh">
+              <ActionIcon variant="subtle" onClick={() => void Promise.all([refetchIfShown(challengesKey), refetchIfShown(teamsKey), refetchIfShown(filesKey)])} aria-label="刷新" data-testid="traffic-refresh">
                 <IconRefresh size={16} />
               </ActionIcon>
             </Tooltip>
