@@ -26,6 +26,7 @@ import { ChallengeTagBadge } from '../ChallengeTag/ChallengeTag'
 import { ContainerControls } from '../ContainerControls/ContainerControls'
 import { Markdown } from '../Markdown/Markdown'
 import classes from './ChallengeModal.module.css'
+import { LoadError } from '../LoadError/LoadError'
 
 export interface ContainerSlotProps {
   gameId: number
@@ -117,9 +118,7 @@ export function ChallengeModal({ gameId, challengeId, title, solved, onClose, re
             </Stack>
           )}
           {!challenge && error && (
-            <Alert color="alert" variant="light" title="加载失败">
-              {error.message}
-            </Alert>
+            <LoadError error={error} />
           )}
           {challenge && (
             <>

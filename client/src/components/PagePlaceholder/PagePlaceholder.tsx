@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react'
-import { Alert, Badge, Group, Loader, Stack, Text, Title } from '@mantine/core'
+import { Badge, Group, Loader, Stack, Text, Title } from '@mantine/core'
 import { skipToken, useQuery } from '@tanstack/react-query'
 import { pathKey } from '../../api/queryKeys'
 import { http } from '../../api/http'
+import { LoadError } from '../LoadError/LoadError'
 
 export interface PagePlaceholderProps {
   title: ReactNode
@@ -44,9 +45,7 @@ export function PagePlaceholder({ title, endpoint = null, description, testId, c
               </Text>
             </>
           ) : error ? (
-            <Alert color="alert" variant="light" title="加载失败" w="100%">
-              {error.message}
-            </Alert>
+            <LoadError error={error} w="100%" />
           ) : (
             <Badge variant="light">{summarise(data)}</Badge>
           )}

@@ -17,6 +17,7 @@ import { adminConfigApi } from '../../api/adminConfig'
 import { useQuery } from '@tanstack/react-query'
 import { queryKeys } from '../../api/queryKeys'
 import { notifyError, notifySuccess } from '../../utils/notify'
+import { LoadError } from '../../components/LoadError/LoadError'
 
 interface ConfigValues {
   accountPolicy: {
@@ -160,9 +161,7 @@ export default function Configs() {
 
   if (!data && query.error) {
     return (
-      <Alert color="alert" variant="light" icon={<IconAlertCircle />} title="加载失败" data-testid="admin-configs-error">
-        {query.error.message}
-      </Alert>
+      <LoadError error={query.error} icon testId="admin-configs-error" />
     )
   }
   if (!data) return <Loader />

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { ActionIcon, Alert, Anchor, Button, Center, Code, FileButton, Group, Loader, Stack, Table, Text, Title, Tooltip } from '@mantine/core'
+import { ActionIcon, Anchor, Button, Center, Code, FileButton, Group, Loader, Stack, Table, Text, Title, Tooltip } from '@mantine/core'
 import { IconChevronLeft, IconChevronRight, IconDownload, IconLink, IconTrash, IconUpload } from '@tabler/icons-react'
 import type { ArrayResponse } from '@flagwave/shared/schemas/common'
 import type { LocalFile } from '@flagwave/shared/schemas/admin'
@@ -9,6 +9,7 @@ import { queryKeys } from '../../api/queryKeys'
 import { confirmDialog } from '../../components/ConfirmDialog/confirm'
 import { copyToClipboard } from '../../components/CopyableText/CopyableText'
 import { notifyError, notifySuccess } from '../../utils/notify'
+import { LoadError } from '../../components/LoadError/LoadError'
 
 const PAGE_SIZE = 50
 
@@ -78,11 +79,7 @@ export default function Files() {
           )}
         </FileButton>
       </Group>
-      {error && (
-        <Alert color="alert" variant="light" title="加载失败">
-          {error.message}
-        </Alert>
-      )}
+      <LoadError error={error} />
       {isLoading ? (
         <Center py="xl">
           <Loader />

@@ -5,7 +5,7 @@
  * client (POST /api/edit/games), and opens its Info editor.
  */
 import { useState } from 'react'
-import { Alert, Badge, Button, Card, Center, Group, Image, Modal, Pagination, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core'
+import { Badge, Button, Card, Center, Group, Image, Modal, Pagination, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core'
 import { useForm } from '@mantine/form'
 import { IconCalendarEvent, IconPlus } from '@tabler/icons-react'
 import dayjs from 'dayjs'
@@ -18,6 +18,7 @@ import { DateTimeField, toUtcIso } from '../../components/DateTimeField/DateTime
 import { formatTime, gamePhase, PhaseBadge, useNow } from '../../components/GameTime/GameTime'
 import { notifyError, notifySuccess } from '../../utils/notify'
 import { zodErrors } from '../../utils/zodForm'
+import { LoadError } from '../../components/LoadError/LoadError'
 
 const PAGE_SIZE = 20
 /** The reference client sets the write-up deadline 3 hours after the end. */
@@ -119,11 +120,7 @@ export default function Games() {
       </Group>
       <CreateGameModal opened={creating} onClose={() => setCreating(false)} />
 
-      {error && !data && (
-        <Alert color="alert" variant="light" title="加载失败">
-          {error.message}
-        </Alert>
-      )}
+      {!data && <LoadError error={error} />}
       {isLoading && !data ? (
         <Stack gap="xs">
           {Array.from({ length: 4 }, (_, i) => (

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react'
 import {
   ActionIcon,
-  Alert,
   Avatar,
   Badge,
   Button,
@@ -33,6 +32,7 @@ import { confirmDialog } from '../../components/ConfirmDialog/confirm'
 import { sortedMembers } from '../../stores/teams'
 import { notifyError, notifySuccess } from '../../utils/notify'
 import { zodErrors } from '../../utils/zodForm'
+import { LoadError } from '../../components/LoadError/LoadError'
 
 const PAGE_SIZE = 20
 
@@ -183,11 +183,7 @@ export default function Teams() {
           </Button>
         </Group>
       </Group>
-      {error && (
-        <Alert color="alert" variant="light" title="加载失败">
-          {error.message}
-        </Alert>
-      )}
+      <LoadError error={error} />
       {isLoading ? (
         <Center py="xl">
           <Loader />

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { Alert, Button, Center, CloseButton, Group, Loader, Modal, Pagination, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
+import { Button, Center, CloseButton, Group, Loader, Modal, Pagination, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
 import { useForm } from '@mantine/form'
 import { notifications } from '@mantine/notifications'
 import { IconSearch, IconUserPlus } from '@tabler/icons-react'
@@ -17,6 +17,7 @@ import { UserTable } from '../../components/UserTable/UserTable'
 import { useSession } from '../../stores/session'
 import { notifyError, notifySuccess } from '../../utils/notify'
 import { zodErrors } from '../../utils/zodForm'
+import { LoadError } from '../../components/LoadError/LoadError'
 
 const PAGE_SIZE = 20
 
@@ -235,11 +236,7 @@ export default function Users() {
           </Button>
         </Group>
       </Group>
-      {error && (
-        <Alert color="alert" variant="light" title="加载失败">
-          {error.message}
-        </Alert>
-      )}
+      <LoadError error={error} />
       {isLoading ? (
         <Center py="xl">
           <Loader />

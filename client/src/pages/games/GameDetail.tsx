@@ -21,6 +21,7 @@ import { useGameId } from '../../layouts/WithGameTab'
 import { loginUrl } from '../../layouts/WithRole'
 import { useSession } from '../../stores/session'
 import { notifyError, notifySuccess } from '../../utils/notify'
+import { LoadError } from '../../components/LoadError/LoadError'
 
 export const PARTICIPATION_META: Record<ParticipationStatus, { label: string; color: string }> = {
   Unsubmitted: { label: '未报名', color: 'gray' },
@@ -46,9 +47,7 @@ export default function GameDetail() {
   }
   if (!game) {
     return (
-      <Alert color="alert" variant="light" title="加载失败" data-testid="game-detail-page">
-        {error?.message}
-      </Alert>
+      <LoadError error={error} testId="game-detail-page" />
     )
   }
 

@@ -1,11 +1,12 @@
 /** Game list (GET /api/game): poster cards in a responsive grid, running games first. */
 import { useMemo, useState } from 'react'
-import { Alert, Center, Loader, SegmentedControl, SimpleGrid, Stack, Text, Group, Title } from '@mantine/core'
+import { Center, Loader, SegmentedControl, SimpleGrid, Stack, Text, Group, Title } from '@mantine/core'
 import { gameApi } from '../../api/game'
 import { useQuery } from '@tanstack/react-query'
 import { queryKeys } from '../../api/queryKeys'
 import { GameCard } from '../../components/GameCard/GameCard'
 import { gamePhase, useNow, type GamePhase } from '../../components/GameTime/GameTime'
+import { LoadError } from '../../components/LoadError/LoadError'
 
 const ORDER: Record<GamePhase, number> = { running: 0, upcoming: 1, ended: 2 }
 
@@ -37,11 +38,7 @@ export default function Games() {
           data-testid="games-filter"
         />
       </Group>
-      {error && !games && (
-        <Alert color="alert" variant="light" title="加载失败">
-          {error.message}
-        </Alert>
-      )}
+      {!games && <LoadError error={error} />}
       {isLoading ? (
         <Center py="xl">
           <Loader />

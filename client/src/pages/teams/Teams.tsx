@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
-import { Alert, Button, Center, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { Button, Center, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { IconDoorExit, IconLink, IconPlus, IconSettings, IconUsersGroup } from '@tabler/icons-react'
 import type { TeamUpdate } from '@flagwave/shared/events'
@@ -19,6 +19,7 @@ import { CreateTeamModal } from './CreateTeamModal'
 import { JoinTeamModal } from './JoinTeamModal'
 import { TeamManageModal } from './TeamManageModal'
 import { removeTeam } from './teamCache'
+import { LoadError } from '../../components/LoadError/LoadError'
 
 /**
  * A banned user gets 403 from every RequireUser endpoint (CONTRACT §2.5) and the server drops
@@ -121,9 +122,7 @@ export default function Teams() {
         {actions}
       </Group>
       {error && (
-        <Alert color="alert" variant="light" title="加载失败" data-testid="teams-error">
-          {error.message}
-        </Alert>
+        <LoadError error={error} testId="teams-error" />
       )}
       {isLoading ? (
         <Center py="xl">

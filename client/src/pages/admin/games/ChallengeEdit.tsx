@@ -11,7 +11,6 @@
 import { useEffect, useState } from 'react'
 import {
   ActionIcon,
-  Alert,
   Button,
   Card,
   Divider,
@@ -49,6 +48,7 @@ import { ScoreCurve } from '../../../components/ScoreCurve/ScoreCurve'
 import { TestContainerPanel } from '../../../components/TestContainerPanel/TestContainerPanel'
 import { notifyError, notifySuccess } from '../../../utils/notify'
 import { zodErrors } from '../../../utils/zodForm'
+import { LoadError } from '../../../components/LoadError/LoadError'
 
 type NumberValue = number | string
 
@@ -402,9 +402,7 @@ export default function ChallengeEdit() {
       {challenge && gameId !== null && challenge.id === challengeId ? (
         <ChallengeForm key={challenge.id} gameId={gameId} challenge={challenge} />
       ) : error ? (
-        <Alert color="alert" variant="light" title="加载失败">
-          {error.message}
-        </Alert>
+        <LoadError error={error} />
       ) : (
         <Stack gap="sm">
           <Skeleton height={36} />

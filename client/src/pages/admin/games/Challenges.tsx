@@ -6,7 +6,7 @@
  * "新建题目" creates one (title, category, type) and opens its editor.
  */
 import { useState } from 'react'
-import { ActionIcon, Alert, Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Switch, Text, Title, Tooltip } from '@mantine/core'
+import { ActionIcon, Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Switch, Text, Title, Tooltip } from '@mantine/core'
 import { IconEdit, IconFlag, IconPlus } from '@tabler/icons-react'
 import { Link, useNavigate } from 'react-router-dom'
 import type { ChallengeTag } from '@flagwave/shared/enums'
@@ -21,6 +21,7 @@ import { ChallengeTypeBadge } from '../../../components/ChallengeForm/ChallengeT
 import { ChallengeTagBadge, TAG_ORDER } from '../../../components/ChallengeTag/ChallengeTag'
 import { GameEditFrame, useEditGame, useEditGameId } from '../../../components/GameEditFrame/GameEditFrame'
 import { notifyError, notifySuccess } from '../../../utils/notify'
+import { LoadError } from '../../../components/LoadError/LoadError'
 
 /** The challenges grouped by tag, in tag order; inside a tag by id. */
 export function groupByTag(challenges: ChallengeInfoModel[]): [ChallengeTag, ChallengeInfoModel[]][] {
@@ -150,11 +151,7 @@ export default function Challenges() {
           }}
         />
       )}
-      {error && !data && (
-        <Alert color="alert" variant="light" title="加载失败">
-          {error.message}
-        </Alert>
-      )}
+      {!data && <LoadError error={error} />}
       {isLoading && !data ? (
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
           {Array.from({ length: 3 }, (_, i) => (

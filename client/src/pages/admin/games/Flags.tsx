@@ -23,6 +23,7 @@ import { DirtyFormGuard } from '../../../components/DirtyFormGuard/DirtyFormGuar
 import { GameEditFrame, useEditChallengeId, useEditGameId } from '../../../components/GameEditFrame/GameEditFrame'
 import { notifyError, notifySuccess } from '../../../utils/notify'
 import { zodErrors } from '../../../utils/zodForm'
+import { LoadError } from '../../../components/LoadError/LoadError'
 
 /** The first validation message of a flag text (the shared FlagCreateModel rules). */
 const flagError = (flag: string): string | null => zodErrors(FlagCreateModel, { flag }).flag ?? null
@@ -308,9 +309,7 @@ export default function Flags() {
       {challenge && gameId !== null && challenge.id === challengeId ? (
         <FlagsEditor gameId={gameId} challenge={challenge} />
       ) : error ? (
-        <Alert color="alert" variant="light" title="加载失败">
-          {error.message}
-        </Alert>
+        <LoadError error={error} />
       ) : (
         <Stack gap="sm">
           <Skeleton height={36} />

@@ -9,7 +9,6 @@
  */
 import { useEffect, useState } from 'react'
 import {
-  Alert,
   Button,
   Card,
   Divider,
@@ -45,6 +44,7 @@ import { GameEditFrame, useEditGame, useEditGameId } from '../../../components/G
 import { MarkdownEditor } from '../../../components/MarkdownEditor/MarkdownEditor'
 import { notifyError, notifySuccess } from '../../../utils/notify'
 import { zodErrors } from '../../../utils/zodForm'
+import { LoadError } from '../../../components/LoadError/LoadError'
 
 interface InfoValues {
   title: string
@@ -371,9 +371,7 @@ export default function Info() {
       {game && game.id === gameId ? (
         <InfoForm key={game.id} game={game} />
       ) : error ? (
-        <Alert color="alert" variant="light" title="加载失败">
-          {error.message}
-        </Alert>
+        <LoadError error={error} />
       ) : (
         <Stack gap="sm">
           <Skeleton height={36} />

@@ -4,7 +4,7 @@
  * confirmed). Content is Markdown, previewed with the shared renderer.
  */
 import { useState } from 'react'
-import { ActionIcon, Alert, Button, Card, Group, Modal, Skeleton, Stack, Text, Tooltip } from '@mantine/core'
+import { ActionIcon, Button, Card, Group, Modal, Skeleton, Stack, Text, Tooltip } from '@mantine/core'
 import { IconEdit, IconSend, IconTrash } from '@tabler/icons-react'
 import { GameNoticeModel, type GameNotice } from '@flagwave/shared/schemas/games'
 import { editApi } from '../../../api/edit'
@@ -19,6 +19,7 @@ import { Markdown } from '../../../components/Markdown/Markdown'
 import { MarkdownEditor } from '../../../components/MarkdownEditor/MarkdownEditor'
 import { notifyError, notifySuccess } from '../../../utils/notify'
 import { zodErrors } from '../../../utils/zodForm'
+import { LoadError } from '../../../components/LoadError/LoadError'
 
 const contentError = (content: string): string | null => zodErrors(GameNoticeModel, { content }).content ?? null
 
@@ -132,11 +133,7 @@ export default function Notices() {
         </Stack>
       </Card>
 
-      {error && !data && (
-        <Alert color="alert" variant="light" title="加载失败">
-          {error.message}
-        </Alert>
-      )}
+      {!data && <LoadError error={error} />}
       {isLoading && !data ? (
         <Skeleton height={80} />
       ) : data && notices.length === 0 ? (

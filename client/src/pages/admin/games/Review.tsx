@@ -5,7 +5,7 @@
  * accept, reject or suspend. Accepting locks the team and creates its challenge instances.
  */
 import { useMemo, useState } from 'react'
-import { Alert, Avatar, Badge, Button, Card, Group, SegmentedControl, Skeleton, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core'
+import { Avatar, Badge, Button, Card, Group, SegmentedControl, Skeleton, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core'
 import { IconBan, IconCheck, IconLock, IconSearch, IconX } from '@tabler/icons-react'
 import type { ParticipationStatus } from '@flagwave/shared/enums'
 import type { ParticipationInfoModel } from '@flagwave/shared/schemas/teams'
@@ -16,6 +16,7 @@ import { queryKeys } from '../../../api/queryKeys'
 import { confirmDialog } from '../../../components/ConfirmDialog/confirm'
 import { GameEditFrame, useEditGameId } from '../../../components/GameEditFrame/GameEditFrame'
 import { notifyError, notifySuccess } from '../../../utils/notify'
+import { LoadError } from '../../../components/LoadError/LoadError'
 
 export const STATUS_META: Record<ParticipationStatus, { label: string; color: string }> = {
   Pending: { label: '待审核', color: 'yellow' },
@@ -193,11 +194,7 @@ export default function Review() {
         />
         <TextInput placeholder="搜索队伍、单位或成员" leftSection={<IconSearch size={14} />} value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={240} data-testid="review-search" />
       </Group>
-      {error && !data && (
-        <Alert color="alert" variant="light" title="加载失败">
-          {error.message}
-        </Alert>
-      )}
+      {!data && <LoadError error={error} />}
       {isLoading && !data ? (
         <Skeleton height={160} />
       ) : data && visible.length === 0 ? (

@@ -5,7 +5,7 @@
  * after confirmation.
  */
 import { useState } from 'react'
-import { Alert, Avatar, Button, Card, Group, Skeleton, Stack, Table, Text } from '@mantine/core'
+import { Avatar, Button, Card, Group, Skeleton, Stack, Table, Text } from '@mantine/core'
 import { IconDownload, IconFileZip, IconTrash } from '@tabler/icons-react'
 import { editApi } from '../../../api/edit'
 import { skipToken, useQuery } from '@tanstack/react-query'
@@ -14,6 +14,7 @@ import { confirmDialog } from '../../../components/ConfirmDialog/confirm'
 import { formatTime } from '../../../components/GameTime/GameTime'
 import { GameEditFrame, useEditGame, useEditGameId } from '../../../components/GameEditFrame/GameEditFrame'
 import { notifyError, notifySuccess } from '../../../utils/notify'
+import { LoadError } from '../../../components/LoadError/LoadError'
 
 /** The file name at the end of an `/assets/{hash}/{name}` URL. */
 const fileNameOf = (url: string): string => decodeURIComponent(url.split('/').pop() ?? url)
@@ -73,11 +74,7 @@ export default function Writeups() {
           </Button>
         </Group>
       </Group>
-      {error && !data && (
-        <Alert color="alert" variant="light" title="加载失败">
-          {error.message}
-        </Alert>
-      )}
+      {!data && <LoadError error={error} />}
       {isLoading && !data ? (
         <Skeleton height={120} />
       ) : data && data.length === 0 ? (
