@@ -84,5 +84,8 @@ export function clearPrivateData(): void {
   void queryClient.resetQueries({ predicate: (query) => !isPublicKey(query.queryKey) })
 }
 
-/** Refetch a query if it is on screen (mark it stale otherwise). */
-export const refetchIfShown = (queryKey: QueryKey, exact = true): Promise<void> => queryClient.invalidateQueries({ queryKey, exact })
+/**
+ * Refetch a query if it is on screen (mark it stale otherwise). A request already running is
+ * joined, not cancelled: pushes and reconnections can ask faster than a request answers.
+ */
+export const refetchIfShown = (queryKey: QueryKey, exact = true): Promise<void> => queryClient.invalidateQueries({ queryKey, exact }, { cancelRefetch: false })

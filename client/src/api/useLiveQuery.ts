@@ -17,7 +17,7 @@ export function useLiveQuery<T, K extends QueryKey>(options: UseQueryOptions<T, 
   const wasLive = useRef(live)
   const { queryKey, enabled } = options
   useEffect(() => {
-    if (wasLive.current && !live && enabled !== false) void queryClient.refetchQueries({ queryKey, exact: true, type: 'active' })
+    if (wasLive.current && !live && enabled !== false) void queryClient.refetchQueries({ queryKey, exact: true, type: 'active' }, { cancelRefetch: false })
     wasLive.current = live
     // The key is compared by value: a new array of the same key is the same query.
   }, [live, JSON.stringify(queryKey), enabled])

@@ -25,7 +25,7 @@ export function startRealtime(): () => void {
     ...(['user', 'monitor', 'admin'] as const).map((name) =>
       hubs[name].onResync((info) => {
         if (!info.reconnect) return
-        void queryClient.invalidateQueries()
+        void queryClient.invalidateQueries({}, { cancelRefetch: false })
         if (name === 'user') void useSession.getState().refresh().catch(() => undefined)
       }),
     ),
