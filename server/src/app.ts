@@ -14,7 +14,7 @@ import { clientIp } from './http/clientIp.js'
 import { requestContext } from './http/requestContext.js'
 import { errorMiddleware } from './http/errorMiddleware.js'
 import { scoreboardFastPath } from './http/scoreboardRead.js'
-import { securityHeaders } from './http/securityHeaders.js'
+import { inlineScriptHashesOf, securityHeaders } from './http/securityHeaders.js'
 import { loadSession } from './http/auth.js'
 import { globalRateLimit } from './http/rateLimit.js'
 import { xsrf } from './http/xsrf.js'
@@ -22,6 +22,7 @@ import { mountRoutes } from './http/route.js'
 import { AppError } from './lib/errors.js'
 import { allRoutes } from './routes/index.js'
 import { swagger } from './openapi/swagger.js'
+import { sitePolicyOf } from './lib/crossSite.js'
 
 export const CLIENT_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../client/dist')
 
@@ -33,7 +34,8 @@ export function createApp(services: Services): Koa {
   const router = new Router({ sensitive: false, strict: false })
   mountRoutes(router, allRoutes)
 
-  app.use(clientIp(services.config.TRUST_PROXY))
+  const sitePolicy = sitePolicyOf(services.config)
+  app.use(clientIp(sitePolicy.trust))
   // The board in memory is answered before the per-request plumbing (http/scoreboardRead.ts); its
   // only error is the rate limit's 429, mapped here. Everything else has its errors mapped inside
   // the request context, so that the access log records the status that was sent.
@@ -41,7 +43,7 @@ export function createApp(services: Services): Koa {
   app.use(scoreboardFastPath())
   app.use(requestContext())
   app.use(errorMiddleware())
-  app.use(securityHeaders())
+  app.use(securityHeaders({ inlineScriptHashes: inlineScriptHashesOf(path.join(CLIENT_DIST, 'index.html')), captchaProvider: services.config.CAPTCHA_PROVIDER }))
   app.use(async (ctx, next) => {
     if (ctx.path !== '/healthz') return next()
     ctx.type = 'text/plain'
@@ -49,10 +51,10 @@ export function createApp(services: Services): Koa {
   })
   app.use(compress({ threshold: 2048, br: false }))
   app.use(serveClient())
-  app.use(swagger(services.config.BUILD_TAG))
+  if (services.config.enableSwagger) app.use(swagger(services.config.BUILD_TAG))
   app.use(loadSession())
   app.use(globalRateLimit())
-  app.use(xsrf())
+  app.use(xsrf(sitePolicy))
   app.use(router.routes())
   app.use(fallback())
   return app

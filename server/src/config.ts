@@ -4,6 +4,7 @@
  */
 import path from 'node:path'
 import { z } from 'zod'
+import { DEFAULT_TRUSTED_PROXIES, parseTrustedProxies } from './lib/clientAddress.js'
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -45,8 +46,30 @@ const EnvSchema = z.object({
   XOR_KEY: z.string().default(''),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DISABLE_RATE_LIMIT: bool.default(false),
-  /** Trust X-Forwarded-For / X-Forwarded-Proto (CONTRACT §2.10). */
+  /** Trust X-Forwarded-For / X-Forwarded-Proto (CONTRACT §2.10)… */
   TRUST_PROXY: bool.default(false),
+  /** …and only from these peers: comma-separated IPs and CIDRs, or `loopback`. */
+  TRUSTED_PROXIES: z
+    .string()
+    .default(DEFAULT_TRUSTED_PROXIES)
+    .superRefine((spec, ctx) => {
+      for (const problem of parseTrustedProxies(spec).problems) ctx.addIssue({ code: 'custom', message: problem })
+    }),
+  /**
+   * The origin players reach the platform at (`https://ctf.example.org`): links in mails are built
+   * from it, never from request headers, and browser requests from it are same-site. Default
+   * `http://localhost:$PORT`.
+   */
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/ })
+    .refine((value) => {
+      // Refinements run even after the URL check failed: parse defensively.
+      const url = URL.canParse(value) ? new URL(value) : null
+      return url !== null && url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === ''
+    }, 'an origin only (scheme, host and port), without a path, query or credentials')
+    .optional(),
+  /** Serve Swagger UI and the OpenAPI document; default on outside production. */
+  ENABLE_SWAGGER: bool.optional(),
   CAPTCHA_VERIFY_URL_RECAPTCHA: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
   CAPTCHA_VERIFY_URL_TURNSTILE: z.url().default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
   CAPTCHA_PROVIDER: z.enum(['None', 'GoogleRecaptcha', 'CloudflareTurnstile']).default('None'),
@@ -65,6 +88,7 @@ export type Config = Readonly<
   z.infer<typeof EnvSchema> & {
     dataDir: string
     embeddedDatabase: boolean
+    enableSwagger: boolean
   }
 >
 
@@ -87,5 +111,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...value,
     dataDir: path.resolve(value.DATA_DIR),
     embeddedDatabase: value.DATABASE_URL === undefined,
+    enableSwagger: value.ENABLE_SWAGGER ?? value.NODE_ENV !== 'production',
   })
+}
+
+/** Settings that are valid but probably not what the operator meant; logged at boot. */
+export function configWarnings(config: Config): string[] {
+  const warnings: string[] = []
+  if (config.SMTP_URL && !config.PUBLIC_URL) {
+    warnings.push(`SMTP_URL is set but PUBLIC_URL is not: links in mails point at http://localhost:${config.PORT}; set PUBLIC_URL to the address players use`)
+  }
+  return warnings
 }

@@ -7,7 +7,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import type { Logger } from 'pino'
-import type { Config } from './config.js'
+import { configWarnings, type Config } from './config.js'
 import { migrate, openDatabase } from './db/orm.js'
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './db/embedded.js'
 import { createServices, type Services } from './services.js'
@@ -28,6 +28,7 @@ export interface RunningServer {
 }
 
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
+  for (const warning of configWarnings(config)) log.warn(warning)
   let embedded: EmbeddedDatabase | null = null
   let databaseUrl = config.DATABASE_URL
   if (!databaseUrl) {

@@ -328,7 +328,7 @@ describe('PUT /api/edit/games/{id}/challenges/{cId}', () => {
     ]
     const challenge = await createChallenge(server, game, { title: 'Fresh', isEnabled: false })
     const fork = em()
-    fork.create(GameInstance, { participation: parts[0]!.id, challenge: challenge.id, isLoaded: true } as never)
+    fork.create(GameInstance, { participation: parts[0]!.id, challenge: challenge.id, isLoaded: true })
     await fork.flush()
 
     const res = await admin.put(base(game, challenge.id), { isEnabled: true })

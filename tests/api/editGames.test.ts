@@ -473,9 +473,9 @@ describe('DELETE /api/edit/games/{id}', () => {
     const writeup = await setWriteup(server, part, 'the write-up')
     await admin.post(`/api/edit/games/${game.id}/notices`, { content: 'hello' })
     const fork = em()
-    fork.create(GameInstance, { participation: part.id, challenge: challenge.id, isLoaded: false } as never)
-    fork.create(Submission, { game: game.id, challenge: challenge.id, participation: part.id, user: captain.id, answer: 'flag{a}', status: 'Accepted', submitTime: new Date() } as never)
-    fork.create(GameEvent, { game: game.id, type: 'FlagSubmit', content: 'x', publishTime: new Date(), user: captain.id, team: team.id } as never)
+    fork.create(GameInstance, { participation: part.id, challenge: challenge.id, isLoaded: false })
+    fork.create(Submission, { game: game.id, challenge: challenge.id, participation: part.id, user: captain.id, answer: 'flag{a}', status: 'Accepted', submitTime: new Date() })
+    fork.create(GameEvent, { game: game.id, type: 'FlagSubmit', content: 'x', publishTime: new Date(), user: captain.id, team: team.id })
     await fork.flush()
 
     const res = await admin.delete(`/api/edit/games/${game.id}`)

@@ -34,7 +34,7 @@ async function download(path: string): Promise<{ res: Response; workbook: ExcelJ
   const res = await fetch(server.url + path, { headers: { cookie: monitor.cookieHeader } })
   expect(res.status).toBe(200)
   const workbook = new ExcelJS.Workbook()
-  await workbook.xlsx.load(Buffer.from(await res.arrayBuffer()) as never)
+  await workbook.xlsx.load(await res.arrayBuffer())
   return { res, workbook }
 }
 

@@ -199,7 +199,7 @@ const CALLS: Record<number, (w: World) => Promise<Call> | Call> = {
   59: (w) => ({ caller: w.clients.admin, params: { id: w.game.id, cId: w.challenges.static.id }, request: { json: [{ flag: 'flag{another}' }] } }),
   60: async (w) => {
     const em = server.services.orm.em.fork()
-    const flag = em.create(Flag, { challenge: w.challenges.static.id, flag: `flag{doomed_${uniq()}}` } as never)
+    const flag = em.create(Flag, { challenge: w.challenges.static.id, flag: `flag{doomed_${uniq()}}` })
     await em.flush()
     return { caller: w.clients.admin, params: { id: w.game.id, cId: w.challenges.static.id, fId: flag.id }, check: (res) => expect(res.body).toBe('Success') }
   },

@@ -535,7 +535,7 @@ describe.skipIf(!available)('containers on Docker', () => {
 
   it('serves containers after the end of a game in practice mode', async () => {
     const { challenge, player } = await setup(ds, { game: { practiceMode: true, start: new Date(Date.now() - 2 * HOUR), end: new Date(Date.now() - HOUR) } })
-    const gameId = (challenge.game as unknown as { id: number }).id
+    const gameId = challenge.game.id
     expect((await em().findOneOrFail(Game, { id: gameId })).practiceMode).toBe(true)
     expect((await player.client.post(containerPath(gameId, challenge.id))).status).toBe(200)
   })

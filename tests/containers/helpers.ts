@@ -8,7 +8,7 @@ import { expect } from 'vitest'
 import type Docker from 'dockerode'
 import type { ChallengeType } from '@flagwave/shared/enums'
 import { startTestServer, type TestServer } from '../support/server.js'
-import { createChallenge, createGame } from '../support/factories/games.js'
+import { createChallenge, createGame, type ChallengeOverrides, type GameOverrides } from '../support/factories/games.js'
 import { createPlayer, isolateIds, type Player } from '../support/factories/play.js'
 import { TEST_IMAGE_PORT, ensureTestImage, removeLabelled, testDocker } from '../support/docker.js'
 import { ensureInstances } from '../../server/src/domain/play/instances.js'
@@ -51,7 +51,7 @@ export interface Setup {
 /** A running game, a container challenge on the test image and an accepted player with instances. */
 export async function setup(
   ds: DockerServer,
-  options: { type?: ChallengeType; game?: Partial<Game>; challenge?: Partial<Challenge> & { flags?: string[] } } = {},
+  options: { type?: ChallengeType; game?: GameOverrides; challenge?: ChallengeOverrides } = {},
 ): Promise<Setup> {
   const game = await createGame(ds.server, options.game ?? {})
   const type = options.type ?? 'StaticContainer'
@@ -68,7 +68,7 @@ export async function setup(
 }
 
 /** Another container challenge in the same game (instances created for `players`). */
-export async function addChallenge(ds: DockerServer, game: Game, players: Player[], overrides: Partial<Challenge> & { type?: ChallengeType; flags?: string[] } = {}): Promise<Challenge> {
+export async function addChallenge(ds: DockerServer, game: Game, players: Player[], overrides: ChallengeOverrides = {}): Promise<Challenge> {
   const challenge = await createChallenge(ds.server, game, {
     type: 'StaticContainer',
     containerImage: ds.image,

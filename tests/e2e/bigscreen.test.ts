@@ -33,9 +33,9 @@ describe.skipIf(!browserAvailable())('big-screen scoreboard (Chromium, anonymous
   beforeAll(async () => {
     ;[server, browser] = await Promise.all([startTestServer(), launchBrowser()])
     await isolateIds(server)
-    game = await createGame(server, { title: `Finals ${randomBytes(2).toString('hex')}` } as never)
-    needle = await createChallenge(server, game, { title: 'Needle', tag: 'Pwn', flags: ['flag{needle}'] } as never)
-    haystack = await createChallenge(server, game, { title: 'Haystack', tag: 'Web', flags: ['flag{haystack}'] } as never)
+    game = await createGame(server, { title: `Finals ${randomBytes(2).toString('hex')}` })
+    needle = await createChallenge(server, game, { title: 'Needle', tag: 'Pwn', flags: ['flag{needle}'] })
+    haystack = await createChallenge(server, game, { title: 'Haystack', tag: 'Web', flags: ['flag{haystack}'] })
     alpha = await createPlayer(server, game, { teamName: 'Alpha' })
     bravo = await createPlayer(server, game, { teamName: 'Bravo' })
     // Enough teams for the list to scroll.
@@ -157,8 +157,8 @@ describe.skipIf(!browserAvailable())('big-screen scoreboard (Chromium, anonymous
     'before the start an anonymous watcher sees the countdown, then the ranking once the game starts',
     async () => {
       const startsIn = 8_000
-      const soon = await createGame(server, { title: 'Kick-off', start: new Date(Date.now() + startsIn), end: new Date(Date.now() + 3600_000) } as never)
-      const warm = await createChallenge(server, soon, { title: 'Warm', tag: 'Misc', flags: ['flag{warm}'] } as never)
+      const soon = await createGame(server, { title: 'Kick-off', start: new Date(Date.now() + startsIn), end: new Date(Date.now() + 3600_000) })
+      const warm = await createChallenge(server, soon, { title: 'Warm', tag: 'Misc', flags: ['flag{warm}'] })
       const first = await createPlayer(server, soon, { teamName: 'Early' })
       await createInstances(server, [first.participation], [warm])
       const session = await newSession(browser, server.url)

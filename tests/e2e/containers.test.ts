@@ -60,7 +60,7 @@ describe.skipIf(!browserAvailable() || !available)('challenge containers (Chromi
 
   beforeAll(async () => {
     ;[ds, browser] = await Promise.all([startDockerServer(), launchBrowser()])
-    box = await setup(ds, { type: 'DynamicContainer', challenge: { title: 'Echo Box', flagTemplate: 'flag{[GUID]}' } as never })
+    box = await setup(ds, { type: 'DynamicContainer', challenge: { title: 'Echo Box', flagTemplate: 'flag{[GUID]}' } })
     await ds.server.services.scoreboard.rebuild(box.game.id)
   })
 

@@ -52,13 +52,13 @@ describe.skipIf(!browserAvailable())('playing a game (Chromium)', () => {
   beforeAll(async () => {
     ;[server, browser] = await Promise.all([startTestServer(), launchBrowser()])
     await isolateIds(server)
-    game = await createGame(server, { title: `Live CTF ${randomBytes(2).toString('hex')}`, content: '# 欢迎\n\n**实时**比赛。' } as never)
-    warmup = await createChallenge(server, game, { title: 'Warmup', tag: 'Misc', flags: ['flag{alpha_first}'], content: '找到 **flag**。', hints: ['看看源代码'] } as never)
-    cipher = await createChallenge(server, game, { title: 'Cipher', tag: 'Crypto', flags: ['flag{bravo_second}'] } as never)
+    game = await createGame(server, { title: `Live CTF ${randomBytes(2).toString('hex')}`, content: '# 欢迎\n\n**实时**比赛。' })
+    warmup = await createChallenge(server, game, { title: 'Warmup', tag: 'Misc', flags: ['flag{alpha_first}'], content: '找到 **flag**。', hints: ['看看源代码'] })
+    cipher = await createChallenge(server, game, { title: 'Cipher', tag: 'Crypto', flags: ['flag{bravo_second}'] })
     // Warmup has a stored attachment (16 bytes).
     const file = await createStoredFile(server, Buffer.from('hello attachment'), 'warmup.txt')
     const em = server.services.orm.em.fork()
-    const attachment = em.create(Attachment, { type: 'Local', fileHash: file.hash, remoteUrl: null } as never)
+    const attachment = em.create(Attachment, { type: 'Local', fileHash: file.hash, remoteUrl: null })
     ;(await em.findOneOrFail(Challenge, { id: warmup.id })).attachment = attachment
     await em.flush()
     alpha = await createPlayer(server, game, { teamName: 'Alpha' })
@@ -236,8 +236,8 @@ describe.skipIf(!browserAvailable())('playing a game (Chromium)', () => {
         organizations: ['Org A', 'Org B'],
         inviteCode: 'open-sesame',
         acceptWithoutReview: true,
-      } as never)
-      await createChallenge(server, joinGame, { title: 'Sanity', tag: 'Web', flags: ['flag{sanity}'] } as never)
+      })
+      await createChallenge(server, joinGame, { title: 'Sanity', tag: 'Web', flags: ['flag{sanity}'] })
       const user = await createUser(server)
       const team = await createTeam(server, user.user, [], { name: 'Charlie' })
       const session = await open(user, 'C')

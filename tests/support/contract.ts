@@ -2,7 +2,7 @@
  * CONTRACT §8, the endpoint index of GZ::CTF v0.17.6 (105 endpoints), as data for the
  * permission matrix and the conformance test (copied from the contract so the suite runs anywhere).
  */
-export type ContractCaller = 'anon' | 'User' | 'Monitor' | 'Admin'
+type ContractCaller = 'anon' | 'User' | 'Monitor' | 'Admin'
 
 export interface ContractEndpoint {
   n: number

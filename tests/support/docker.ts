@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto'
 import { Readable } from 'node:stream'
 import Docker from 'dockerode'
 
-export const TEST_IMAGE_REPO = 'flagwave-test-challenge'
+const TEST_IMAGE_REPO = 'flagwave-test-challenge'
 export const TEST_IMAGE_PORT = 8080
 const BUSYBOX = '/bin/busybox'
 
@@ -29,7 +29,7 @@ exec /bin/busybox nc -ll -p ${TEST_IMAGE_PORT} -e /serve.sh
 const APPLETS = ['sh', 'nc', 'cat', 'echo', 'sleep', 'env', 'ls']
 
 /** DOCKER_HOST as dockerode options (unix:// or tcp://); the platform parses it the same way. */
-export function dockerOptions(host = process.env.DOCKER_HOST): Docker.DockerOptions {
+function dockerOptions(host = process.env.DOCKER_HOST): Docker.DockerOptions {
   if (!host) return { socketPath: '/var/run/docker.sock' }
   if (host.startsWith('unix://')) return { socketPath: host.slice('unix://'.length) }
   const url = new URL(host.replace(/^tcp:/, 'http:'))
@@ -101,7 +101,7 @@ function tarHeader(entry: TarEntry, size: number): Buffer {
   return h
 }
 
-export function buildTar(entries: TarEntry[]): Buffer {
+function buildTar(entries: TarEntry[]): Buffer {
   const parts: Buffer[] = []
   for (const entry of entries) {
     const data = entry.data ?? Buffer.alloc(0)
@@ -139,13 +139,13 @@ export function ensureTestImage(docker: Docker = testDocker()): Promise<string> 
     } catch {
       // not there yet: import it
     }
-    const stream = await docker.importImage(Readable.from([tar]) as unknown as string, {
+    const stream = await docker.importImage(Readable.from([tar]), {
       repo: TEST_IMAGE_REPO,
       tag,
       changes: 'CMD ["/start.sh"]',
-    } as never)
+    })
     await new Promise<void>((resolve, reject) => {
-      docker.modem.followProgress(stream as unknown as NodeJS.ReadableStream, (err: Error | null, output: { error?: string }[]) => {
+      docker.modem.followProgress(stream, (err: Error | null, output: { error?: string }[]) => {
         const failed = output?.find((o) => o.error)
         if (err || failed) reject(err ?? new Error(failed!.error))
         else resolve()

@@ -142,8 +142,8 @@ export async function buildWorld(server: TestServer): Promise<World> {
   await createInstances(server, [partA, partC], [staticChallenge, containerChallenge, spareChallenge])
 
   const flags = await em().find(Flag, { challenge: { $in: [staticChallenge.id, spareChallenge.id] } }, { orderBy: { id: 'asc' } })
-  const staticFlag = flags.find((f) => (f.challenge as unknown as { id: number }).id === staticChallenge.id)!
-  const spareFlag = flags.find((f) => (f.challenge as unknown as { id: number }).id === spareChallenge.id)!
+  const staticFlag = flags.find((f) => f.challenge.id === staticChallenge.id)!
+  const spareFlag = flags.find((f) => f.challenge.id === spareChallenge.id)!
 
   const submission = await createSubmission(server, game, staticChallenge, partA, captain.user, { answer: 'flag{static}', status: 'Accepted' })
   await createSubmission(server, game, staticChallenge, partC, rival.user, { answer: 'flag{nope}', status: 'WrongAnswer' })

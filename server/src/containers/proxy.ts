@@ -30,6 +30,7 @@ import type { Participation } from '../entities/Participation.js'
 import type { Team } from '../entities/Team.js'
 import { PcapWriter, capturesRoot } from './pcap.js'
 import { fileTimestamp } from '../domain/writeups/writeups.js'
+import { proxyTrustOf, resolveClientAddress } from '../lib/clientAddress.js'
 
 export const PROXY_CONNECTION_LIMIT = 64
 export const PROXY_SESSION_MS = 30 * 60 * 1000
@@ -149,10 +150,9 @@ export class ContainerProxy {
     })
   }
 
+  /** The same client address as the HTTP app's (X-Forwarded-For only from TRUSTED_PROXIES). */
   private clientAddress(req: IncomingMessage): { ip: string; port: number } {
-    const forwarded = this.services.config.TRUST_PROXY ? String(req.headers['x-forwarded-for'] ?? '').split(',')[0]!.trim() : ''
-    const raw = forwarded || req.socket.remoteAddress || ''
-    const ip = raw.startsWith('::ffff:') ? raw.slice(7) : raw
+    const { ip } = resolveClientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], proxyTrustOf(this.services.config))
     return { ip, port: req.socket.remotePort ?? 0 }
   }
 

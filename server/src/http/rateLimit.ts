@@ -1,12 +1,12 @@
 /**
  * Rate limits of CONTRACT §2.8 with rate-limiter-flexible: in memory on one node, in Redis
  * when REDIS_URL is set so every node shares the counters. Named policies are partitioned per
- * user (or per IP for anonymous callers); the global limiter exempts loopback like the reference.
+ * user (or per IP for anonymous callers); the global limiter exempts loopback like the reference,
+ * judged by the TCP peer of a request that was not forwarded (http/clientIp.ts), never by a header.
  */
 import type { Context, Middleware } from 'koa'
 import type { Redis } from 'ioredis'
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
-import { isLoopback } from './clientIp.js'
 import { tooManyRequests } from '../lib/errors.js'
 
 export type PolicyName = 'Register' | 'Submit' | 'Container' | 'Concurrency' | 'Login' | 'InviteCode'
@@ -67,7 +67,7 @@ export const partitionKey = (ctx: Context): string => (ctx.state.user ? `u:${ctx
 
 export function globalRateLimit(): Middleware {
   return async (ctx, next) => {
-    if (!isLoopback(ctx.clientIp)) await ctx.services.limits.consume('Global', partitionKey(ctx))
+    if (!ctx.localCaller) await ctx.services.limits.consume('Global', partitionKey(ctx))
     await next()
   }
 }

@@ -19,7 +19,8 @@ export function requestContext(): Middleware {
     try {
       await next()
     } finally {
-      if (ctx.status < 400) await ctx.outbox.flush(ctx.services.realtime)
+      // The change has committed: a push that fails is logged, never turned into an error answer.
+      if (ctx.status < 400) await ctx.outbox.flush(ctx.services.realtime).catch((err: unknown) => ctx.state.log.error({ err }, 'realtime flush failed'))
       else ctx.outbox.discard()
       const ms = Number(process.hrtime.bigint() - started) / 1e6
       if (ctx.path !== '/healthz') {

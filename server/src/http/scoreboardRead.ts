@@ -7,7 +7,6 @@
  */
 import type { Context, Middleware } from 'koa'
 import type { ScoreboardSnapshot } from '../domain/scoreboard/service.js'
-import { isLoopback } from './clientIp.js'
 
 /** Below this size a gzipped copy is not worth it. */
 const GZIP_MIN_BYTES = 2048
@@ -43,7 +42,7 @@ export function scoreboardFastPath(): Middleware {
     const match = SCOREBOARD_PATH.exec(ctx.path)
     const snapshot = match ? ctx.services.scoreboard.inMemory(Number(match[1])) : null
     if (!snapshot || Date.now() < snapshot.start) return next()
-    if (!isLoopback(ctx.clientIp)) await ctx.services.limits.consume('Global', `ip:${ctx.clientIp}`)
+    if (!ctx.localCaller) await ctx.services.limits.consume('Global', `ip:${ctx.clientIp}`)
     // Of the security headers only nosniff, which concerns a JSON body, comes with the snapshot's
     // headers; the others govern documents (framing, referrers, openers, permissions) and cost a
     // fifth of this path's throughput.

@@ -1,25 +1,25 @@
 /**
  * CSRF as DESIGN §2: a readable XSRF-TOKEN cookie that our client echoes in X-XSRF-TOKEN.
- * An unsafe request carrying the session cookie is refused when the browser says it is
- * cross-site, or when it sends an X-XSRF-TOKEN that does not match the cookie. Clients
- * written for GZ::CTF send neither header and are unaffected.
+ * An unsafe request carrying the session cookie is refused when it is a cross-site browser
+ * request (lib/crossSite.ts: Sec-Fetch-Site, else Origin against PUBLIC_URL, a trusted proxy's
+ * forwarded host, or Host), or when it sends an X-XSRF-TOKEN that does not match the cookie.
+ * Clients written for GZ::CTF send neither header and are unaffected.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import type { Middleware } from 'koa'
 import { SESSION_COOKIE } from '../domain/accounts/sessions.js'
 import { AppError } from '../lib/errors.js'
+import { isCrossSite, type SitePolicy } from '../lib/crossSite.js'
 
 export const XSRF_COOKIE = 'XSRF-TOKEN'
 export const XSRF_HEADER = 'X-XSRF-TOKEN'
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS'])
 
-export function xsrf(): Middleware {
+export function xsrf(policy: SitePolicy): Middleware {
   return async (ctx, next) => {
     const cookie = ctx.cookies.get(XSRF_COOKIE)
     if (!SAFE.has(ctx.method) && ctx.cookies.get(SESSION_COOKIE)) {
-      const site = ctx.get('Sec-Fetch-Site')
-      const origin = ctx.get('Origin')
-      const crossSite = site === 'cross-site' || (origin !== '' && origin !== 'null' && !sameHost(origin, ctx.host))
+      const crossSite = isCrossSite(ctx.req.headers, ctx.req.socket.remoteAddress, policy)
       const header = ctx.get(XSRF_HEADER)
       const mismatch = header !== '' && (!cookie || !safeEqual(header, cookie))
       if (crossSite || mismatch) throw new AppError(403, '跨站请求已被拒绝', 403)
@@ -28,14 +28,6 @@ export function xsrf(): Middleware {
       ctx.cookies.set(XSRF_COOKIE, randomBytes(24).toString('base64url'), { httpOnly: false, sameSite: 'lax', path: '/', secure: ctx.secure, overwrite: true })
     }
     await next()
-  }
-}
-
-function sameHost(origin: string, host: string): boolean {
-  try {
-    return new URL(origin).host === host
-  } catch {
-    return false
   }
 }
 

@@ -16,7 +16,7 @@ import type { Flag } from '../entities/Flag.js'
 import type { Attachment } from '../entities/Attachment.js'
 import type { LocalFile } from '../entities/LocalFile.js'
 import type { Container } from '../entities/Container.js'
-import { assetUrl } from '../domain/files/files.js'
+import { assetUrl } from '../lib/assetUrls.js'
 
 /** Stored files by hash, for attachment URLs and sizes (a missing row = the file is gone). */
 export type FileIndex = ReadonlyMap<string, Pick<LocalFile, 'hash' | 'name' | 'fileSize'>>

@@ -3,12 +3,12 @@
  * ChallengeTrafficModel, TeamTrafficModel) and the container push (`ReceivedContainerUpdate`).
  */
 import { toWireDate } from '@flagwave/shared/format'
-import type { ContainerInstanceModel, FileRecord, TeamTrafficModel } from '@flagwave/shared/schemas/admin'
+import type { ChallengeTrafficModel, ContainerInstanceModel, FileRecord, TeamTrafficModel } from '@flagwave/shared/schemas/admin'
 import type { ContainerUpdate } from '@flagwave/shared/events'
 import type { Container } from '../entities/Container.js'
 import type { Challenge } from '../entities/Challenge.js'
 import type { Team } from '../entities/Team.js'
-import { avatarUrl } from '../domain/files/files.js'
+import { avatarUrl } from '../lib/assetUrls.js'
 import { presentTeamModel } from './teams.js'
 
 export { presentContainerInfo } from './challenges.js'
@@ -40,6 +40,10 @@ export function containerUpdate(challengeId: number, container: Container | null
 
 export function presentFileRecord(fileName: string, size: number, modified: Date): FileRecord {
   return { fileName, size, updateTime: toWireDate(modified) }
+}
+
+export function presentChallengeTraffic(challenge: Challenge, count: number): ChallengeTrafficModel {
+  return { id: challenge.id, title: challenge.title, tag: challenge.tag, type: challenge.type, isEnabled: challenge.isEnabled, count }
 }
 
 export function presentTeamTraffic(participationId: number, team: Team, organization: string | null, count: number): TeamTrafficModel {

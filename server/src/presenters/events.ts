@@ -11,13 +11,12 @@ import { presentParticipation } from './participations.js'
 
 /** `user` and `team` must be loaded when set; `""` when gone. */
 export function presentGameEvent(event: GameEvent): GameEventModel {
-  return {
-    type: event.type,
-    content: event.content,
-    time: toWireDate(event.publishTime),
-    user: (event.user as User | null)?.userName ?? '',
-    team: (event.team as Team | null)?.name ?? '',
-  }
+  return presentGameEventBy(event, (event.user as User | null)?.userName ?? '', (event.team as Team | null)?.name ?? '')
+}
+
+/** An event whose user and team are known by name (a row just written, holding references only). */
+export function presentGameEventBy(event: Pick<GameEvent, 'type' | 'content' | 'publishTime'>, userName: string, teamName: string): GameEventModel {
+  return { type: event.type, content: event.content, time: toWireDate(event.publishTime), user: userName, team: teamName }
 }
 
 /** `submission` must be presented by the caller (presenters/submissions.ts). */

@@ -6,7 +6,7 @@ import type { BasicGameInfoModel, DetailedGameInfoModel, GameInfoModel } from '@
 import type { ParticipationStatus } from '@flagwave/shared/enums'
 import { toWireDate } from '@flagwave/shared/format'
 import type { Game } from '../entities/Game.js'
-import { posterUrl } from '../domain/files/files.js'
+import { posterUrl } from '../lib/assetUrls.js'
 
 export function presentGameInfo(game: Game): GameInfoModel {
   return {

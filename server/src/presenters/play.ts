@@ -10,16 +10,26 @@ import type { Challenge } from '../entities/Challenge.js'
 import type { Game } from '../entities/Game.js'
 import type { Team } from '../entities/Team.js'
 import type { Participation } from '../entities/Participation.js'
-import { assetUrl, avatarUrl } from '../domain/files/files.js'
+import { assetUrl, avatarUrl } from '../lib/assetUrls.js'
 import { currentScore, presentContainerInfo } from './challenges.js'
-import type { InstanceView } from '../domain/play/instances.js'
+import type { Attachment } from '../entities/Attachment.js'
+import type { Container } from '../entities/Container.js'
+import type { LocalFile } from '../entities/LocalFile.js'
+
+/** What a team's challenge shows: the challenge, the team's container and attachment, and the stored file behind it. */
+interface TeamChallenge {
+  challenge: Challenge
+  container: Container | null
+  attachment: Attachment | null
+  file: LocalFile | null
+}
 
 /**
  * The team-specific part of a challenge: its container (when one exists) and its attachment —
  * the team's own flag attachment for `DynamicAttachment` (linked with the challenge's file
  * name), the challenge attachment otherwise.
  */
-export function presentFlagContext(view: InstanceView): ClientFlagContext {
+export function presentFlagContext(view: TeamChallenge): ClientFlagContext {
   const container = view.container && view.container.status !== 'Destroyed' ? presentContainerInfo(view.container) : null
   const attachment = view.attachment
   let url: string | null = null
@@ -38,7 +48,7 @@ export function presentFlagContext(view: InstanceView): ClientFlagContext {
   }
 }
 
-export function presentChallengeDetail(view: InstanceView): ChallengeDetailModel {
+export function presentChallengeDetail(view: TeamChallenge): ChallengeDetailModel {
   const c: Challenge = view.challenge
   return {
     id: c.id,

@@ -3,11 +3,15 @@ import type { PostDetailModel, PostInfoModel } from '@flagwave/shared/schemas/po
 import { toWireDate } from '@flagwave/shared/format'
 import type { Post } from '../entities/Post.js'
 import type { User } from '../entities/User.js'
-import { avatarUrl } from '../domain/files/files.js'
+import { avatarUrl } from '../lib/assetUrls.js'
 
-/** The post's `author` must be loaded (or null). */
-export function presentPostDetail(post: Post): PostDetailModel {
-  const author = (post.author ?? null) as User | null
+/** What a post is presented from: the entity (its `author` loaded, or null) or a cached copy of it. */
+export type PostView = Pick<Post, 'id' | 'title' | 'summary' | 'content' | 'isPinned' | 'tags' | 'updateTime'> & {
+  author?: Pick<User, 'userName' | 'avatarHash'> | null
+}
+
+export function presentPostDetail(post: PostView): PostDetailModel {
+  const author = post.author ?? null
   return {
     id: post.id,
     title: post.title,
@@ -21,7 +25,7 @@ export function presentPostDetail(post: Post): PostDetailModel {
   }
 }
 
-export function presentPostInfo(post: Post | PostDetailModel): PostInfoModel {
-  const { content: _content, ...info } = 'author' in post ? presentPostDetail(post) : post
+export function presentPostInfo(post: PostView): PostInfoModel {
+  const { content: _content, ...info } = presentPostDetail(post)
   return info
 }

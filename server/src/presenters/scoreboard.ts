@@ -5,7 +5,7 @@
 import type { Blood, ChallengeItem, TimeLine, TopTimeLine } from '@flagwave/shared/schemas/scoreboard'
 import { BLOOD_TYPES, type BloodRank } from '@flagwave/shared/scoring'
 import { toWireDate } from '@flagwave/shared/format'
-import { avatarUrl } from '../domain/files/files.js'
+import { avatarUrl } from '../lib/assetUrls.js'
 
 export interface TeamLike {
   teamId: number

@@ -2,7 +2,7 @@
 import type { TeamInfoModel, TeamModel, TeamUserInfoModel, TeamWithDetailedUserInfo } from '@flagwave/shared/schemas/teams'
 import type { Team } from '../entities/Team.js'
 import type { User } from '../entities/User.js'
-import { avatarUrl } from '../domain/files/files.js'
+import { avatarUrl } from '../lib/assetUrls.js'
 import { presentProfile } from './users.js'
 
 const captainId = (team: Team): string => team.captain.id

@@ -3,7 +3,7 @@ import type { ProfileUserInfoModel } from '@flagwave/shared/schemas/account'
 import type { UserInfoModel } from '@flagwave/shared/schemas/users'
 import { toWireDate } from '@flagwave/shared/format'
 import type { User } from '../entities/User.js'
-import { avatarUrl } from '../domain/files/files.js'
+import { avatarUrl } from '../lib/assetUrls.js'
 
 /** The caller's own profile (`GET /api/account/profile`), also team members in TeamWithDetailedUserInfo. */
 export function presentProfile(user: User): ProfileUserInfoModel {

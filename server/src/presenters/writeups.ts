@@ -5,7 +5,7 @@ import type { Game } from '../entities/Game.js'
 import type { LocalFile } from '../entities/LocalFile.js'
 import type { Participation } from '../entities/Participation.js'
 import type { Team } from '../entities/Team.js'
-import { assetUrl, avatarUrl } from '../domain/files/files.js'
+import { assetUrl, avatarUrl } from '../lib/assetUrls.js'
 
 /** The team's own view; `writeup` is the participation's loaded file or null. */
 export function presentBasicWriteup(game: Game, writeup: LocalFile | null): BasicWriteupInfoModel {

@@ -37,7 +37,12 @@ export class Realtime implements Publish {
   async joinUsers(namespace: NamespaceName, userIds: string[], room: string, within?: string): Promise<void> {
     if (!this.io || userIds.length === 0) return
     if (!within) {
-      this.io.of(NAMESPACES[namespace]).in(userIds.map(rooms.user)).socketsJoin(room)
+      const hub = this.io.of(NAMESPACES[namespace])
+      // With the Redis adapter a cluster-wide join reaches even this node only after a round
+      // trip through Redis; joining this node's sockets first means an event published right
+      // after the join (the outbox's next entry) already reaches them.
+      hub.local.in(userIds.map(rooms.user)).socketsJoin(room)
+      hub.in(userIds.map(rooms.user)).socketsJoin(room)
       return
     }
     const sockets = await this.io.of(NAMESPACES[namespace]).in(userIds.map(rooms.user)).fetchSockets()
@@ -47,7 +52,10 @@ export class Realtime implements Publish {
   /** Make the sockets of `userIds` on `namespace` leave `room`, on every node. */
   leaveUsers(namespace: NamespaceName, userIds: string[], room: string): void {
     if (!this.io || userIds.length === 0) return
-    this.io.of(NAMESPACES[namespace]).in(userIds.map(rooms.user)).socketsLeave(room)
+    const hub = this.io.of(NAMESPACES[namespace])
+    // This node at once (see joinUsers), then every node.
+    hub.local.in(userIds.map(rooms.user)).socketsLeave(room)
+    hub.in(userIds.map(rooms.user)).socketsLeave(room)
   }
 
   /** Drop every socket of a user on every namespace and node (bans, role changes, deletion). */

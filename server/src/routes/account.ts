@@ -27,11 +27,10 @@ import { RequestResponse } from '@flagwave/shared/schemas/common'
 import { route } from '../http/route.js'
 import { requireFile } from '../lib/uploads.js'
 import { clearSessionCookie, setSessionCookie } from '../http/auth.js'
-import type { User } from '../entities/User.js'
-import { createSession, endSession } from '../domain/accounts/sessions.js'
+import type { IssuedSession } from '../domain/accounts/sessions.js'
 import type { RequestInfo } from '../domain/accounts/identity.js'
 import { register } from '../domain/accounts/register.js'
-import { login } from '../domain/accounts/login.js'
+import { login, logout } from '../domain/accounts/login.js'
 import { confirmEmail } from '../domain/accounts/verify.js'
 import { resetPassword, sendPasswordReset } from '../domain/accounts/recovery.js'
 import { changePassword, updateProfile } from '../domain/accounts/profile.js'
@@ -41,25 +40,15 @@ import { presentProfile } from '../presenters/users.js'
 
 const requestInfo = (ctx: Context): RequestInfo => ({ ip: ctx.clientIp, userAgent: ctx.get('User-Agent'), origin: `${ctx.protocol}://${ctx.host}` })
 
-/** Start a session for `user` and hand out its cookie. */
-async function signIn(ctx: Context, user: User): Promise<void> {
-  const { token, expiresAt } = await createSession(ctx.em, user, ctx.clientIp, ctx.get('User-Agent'))
-  setSessionCookie(ctx, token, expiresAt)
-}
-
-/** End the request's session (if any) on the server and expire the cookies. */
-async function signOut(ctx: Context): Promise<void> {
-  if (ctx.state.session) await endSession(ctx.em, ctx.state.session)
+/** The request's session has ended (the command ended it on the server): expire the cookies. */
+function forgetSession(ctx: Context): void {
   clearSessionCookie(ctx)
   ctx.state.session = undefined
   ctx.state.user = undefined
 }
 
-/** The caller's session was voided by a new security stamp: replace it with a fresh one. */
-async function renewSession(ctx: Context, user: User): Promise<void> {
-  if (ctx.state.session) await endSession(ctx.em, ctx.state.session)
-  await signIn(ctx, user)
-}
+/** Hand out the cookie of a session a command started. */
+const handOut = (ctx: Context, session: IssuedSession): void => setSessionCookie(ctx, session.token, session.expiresAt)
 
 export const accountRoutes = [
   route({
@@ -69,11 +58,11 @@ export const accountRoutes = [
     rateLimit: 'Register',
     body: RegisterModel,
     summary: 'Register; the account policy decides LoggedIn / AdminConfirmationRequired / EmailConfirmationRequired',
-    handler: async (ctx, { body }): Promise<RegisterResponse> => {
-      const result = await register(ctx.em, ctx.services, body, requestInfo(ctx))
-      if (result.status === 'LoggedIn') {
-        await signOut(ctx)
-        await signIn(ctx, result.user)
+    handler: async (ctx, { scope, body }): Promise<RegisterResponse> => {
+      const result = await register(scope, body, requestInfo(ctx), ctx.state.session)
+      if (result.session) {
+        forgetSession(ctx)
+        handOut(ctx, result.session)
       }
       return { title: result.title, data: result.status, status: 200 }
     },
@@ -85,8 +74,8 @@ export const accountRoutes = [
     rateLimit: 'Register',
     body: RecoveryModel,
     summary: 'Mail a password-reset link',
-    handler: async (ctx, { body }): Promise<RequestResponse> => {
-      await sendPasswordReset(ctx.em, ctx.services, body, requestInfo(ctx))
+    handler: async (ctx, { scope, body }): Promise<RequestResponse> => {
+      await sendPasswordReset(scope, body, requestInfo(ctx))
       return { title: '邮件发送成功', status: 200 }
     },
   }),
@@ -97,8 +86,8 @@ export const accountRoutes = [
     rateLimit: 'Register',
     body: PasswordResetModel,
     summary: 'Reset the password with the token of a reset link',
-    handler: async (ctx, { body }) => {
-      await resetPassword(ctx.em, ctx.services, body, requestInfo(ctx))
+    handler: async (ctx, { scope, body }) => {
+      await resetPassword(scope, body, requestInfo(ctx))
     },
   }),
   route({
@@ -107,10 +96,10 @@ export const accountRoutes = [
     response: 'empty',
     body: AccountVerifyModel,
     summary: 'Confirm the e-mail address with the token of a verification link, then sign in',
-    handler: async (ctx, { body }) => {
-      const user = await confirmEmail(ctx.em, ctx.services, body, requestInfo(ctx))
-      await signOut(ctx)
-      await signIn(ctx, user)
+    handler: async (ctx, { scope, body }) => {
+      const session = await confirmEmail(scope, body, requestInfo(ctx), ctx.state.session)
+      forgetSession(ctx)
+      handOut(ctx, session)
     },
   }),
   route({
@@ -120,10 +109,11 @@ export const accountRoutes = [
     rateLimit: 'Login',
     body: LoginModel,
     summary: 'Sign in by user name or e-mail; any previous session ends first',
-    handler: async (ctx, { body }) => {
-      await signOut(ctx)
-      const user = await login(ctx.em, ctx.services, body, requestInfo(ctx))
-      await signIn(ctx, user)
+    handler: async (ctx, { scope, body }) => {
+      const previous = ctx.state.session
+      // Whatever the outcome, the request's session is over (the command ends it first).
+      forgetSession(ctx)
+      handOut(ctx, await login(scope, body, requestInfo(ctx), previous))
     },
   }),
   route({
@@ -132,10 +122,9 @@ export const accountRoutes = [
     response: 'empty',
     role: 'User',
     summary: 'Sign out: the session ends on the server and the cookie expires',
-    handler: async (ctx) => {
-      const user = ctx.state.user!
-      await signOut(ctx)
-      await ctx.services.audit.write({ message: '用户登出', userName: user.userName, ip: ctx.clientIp, status: 'Success' })
+    handler: async (ctx, { scope, actor }) => {
+      await logout(scope, actor, ctx.state.session)
+      forgetSession(ctx)
     },
   }),
   route({
@@ -145,8 +134,8 @@ export const accountRoutes = [
     role: 'User',
     body: ProfileUpdateModel,
     summary: 'Update the caller’s profile; null members keep their value',
-    handler: async (ctx, { body }) => {
-      await updateProfile(ctx.em, ctx.services, ctx.state.user!, body, requestInfo(ctx))
+    handler: async (_ctx, { scope, actor, body }) => {
+      await updateProfile(scope, actor, body)
     },
   }),
   route({
@@ -156,10 +145,8 @@ export const accountRoutes = [
     role: 'User',
     body: PasswordChangeModel,
     summary: 'Change the caller’s password; other sessions end, the caller’s is renewed',
-    handler: async (ctx, { body }) => {
-      const user = ctx.state.user!
-      await changePassword(ctx.em, ctx.services, user, body, requestInfo(ctx))
-      await renewSession(ctx, user)
+    handler: async (ctx, { scope, actor, body }) => {
+      handOut(ctx, await changePassword(scope, actor, body, requestInfo(ctx), ctx.state.session))
     },
   }),
   route({
@@ -170,8 +157,8 @@ export const accountRoutes = [
     rateLimit: 'Register',
     body: MailChangeModel,
     summary: 'Mail a confirmation link to the new address',
-    handler: async (ctx, { body }) => {
-      await requestEmailChange(ctx.em, ctx.services, ctx.state.user!, body, requestInfo(ctx))
+    handler: async (ctx, { scope, actor, body }) => {
+      await requestEmailChange(scope, actor, body, requestInfo(ctx))
       return { title: '邮箱待验证', data: true, status: 200 }
     },
   }),
@@ -182,10 +169,8 @@ export const accountRoutes = [
     role: 'User',
     body: AccountVerifyModel,
     summary: 'Confirm an e-mail change with the token of the link',
-    handler: async (ctx, { body }) => {
-      const user = ctx.state.user!
-      await confirmEmailChange(ctx.em, ctx.services, user, body, requestInfo(ctx))
-      await renewSession(ctx, user)
+    handler: async (ctx, { scope, actor, body }) => {
+      handOut(ctx, await confirmEmailChange(scope, actor, body, requestInfo(ctx), ctx.state.session))
     },
   }),
   route({
@@ -194,7 +179,7 @@ export const accountRoutes = [
     response: ProfileUserInfoModel,
     role: 'User',
     summary: 'The caller’s profile',
-    handler: async (ctx) => presentProfile(ctx.state.user!),
+    handler: async (_ctx, { actor }) => presentProfile(actor.user),
   }),
   route({
     method: 'PUT',
@@ -203,6 +188,6 @@ export const accountRoutes = [
     role: 'User',
     body: 'multipart',
     summary: 'Upload an avatar (PNG, GIF, JPEG, WebP, BMP, TIFF ≤ 3 MiB); answers its URL',
-    handler: async (ctx, { files }) => updateAvatar(ctx.em, ctx.services, ctx.state.user!, requireFile(files), requestInfo(ctx)),
+    handler: async (_ctx, { scope, actor, files }) => updateAvatar(scope, actor, requireFile(files)),
   }),
 ]

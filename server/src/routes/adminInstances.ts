@@ -16,8 +16,8 @@ export const adminInstanceRoutes = [
     role: 'Admin',
     response: arrayResponseOf(ContainerInstanceModel),
     summary: 'Team containers ordered by start (ArrayResponse<ContainerInstanceModel>)',
-    handler: async (ctx) => {
-      const data = (await listTeamInstances(ctx.em)).map((i) => presentContainerInstance(i.container, i.team, i.challenge))
+    handler: async (_ctx, { scope }) => {
+      const data = (await listTeamInstances(scope.em)).map((i) => presentContainerInstance(i.container, i.team, i.challenge))
       return { data, length: data.length, total: data.length }
     },
   }),
@@ -28,8 +28,8 @@ export const adminInstanceRoutes = [
     params: z.object({ id: guidParam }),
     response: 'empty',
     summary: 'Destroy a container instance',
-    handler: async (ctx, { params }) => {
-      await adminDestroyInstance(ctx.em, ctx.services, params.id, ctx.outbox)
+    handler: async (_ctx, { params, actor, scope }) => {
+      await adminDestroyInstance(scope, actor, params.id)
       return undefined
     },
   }),

@@ -3,7 +3,6 @@
  * `RequireAdmin`. Role changes, bans, password resets and deletions take effect at once: the
  * user's sockets are dropped after the commit (they reconnect with what they may now see).
  */
-import type { Context } from 'koa'
 import { z } from 'zod'
 import { arrayResponseOf, pagingQuery } from '@flagwave/shared/schemas/common'
 import { AdminUserInfoModel, SearchHintQuery, UserCreateModelList, UserInfoModel } from '@flagwave/shared/schemas/users'
@@ -17,18 +16,10 @@ import { presentTeamInfo } from '../presenters/teams.js'
 import { presentLocalFile } from '../presenters/files.js'
 import { createUsers, deleteUserAsAdmin, findUserById, listUsers, resetUserPassword, searchUsers, updateUserAsAdmin } from '../domain/users/admin.js'
 import { deleteTeamAsAdmin, listTeams, searchTeams, updateTeamAsAdmin } from '../domain/teams/admin.js'
-import { findTeam } from '../domain/teams/teams.js'
-import { announceTeamChange } from '../domain/teams/events.js'
 import { listFiles } from '../domain/assets/assets.js'
-import { invalidatePosts } from '../domain/posts/posts.js'
-import { requestScoreboardRebuild } from '../domain/scoreboard/hooks.js'
 
 const userGuid = z.object({ userid: guidParam })
 const teamId = z.object({ id: intParam })
-
-async function audit(ctx: Context, message: string, level: 'Information' | 'Warning' = 'Information'): Promise<void> {
-  await ctx.services.audit.write({ message, level, userName: ctx.state.user?.userName, ip: ctx.clientIp, status: 'Success' })
-}
 
 export const adminUserRoutes = [
   route({
@@ -50,11 +41,8 @@ export const adminUserRoutes = [
     body: UserCreateModelList,
     response: 'empty',
     summary: 'Create (or update) users in one transaction, with their teams',
-    handler: async (ctx, { body }) => {
-      const { users, teams } = await createUsers(ctx.em, body)
-      for (const team of teams) announceTeamChange(ctx.outbox, { teamId: team.id, team: presentTeamInfo(team), joined: team.members.getItems().map((m) => m.id) })
-      await audit(ctx, `成功批量添加 ${users.length} 个用户`)
-      return undefined
+    handler: async (_ctx, { scope, actor, body }) => {
+      await createUsers(scope, actor, body)
     },
   }),
   route({
@@ -101,11 +89,8 @@ export const adminUserRoutes = [
     body: AdminTeamModel,
     response: 'empty',
     summary: 'Edit a team (name, bio, lock)',
-    handler: async (ctx, { params, body }) => {
-      const team = await updateTeamAsAdmin(ctx.em, params.id, body)
-      announceTeamChange(ctx.outbox, { teamId: team.id, team: presentTeamInfo(team) })
-      await audit(ctx, `管理员更新队伍 ${team.name}（#${team.id}）`)
-      return undefined
+    handler: async (_ctx, { scope, actor, params, body }) => {
+      await updateTeamAsAdmin(scope, actor, params.id, body)
     },
   }),
   route({
@@ -115,16 +100,8 @@ export const adminUserRoutes = [
     body: AdminUserInfoModel,
     response: 'empty',
     summary: 'Edit a user (role and ban included); Identity refusals are ignored as in the reference',
-    handler: async (ctx, { params, body }) => {
-      const { user, saved, previousRole } = await updateUserAsAdmin(ctx.em, params.userid, body)
-      if (!saved) return undefined
-      if (user.role !== previousRole) {
-        ctx.services.realtime.disconnectUser(user.id)
-        if (user.role === 'Banned') await audit(ctx, `封禁用户 ${user.userName}`, 'Warning')
-        else await audit(ctx, `用户 ${user.userName} 的角色：${previousRole} => ${user.role}`)
-      }
-      await audit(ctx, `管理员更新用户 ${user.userName} 的信息`)
-      return undefined
+    handler: async (_ctx, { scope, actor, params, body }) => {
+      await updateUserAsAdmin(scope, actor, params.userid, body)
     },
   }),
   route({
@@ -134,12 +111,7 @@ export const adminUserRoutes = [
     params: userGuid,
     response: z.string(),
     summary: 'Reset a password to a new random one',
-    handler: async (ctx, { params }) => {
-      const { user, password } = await resetUserPassword(ctx.em, params.userid)
-      ctx.services.realtime.disconnectUser(user.id)
-      await audit(ctx, `重置用户 ${user.userName} 的密码`, 'Warning')
-      return password
-    },
+    handler: async (_ctx, { scope, actor, params }) => resetUserPassword(scope, actor, params.userid),
   }),
   route({
     method: 'DELETE',
@@ -148,16 +120,8 @@ export const adminUserRoutes = [
     params: userGuid,
     response: 'empty',
     summary: 'Delete a user (not yourself, not a captain)',
-    handler: async (ctx, { params }) => {
-      const { user, teamIds } = await deleteUserAsAdmin(ctx.em, ctx.services.storage, ctx.state.user!.id, params.userid)
-      ctx.services.realtime.disconnectUser(user.id)
-      for (const id of teamIds) {
-        const team = await findTeam(ctx.em.fork(), id)
-        if (team) announceTeamChange(ctx.outbox, { teamId: id, team: presentTeamInfo(team) })
-      }
-      await invalidatePosts(ctx.services)
-      await audit(ctx, `删除用户 ${user.userName}`, 'Warning')
-      return undefined
+    handler: async (_ctx, { scope, actor, params }) => {
+      await deleteUserAsAdmin(scope, actor, params.userid)
     },
   }),
   route({
@@ -167,12 +131,8 @@ export const adminUserRoutes = [
     params: teamId,
     response: 'empty',
     summary: 'Delete a team with its participations',
-    handler: async (ctx, { params }) => {
-      const { team, members, gameIds } = await deleteTeamAsAdmin(ctx.em, ctx.services.storage, params.id)
-      announceTeamChange(ctx.outbox, { teamId: params.id, team: null, left: members })
-      for (const gameId of gameIds) await requestScoreboardRebuild(ctx.services, gameId)
-      await audit(ctx, `管理员删除队伍 ${team.name}（#${params.id}）`, 'Warning')
-      return undefined
+    handler: async (_ctx, { scope, actor, params }) => {
+      await deleteTeamAsAdmin(scope, actor, params.id)
     },
   }),
   route({

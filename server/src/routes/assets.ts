@@ -1,7 +1,7 @@
 /** Group `assets` (CONTRACT §3.3): download (no `/api` prefix), bulk upload, delete. */
-import type { Context } from 'koa'
 import { z } from 'zod'
 import { LocalFile } from '@flagwave/shared/schemas/admin'
+import { AssetUploadQuery } from '@flagwave/shared/schemas/assets'
 import { RAW, route } from '../http/route.js'
 import { badRequest, notFound } from '../lib/errors.js'
 import { presentLocalFile } from '../presenters/files.js'
@@ -10,17 +10,6 @@ import { contentTypeFor, IMMUTABLE_CACHE, ifRangeMatches, notModified, parseRang
 
 /** `{hash:length(64)}`: any other length matches no endpoint (404). */
 const hash64 = z.string().length(64)
-
-const uploadQuery = z.object({
-  filename: z
-    .union([z.string(), z.array(z.string())])
-    .optional()
-    .transform((v) => (Array.isArray(v) ? v[0] : v) || null),
-})
-
-async function audit(ctx: Context, message: string): Promise<void> {
-  await ctx.services.audit.write({ message, userName: ctx.state.user?.userName, ip: ctx.clientIp, status: 'Success' })
-}
 
 export const assetRoutes = [
   route({
@@ -77,15 +66,11 @@ export const assetRoutes = [
     method: 'POST',
     path: '/api/assets',
     role: 'Admin',
-    query: uploadQuery,
+    query: AssetUploadQuery,
     body: 'multipart',
     response: z.array(LocalFile),
     summary: 'Upload files (parts named `files`); known bytes gain a reference',
-    handler: async (ctx, { query, files }) => {
-      const stored = await uploadAssets(ctx.em, ctx.services.storage, files, query.filename)
-      for (const file of stored) await audit(ctx, `更新文件 [${file.hash.slice(0, 8)}] ${file.name} @ ${file.fileSize} bytes`)
-      return stored.map(presentLocalFile)
-    },
+    handler: async (_ctx, { scope, actor, query, files }) => (await uploadAssets(scope, actor, files, query.filename)).map(presentLocalFile),
   }),
   route({
     method: 'DELETE',
@@ -94,10 +79,8 @@ export const assetRoutes = [
     params: z.object({ hash: hash64 }),
     response: 'empty',
     summary: 'Drop one reference to a file; the last one deletes it',
-    handler: async (ctx, { params }) => {
-      const file = await deleteAsset(ctx.em, ctx.services.storage, params.hash)
-      await audit(ctx, `删除文件 [${file.hash.slice(0, 8)}] ${file.name}`)
-      return undefined
+    handler: async (_ctx, { scope, actor, params }) => {
+      await deleteAsset(scope, actor, params.hash)
     },
   }),
 ]

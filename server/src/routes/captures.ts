@@ -7,6 +7,9 @@ import { z } from 'zod'
 import { intParam, RAW, route } from '../http/route.js'
 import { ChallengeTrafficModel, FileRecord, TeamTrafficModel } from '@flagwave/shared/schemas/admin'
 import { captureArchive, captureFile, challengeCaptures, gameCaptures, teamCaptures } from '../domain/containers/captures.js'
+import { presentChallengeTraffic, presentFileRecord, presentTeamTraffic } from '../presenters/containers.js'
+import type { Team } from '../entities/Team.js'
+import { sendDownload } from './gameMonitor.js'
 
 const TeamCaptureParams = z.object({ challengeId: intParam, partId: intParam })
 
@@ -18,7 +21,8 @@ export const captureRoutes = [
     params: z.object({ id: intParam }),
     response: z.array(ChallengeTrafficModel),
     summary: 'Challenges with traffic capture enabled (ChallengeTrafficModel[])',
-    handler: async (ctx, { params }) => gameCaptures(ctx.em, ctx.services, params.id),
+    handler: async (_ctx, { params, scope }) =>
+      (await gameCaptures(scope.em, scope.services, params.id)).map(({ challenge, count }) => presentChallengeTraffic(challenge, count)),
   }),
   route({
     method: 'GET',
@@ -27,7 +31,10 @@ export const captureRoutes = [
     params: z.object({ challengeId: intParam }),
     response: z.array(TeamTrafficModel),
     summary: 'Teams with captured traffic for a challenge (TeamTrafficModel[])',
-    handler: async (ctx, { params }) => challengeCaptures(ctx.em, ctx.services, params.challengeId),
+    handler: async (_ctx, { params, scope }) =>
+      (await challengeCaptures(scope.em, scope.services, params.challengeId)).map(({ participation, count }) =>
+        presentTeamTraffic(participation.id, participation.team as Team, participation.organization ?? null, count),
+      ),
   }),
   route({
     method: 'GET',
@@ -36,7 +43,8 @@ export const captureRoutes = [
     params: TeamCaptureParams,
     response: z.array(FileRecord),
     summary: "A team's capture files for a challenge (FileRecord[])",
-    handler: async (ctx, { params }) => teamCaptures(ctx.services, params.challengeId, params.partId),
+    handler: async (_ctx, { params, scope }) =>
+      (await teamCaptures(scope.services, params.challengeId, params.partId)).map((f) => presentFileRecord(f.name, f.size, f.modified)),
   }),
   route({
     method: 'GET',
@@ -45,13 +53,8 @@ export const captureRoutes = [
     params: TeamCaptureParams,
     response: 'file:application/zip',
     summary: "All of a team's capture files as a zip",
-    handler: async (ctx, { params }) => {
-      const archive = await captureArchive(ctx.services, params.challengeId, params.partId)
-      ctx.status = 200
-      ctx.attachment(archive.fileName)
-      ctx.type = 'application/zip'
-      ctx.body = archive.stream
-      return RAW
+    handler: async (ctx, { params, scope }) => {
+      return sendDownload(ctx, await captureArchive(scope.services, params.challengeId, params.partId), 'application/zip')
     },
   }),
   route({
@@ -61,8 +64,8 @@ export const captureRoutes = [
     params: z.object({ challengeId: intParam, partId: intParam, filename: z.string() }),
     response: 'file:application/octet-stream',
     summary: 'One capture file (pcap)',
-    handler: async (ctx, { params }) => {
-      const file = await captureFile(ctx.services, params.challengeId, params.partId, params.filename)
+    handler: async (ctx, { params, scope }) => {
+      const file = await captureFile(scope.services, params.challengeId, params.partId, params.filename)
       ctx.status = 200
       ctx.attachment(file.fileName)
       ctx.type = 'application/octet-stream'

@@ -1,11 +1,10 @@
 /**
  * Group `game`, players' containers (CONTRACT §3.5.24–3.5.26): start, prolong and destroy the
- * container of the caller team's instance. Each runs the context gate (steps 1–5) first.
+ * container of the caller team's instance. Each command runs the context gate (steps 1–5) first.
  */
 import { z } from 'zod'
 import { intParam, route } from '../http/route.js'
-import { gameContext } from '../domain/play/gate.js'
-import { prolongInstanceContainer, startInstanceContainer, stopInstanceContainer } from '../domain/containers/lifecycle.js'
+import { prolongInstanceContainer, startInstanceContainer, stopInstanceContainer } from '../domain/containers/playerContainers.js'
 import { presentContainerInfo } from '../presenters/containers.js'
 import { ContainerInfoModel } from '@flagwave/shared/schemas/challenges'
 
@@ -20,12 +19,7 @@ export const containerRoutes = [
     params: ContainerParams,
     response: ContainerInfoModel,
     summary: "Start the team's container of a challenge (ContainerInfoModel)",
-    handler: async (ctx, { params }) => {
-      const user = ctx.state.user!
-      const context = await gameContext(ctx.em, params.id, user, { refuseEnded: true })
-      const container = await startInstanceContainer(ctx.em, ctx.services, context, user, params.challengeId, ctx.outbox)
-      return presentContainerInfo(container)
-    },
+    handler: async (_ctx, { params, actor, scope }) => presentContainerInfo(await startInstanceContainer(scope, actor, params.id, params.challengeId)),
   }),
   route({
     method: 'POST',
@@ -35,11 +29,7 @@ export const containerRoutes = [
     params: ContainerParams,
     response: ContainerInfoModel,
     summary: "Prolong the team's container by 2 hours, in its last 10 minutes (ContainerInfoModel)",
-    handler: async (ctx, { params }) => {
-      const context = await gameContext(ctx.em, params.id, ctx.state.user!, { refuseEnded: true })
-      const container = await prolongInstanceContainer(ctx.em, context, params.challengeId, ctx.outbox)
-      return presentContainerInfo(container)
-    },
+    handler: async (_ctx, { params, actor, scope }) => presentContainerInfo(await prolongInstanceContainer(scope, actor, params.id, params.challengeId)),
   }),
   route({
     method: 'DELETE',
@@ -49,10 +39,8 @@ export const containerRoutes = [
     params: ContainerParams,
     response: 'empty',
     summary: "Destroy the team's container of a challenge",
-    handler: async (ctx, { params }) => {
-      const user = ctx.state.user!
-      const context = await gameContext(ctx.em, params.id, user, { refuseEnded: true })
-      await stopInstanceContainer(ctx.em, ctx.services, context, user, params.challengeId, ctx.outbox)
+    handler: async (_ctx, { params, actor, scope }) => {
+      await stopInstanceContainer(scope, actor, params.id, params.challengeId)
       return undefined
     },
   }),

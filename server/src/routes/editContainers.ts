@@ -18,7 +18,7 @@ export const editContainerRoutes = [
     params: EditChallengeParams,
     response: ContainerInfoModel,
     summary: 'Start a test container of the challenge (ContainerInfoModel)',
-    handler: async (ctx, { params }) => presentContainerInfo(await createTestContainer(ctx.em, ctx.services, params.id, params.cId)),
+    handler: async (_ctx, { params, scope }) => presentContainerInfo(await createTestContainer(scope.em, scope.services, params.id, params.cId)),
   }),
   route({
     method: 'DELETE',
@@ -27,8 +27,8 @@ export const editContainerRoutes = [
     params: EditChallengeParams,
     response: 'empty',
     summary: "Destroy the challenge's test container (none is not an error)",
-    handler: async (ctx, { params }) => {
-      await removeTestContainer(ctx.em, ctx.services, params.id, params.cId)
+    handler: async (_ctx, { params, scope }) => {
+      await removeTestContainer(scope.em, scope.services, params.id, params.cId)
       return undefined
     },
   }),

@@ -3,9 +3,8 @@
  * notices, challenges, flags and attachments. Admin only. Game lookup precedes challenge lookup.
  * The two test-container endpoints live in routes/editContainers.ts.
  */
-import type { Context } from 'koa'
+import type { EntityManager } from '@mikro-orm/postgresql'
 import { z } from 'zod'
-import { rooms } from '@flagwave/shared/events'
 import { GameInfoInput, GameInfoModel, GameNotice, GameNoticeModel } from '@flagwave/shared/schemas/games'
 import {
   AttachmentCreateModel,
@@ -18,20 +17,10 @@ import {
 import { arrayResponseOf, pagingQuery, type ArrayResponse } from '@flagwave/shared/schemas/common'
 import { intParam, route } from '../http/route.js'
 import { requireFile } from '../lib/uploads.js'
-import { removeBlobs } from '../domain/files/files.js'
+import type { Challenge } from '../entities/Challenge.js'
 import { teamHashSalt } from '../domain/games/keys.js'
-import { invalidateGameList } from '../domain/games/cache.js'
-import {
-  assertPosterFile,
-  createGame,
-  deleteGame,
-  deleteWriteups,
-  findGame,
-  listGames,
-  setPoster,
-  updateGame,
-} from '../domain/games/games.js'
-import { editNotice, invalidateNotices, listNormalNotices, postNotice, pushNotices, removeNotice } from '../domain/notices/notices.js'
+import { createGame, deleteGame, deleteWriteups, findGame, listGames, setPoster, updateGame } from '../domain/games/games.js'
+import { editNotice, listNormalNotices, postNotice, removeNotice } from '../domain/notices/notices.js'
 import {
   createChallenge,
   deleteChallenge,
@@ -41,8 +30,6 @@ import {
   updateChallenge,
 } from '../domain/challenges/challenges.js'
 import { addFlags, removeFlag, setChallengeAttachment } from '../domain/challenges/attachments.js'
-import { challengeUpdateOf } from '../domain/challenges/scores.js'
-import { requestScoreboardRebuild } from '../domain/scoreboard/hooks.js'
 import { presentGameInfo } from '../presenters/games.js'
 import { presentNotice } from '../presenters/notices.js'
 import { presentChallengeEditDetail, presentChallengeInfo } from '../presenters/challenges.js'
@@ -52,22 +39,9 @@ const challengeParams = z.object({ id: intParam, cId: intParam })
 const noticeParams = z.object({ id: intParam, noticeId: intParam })
 const flagParams = z.object({ id: intParam, cId: intParam, fId: intParam })
 
-/** An audit entry for the signed-in admin (written after the change committed). */
-function audit(ctx: Context, message: string): Promise<void> {
-  return ctx.services.audit.write({ message, userName: ctx.state.user?.userName, ip: ctx.clientIp, status: 'Success' })
-}
-
-/** Ask the scoreboard engine to rebuild a game after a committed edit; never fails the request. */
-async function rebuildScoreboard(ctx: Context, gameId: number): Promise<void> {
-  try {
-    await requestScoreboardRebuild(ctx.services, gameId)
-  } catch (err) {
-    ctx.state.log.warn({ err, gameId }, 'scoreboard rebuild request failed')
-  }
-}
-
-async function challengeDetail(ctx: Context, challenge: Awaited<ReturnType<typeof findChallenge>>) {
-  return presentChallengeEditDetail(await loadChallengeDetail(ctx.em, challenge))
+/** ChallengeEditDetailModel of a challenge: its flags, files and test container loaded. */
+async function presentChallengeDetail(em: EntityManager, challenge: Challenge): Promise<ChallengeEditDetailModel> {
+  return presentChallengeEditDetail(await loadChallengeDetail(em, challenge))
 }
 
 export const editGameRoutes = [
@@ -79,12 +53,7 @@ export const editGameRoutes = [
     response: GameInfoModel,
     body: GameInfoInput,
     summary: 'Create a game (GameInfoModel) with a new Ed25519 key pair',
-    handler: async (ctx, { body }) => {
-      const game = await createGame(ctx.em, ctx.services.config.XOR_KEY, body)
-      await invalidateGameList(ctx.services)
-      await audit(ctx, `创建了比赛 #${game.id} ${game.title}`)
-      return presentGameInfo(game)
-    },
+    handler: async (_ctx, { body, scope, actor }) => presentGameInfo(await createGame(scope, actor, body)),
   }),
   route({
     method: 'GET',
@@ -93,8 +62,8 @@ export const editGameRoutes = [
     response: arrayResponseOf(GameInfoModel),
     query: pagingQuery(0),
     summary: 'Games, newest first (count defaults to 0)',
-    handler: async (ctx, { query }): Promise<ArrayResponse<GameInfoModel>> => {
-      const { games, total } = await listGames(ctx.em, query.count, query.skip)
+    handler: async (_ctx, { query, scope }): Promise<ArrayResponse<GameInfoModel>> => {
+      const { games, total } = await listGames(scope.em, query.count, query.skip)
       const data = games.map(presentGameInfo)
       return { data, length: data.length, total }
     },
@@ -105,7 +74,7 @@ export const editGameRoutes = [
     role: 'Admin',
     response: GameInfoModel,
     params: gameParams,
-    handler: async (ctx, { params }) => presentGameInfo(await findGame(ctx.em, params.id)),
+    handler: async (_ctx, { params, scope }) => presentGameInfo(await findGame(scope.em, params.id)),
   }),
   route({
     method: 'GET',
@@ -114,7 +83,7 @@ export const editGameRoutes = [
     response: z.string(),
     params: gameParams,
     summary: 'Salt of the [TEAM_HASH] flag placeholder',
-    handler: async (ctx, { params }) => teamHashSalt(await findGame(ctx.em, params.id)),
+    handler: async (_ctx, { params, scope }) => teamHashSalt(await findGame(scope.em, params.id)),
   }),
   route({
     method: 'PUT',
@@ -124,12 +93,9 @@ export const editGameRoutes = [
     params: gameParams,
     body: GameInfoInput,
     summary: 'Replace a game (organizations null = keep)',
-    handler: async (ctx, { params, body }) => {
-      const game = await updateGame(ctx.em, await findGame(ctx.em, params.id), body)
-      await invalidateGameList(ctx.services)
-      await rebuildScoreboard(ctx, game.id)
-      await audit(ctx, `更新了比赛 #${game.id} ${game.title}`)
-      return presentGameInfo(game)
+    handler: async (_ctx, { params, body, scope, actor }) => {
+      const game = await findGame(scope.em, params.id)
+      return presentGameInfo(await updateGame(scope, actor, game, body))
     },
   }),
   route({
@@ -139,14 +105,8 @@ export const editGameRoutes = [
     response: 'empty',
     params: gameParams,
     summary: 'Delete a game and everything of it',
-    handler: async (ctx, { params }) => {
-      const game = await findGame(ctx.em, params.id)
-      const title = game.title
-      await deleteGame(ctx.em, ctx.services, game.id)
-      await invalidateGameList(ctx.services)
-      await invalidateNotices(ctx.services, params.id)
-      await rebuildScoreboard(ctx, params.id)
-      await audit(ctx, `删除了比赛 #${params.id} ${title}`)
+    handler: async (_ctx, { params, scope, actor }) => {
+      await deleteGame(scope, actor, await findGame(scope.em, params.id))
       return undefined
     },
   }),
@@ -157,10 +117,8 @@ export const editGameRoutes = [
     response: 'empty',
     params: gameParams,
     summary: "Release every write-up of the game's participations",
-    handler: async (ctx, { params }) => {
-      const game = await findGame(ctx.em, params.id)
-      const count = await deleteWriteups(ctx.em, ctx.services.storage, game)
-      await audit(ctx, `删除了比赛 #${game.id} ${game.title} 的 ${count} 份题解`)
+    handler: async (_ctx, { params, scope, actor }) => {
+      await deleteWriteups(scope, actor, await findGame(scope.em, params.id))
       return undefined
     },
   }),
@@ -172,15 +130,7 @@ export const editGameRoutes = [
     params: gameParams,
     body: 'multipart',
     summary: 'Upload the poster (GIF kept, else WebP at full size)',
-    handler: async (ctx, { params, files }) => {
-      const file = requireFile(files)
-      assertPosterFile(file)
-      const game = await findGame(ctx.em, params.id)
-      const url = await setPoster(ctx.em, ctx.services.storage, game, file)
-      await invalidateGameList(ctx.services)
-      await audit(ctx, `更新了比赛 #${game.id} ${game.title} 的海报`)
-      return url
-    },
+    handler: async (_ctx, { params, files, scope, actor }) => setPoster(scope, actor, params.id, requireFile(files)),
   }),
 
   /* ---------------------------------------------------------------- notices */
@@ -192,13 +142,9 @@ export const editGameRoutes = [
     params: gameParams,
     body: GameNoticeModel,
     summary: 'Post a notice (pushed to the game room)',
-    handler: async (ctx, { params, body }) => {
-      const game = await findGame(ctx.em, params.id)
-      const notice = await postNotice(ctx.em, game, body.content)
-      pushNotices(ctx.outbox, game.id, [notice])
-      await invalidateNotices(ctx.services, game.id)
-      await audit(ctx, `发布了比赛 #${game.id} 的通知 #${notice.id}`)
-      return presentNotice(notice)
+    handler: async (_ctx, { params, body, scope, actor }) => {
+      const game = await findGame(scope.em, params.id)
+      return presentNotice(await postNotice(scope, actor, game, body.content))
     },
   }),
   route({
@@ -208,9 +154,9 @@ export const editGameRoutes = [
     response: z.array(GameNotice),
     params: gameParams,
     summary: 'The Normal notices of a game',
-    handler: async (ctx, { params }) => {
-      const game = await findGame(ctx.em, params.id)
-      return (await listNormalNotices(ctx.em, game.id)).map(presentNotice)
+    handler: async (_ctx, { params, scope }) => {
+      const game = await findGame(scope.em, params.id)
+      return (await listNormalNotices(scope.em, game.id)).map(presentNotice)
     },
   }),
   route({
@@ -221,12 +167,7 @@ export const editGameRoutes = [
     params: noticeParams,
     body: GameNoticeModel,
     summary: 'Edit a Normal notice (not pushed)',
-    handler: async (ctx, { params, body }) => {
-      const notice = await editNotice(ctx.em, params.id, params.noticeId, body.content)
-      await invalidateNotices(ctx.services, params.id)
-      await audit(ctx, `更新了比赛 #${params.id} 的通知 #${notice.id}`)
-      return presentNotice(notice)
-    },
+    handler: async (_ctx, { params, body, scope, actor }) => presentNotice(await editNotice(scope, actor, params.id, params.noticeId, body.content)),
   }),
   route({
     method: 'DELETE',
@@ -235,10 +176,8 @@ export const editGameRoutes = [
     response: 'empty',
     params: noticeParams,
     summary: 'Delete a Normal notice (not pushed)',
-    handler: async (ctx, { params }) => {
-      await removeNotice(ctx.em, params.id, params.noticeId)
-      await invalidateNotices(ctx.services, params.id)
-      await audit(ctx, `删除了比赛 #${params.id} 的通知 #${params.noticeId}`)
+    handler: async (_ctx, { params, scope, actor }) => {
+      await removeNotice(scope, actor, params.id, params.noticeId)
       return undefined
     },
   }),
@@ -252,11 +191,9 @@ export const editGameRoutes = [
     params: gameParams,
     body: ChallengeCreateModel,
     summary: 'Create a (disabled) challenge',
-    handler: async (ctx, { params, body }) => {
-      const game = await findGame(ctx.em, params.id)
-      const challenge = await createChallenge(ctx.em, game, body)
-      await audit(ctx, `添加了比赛 #${game.id} 的题目 #${challenge.id} ${challenge.title}`)
-      return challengeDetail(ctx, challenge)
+    handler: async (_ctx, { params, body, scope, actor }) => {
+      const game = await findGame(scope.em, params.id)
+      return presentChallengeDetail(scope.em, await createChallenge(scope, actor, game, body))
     },
   }),
   route({
@@ -266,7 +203,7 @@ export const editGameRoutes = [
     response: z.array(ChallengeInfoModel),
     params: gameParams,
     summary: 'Challenges of a game by id (no game lookup)',
-    handler: async (ctx, { params }) => (await listChallenges(ctx.em, params.id)).map(presentChallengeInfo),
+    handler: async (_ctx, { params, scope }) => (await listChallenges(scope.em, params.id)).map(presentChallengeInfo),
   }),
   route({
     method: 'GET',
@@ -274,9 +211,9 @@ export const editGameRoutes = [
     role: 'Admin',
     response: ChallengeEditDetailModel,
     params: challengeParams,
-    handler: async (ctx, { params }) => {
-      const game = await findGame(ctx.em, params.id)
-      return challengeDetail(ctx, await findChallenge(ctx.em, game.id, params.cId))
+    handler: async (_ctx, { params, scope }) => {
+      const game = await findGame(scope.em, params.id)
+      return presentChallengeDetail(scope.em, await findChallenge(scope.em, game.id, params.cId))
     },
   }),
   route({
@@ -287,14 +224,10 @@ export const editGameRoutes = [
     params: challengeParams,
     body: ChallengeUpdateModel,
     summary: 'Partial update of a challenge (flags untouched)',
-    handler: async (ctx, { params, body }) => {
-      const game = await findGame(ctx.em, params.id)
-      const found = await findChallenge(ctx.em, game.id, params.cId)
-      const { challenge, notices } = await updateChallenge(ctx.em, game, found, body, ctx.outbox)
-      if (notices.length) await invalidateNotices(ctx.services, game.id)
-      await rebuildScoreboard(ctx, game.id)
-      await audit(ctx, `更新了比赛 #${game.id} 的题目 #${challenge.id} ${challenge.title}`)
-      return challengeDetail(ctx, challenge)
+    handler: async (_ctx, { params, body, scope, actor }) => {
+      const game = await findGame(scope.em, params.id)
+      const challenge = await findChallenge(scope.em, game.id, params.cId)
+      return presentChallengeDetail(scope.em, await updateChallenge(scope, actor, game, challenge, body))
     },
   }),
   route({
@@ -304,14 +237,9 @@ export const editGameRoutes = [
     response: 'empty',
     params: challengeParams,
     summary: 'Delete a challenge with its attachments',
-    handler: async (ctx, { params }) => {
-      const game = await findGame(ctx.em, params.id)
-      const challenge = await findChallenge(ctx.em, game.id, params.cId)
-      const title = challenge.title
-      const freed = await deleteChallenge(ctx.em, challenge)
-      await removeBlobs(ctx.em, ctx.services.storage, freed)
-      await rebuildScoreboard(ctx, game.id)
-      await audit(ctx, `删除了比赛 #${game.id} 的题目 #${params.cId} ${title}`)
+    handler: async (_ctx, { params, scope, actor }) => {
+      const game = await findGame(scope.em, params.id)
+      await deleteChallenge(scope, actor, game, await findChallenge(scope.em, game.id, params.cId))
       return undefined
     },
   }),
@@ -323,12 +251,9 @@ export const editGameRoutes = [
     params: challengeParams,
     body: AttachmentCreateModel,
     summary: 'Replace the challenge-wide attachment',
-    handler: async (ctx, { params, body }) => {
-      const game = await findGame(ctx.em, params.id)
-      const challenge = await findChallenge(ctx.em, game.id, params.cId)
-      const freed = await setChallengeAttachment(ctx.em, challenge, body)
-      await removeBlobs(ctx.em, ctx.services.storage, freed)
-      await audit(ctx, `更新了比赛 #${game.id} 的题目 #${challenge.id} 的附件`)
+    handler: async (_ctx, { params, body, scope, actor }) => {
+      const game = await findGame(scope.em, params.id)
+      await setChallengeAttachment(scope, actor, game, await findChallenge(scope.em, game.id, params.cId), body)
       return undefined
     },
   }),
@@ -340,11 +265,9 @@ export const editGameRoutes = [
     params: challengeParams,
     body: FlagCreateModelList,
     summary: 'Append flags (each with an optional attachment)',
-    handler: async (ctx, { params, body }) => {
-      const game = await findGame(ctx.em, params.id)
-      const challenge = await findChallenge(ctx.em, game.id, params.cId)
-      const added = await addFlags(ctx.em, challenge, body)
-      if (added) await audit(ctx, `为比赛 #${game.id} 的题目 #${challenge.id} 添加了 ${added} 个 flag`)
+    handler: async (_ctx, { params, body, scope, actor }) => {
+      const game = await findGame(scope.em, params.id)
+      await addFlags(scope, actor, game, await findChallenge(scope.em, game.id, params.cId), body)
       return undefined
     },
   }),
@@ -355,19 +278,9 @@ export const editGameRoutes = [
     response: z.enum(['Success', 'NotFound']),
     params: flagParams,
     summary: 'Remove a flag ("Success" / "NotFound"); the last one disables the challenge',
-    handler: async (ctx, { params }) => {
-      const game = await findGame(ctx.em, params.id)
-      const challenge = await findChallenge(ctx.em, game.id, params.cId)
-      const result = await removeFlag(ctx.em, challenge, params.fId)
-      if (result.status === 'Success') {
-        await removeBlobs(ctx.em, ctx.services.storage, result.freed)
-        if (result.disabled) {
-          ctx.outbox.publish('user', rooms.game(game.id), 'ReceivedChallengeUpdate', await challengeUpdateOf(ctx.em, game, [result.challenge]))
-          await rebuildScoreboard(ctx, game.id)
-        }
-        await audit(ctx, `删除了比赛 #${game.id} 的题目 #${challenge.id} 的 flag #${params.fId}`)
-      }
-      return result.status
+    handler: async (_ctx, { params, scope, actor }) => {
+      const game = await findGame(scope.em, params.id)
+      return removeFlag(scope, actor, game, await findChallenge(scope.em, game.id, params.cId), params.fId)
     },
   }),
 ]

@@ -14,11 +14,15 @@ import { notFound } from '../lib/errors.js'
 import { gameContext } from '../domain/play/gate.js'
 import { gameInfoFor, gameNotices, recentGames } from '../domain/play/games.js'
 import { loadInstance } from '../domain/play/instances.js'
-import { PageQuery } from '../domain/play/paging.js'
+import { PageQuery } from '@flagwave/shared/schemas/gameQueries'
 import { joinGame, leaveGame } from '../domain/participations/join.js'
 import { gameParticipations } from '../domain/participations/queries.js'
-import { uploadWriteup, writeupInfo } from '../domain/writeups/writeups.js'
+import { teamWriteup, uploadWriteup } from '../domain/writeups/writeups.js'
 import { presentChallengeDetail, presentGameDetail } from '../presenters/play.js'
+import { presentBasicGame, presentDetailedGame } from '../presenters/games.js'
+import { presentNotice } from '../presenters/notices.js'
+import { presentParticipationInfo } from '../presenters/participations.js'
+import { presentBasicWriteup } from '../presenters/writeups.js'
 import type { Team } from '../entities/Team.js'
 
 const GameParams = z.object({ id: intParam })
@@ -30,7 +34,7 @@ export const gameRoutes = [
     path: '/api/game',
     response: z.array(BasicGameInfoModel),
     summary: 'The 10 most recent non-hidden games (BasicGameInfoModel[])',
-    handler: async (ctx) => recentGames(ctx.em),
+    handler: async (_ctx, { scope }) => (await recentGames(scope.em)).map(presentBasicGame),
   }),
   route({
     method: 'GET',
@@ -38,7 +42,10 @@ export const gameRoutes = [
     response: DetailedGameInfoModel,
     params: GameParams,
     summary: "A game (DetailedGameInfoModel) with the caller's participation",
-    handler: async (ctx, { params }) => gameInfoFor(ctx.em, params.id, ctx.state.user),
+    handler: async (_ctx, { params, actor, scope }) => {
+      const { game, teamCount, caller } = await gameInfoFor(scope.em, params.id, actor?.user ?? null)
+      return presentDetailedGame(game, teamCount, caller)
+    },
   }),
   route({
     method: 'POST',
@@ -48,8 +55,8 @@ export const gameRoutes = [
     params: GameParams,
     body: GameJoinModel,
     summary: 'Join a game with a team',
-    handler: async (ctx, { params, body }) => {
-      await joinGame(ctx.em, ctx.services, { user: ctx.state.user!, ip: ctx.clientIp }, params.id, body)
+    handler: async (_ctx, { params, body, actor, scope }) => {
+      await joinGame(scope, actor, params.id, body)
       return undefined
     },
   }),
@@ -60,8 +67,8 @@ export const gameRoutes = [
     role: 'User',
     params: GameParams,
     summary: 'Leave a game (pending or rejected registrations only)',
-    handler: async (ctx, { params }) => {
-      await leaveGame(ctx.em, ctx.services, { user: ctx.state.user!, ip: ctx.clientIp }, params.id)
+    handler: async (_ctx, { params, actor, scope }) => {
+      await leaveGame(scope, actor, params.id)
       return undefined
     },
   }),
@@ -72,9 +79,9 @@ export const gameRoutes = [
     role: 'User',
     params: GameParams,
     summary: "The team's view of the game (GameDetailModel)",
-    handler: async (ctx, { params }) => {
-      const { game, participation } = await gameContext(ctx.em, params.id, ctx.state.user!, { refuseEnded: true })
-      const scoreboard = await ctx.services.scoreboard.get(game.id)
+    handler: async (_ctx, { params, actor, scope }) => {
+      const { game, participation } = await gameContext(scope.em, params.id, actor.user, { refuseEnded: true })
+      const scoreboard = await scope.services.scoreboard.get(game.id)
       return presentGameDetail(game, participation, participation.team as Team, scoreboard)
     },
   }),
@@ -85,7 +92,8 @@ export const gameRoutes = [
     role: 'Admin',
     params: GameParams,
     summary: 'Every participation of the game (ParticipationInfoModel[])',
-    handler: async (ctx, { params }) => gameParticipations(ctx.em, params.id),
+    handler: async (_ctx, { params, scope }) =>
+      (await gameParticipations(scope.em, params.id)).map(({ participation, registeredMembers }) => presentParticipationInfo(participation, registeredMembers)),
   }),
   route({
     method: 'GET',
@@ -94,7 +102,7 @@ export const gameRoutes = [
     params: GameParams,
     query: PageQuery,
     summary: 'Notices: admin notices first, then system notices, newest first (GameNotice[])',
-    handler: async (ctx, { params, query }) => gameNotices(ctx.em, params.id, query.count, query.skip),
+    handler: async (_ctx, { params, query, scope }) => (await gameNotices(scope.em, params.id, query.count, query.skip)).map(presentNotice),
   }),
   route({
     method: 'GET',
@@ -103,10 +111,10 @@ export const gameRoutes = [
     role: 'User',
     params: ChallengeParams,
     summary: "The team's instance of a challenge (ChallengeDetailModel), loaded on first view",
-    handler: async (ctx, { params }) => {
+    handler: async (_ctx, { params, actor, scope }) => {
       if (params.id <= 0 || params.challengeId <= 0) throw notFound('题目未找到')
-      const { game, participation } = await gameContext(ctx.em, params.id, ctx.state.user!, { refuseEnded: true })
-      return presentChallengeDetail(await loadInstance(ctx.em, game, participation, params.challengeId))
+      const { game, participation } = await gameContext(scope.em, params.id, actor.user, { refuseEnded: true })
+      return presentChallengeDetail(await loadInstance(scope.em, game, participation, params.challengeId))
     },
   }),
   route({
@@ -116,7 +124,10 @@ export const gameRoutes = [
     role: 'User',
     params: GameParams,
     summary: "The team's write-up (BasicWriteupInfoModel); works after the end",
-    handler: async (ctx, { params }) => writeupInfo(ctx.em, ctx.state.user!, params.id),
+    handler: async (_ctx, { params, actor, scope }) => {
+      const { game, file } = await teamWriteup(scope.em, actor.user, params.id)
+      return presentBasicWriteup(game, file)
+    },
   }),
   route({
     method: 'POST',
@@ -126,8 +137,8 @@ export const gameRoutes = [
     params: GameParams,
     body: 'multipart',
     summary: "Upload the team's write-up (PDF, ≤ 20 MiB, before the deadline)",
-    handler: async (ctx, { params, files }) => {
-      await uploadWriteup(ctx.em, ctx.services, { user: ctx.state.user!, ip: ctx.clientIp }, params.id, requireFile(files))
+    handler: async (_ctx, { params, files, actor, scope }) => {
+      await uploadWriteup(scope, actor, params.id, requireFile(files))
       return undefined
     },
   }),

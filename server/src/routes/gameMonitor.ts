@@ -8,7 +8,9 @@ import { GameEvent } from '@flagwave/shared/schemas/games'
 import { CheatInfoModel, Submission } from '@flagwave/shared/schemas/play'
 import { intParam, RAW, route } from '../http/route.js'
 import { gameCheatInfo, gameEvents, gameSubmissions } from '../domain/play/monitor.js'
-import { EventsQuery, SubmissionsQuery } from '../domain/play/paging.js'
+import { presentGameEvent } from '../presenters/events.js'
+import { presentCheatInfoModel, presentSubmission } from '../presenters/submissions.js'
+import { EventsQuery, SubmissionsQuery } from '@flagwave/shared/schemas/gameQueries'
 import { scoreboardSheet, submissionSheet, XLSX_TYPE, type Export } from '../domain/exports/sheets.js'
 
 const GameParams = z.object({ id: intParam })
@@ -31,7 +33,7 @@ export const gameMonitorRoutes = [
     params: GameParams,
     query: EventsQuery,
     summary: 'Game events, newest first (GameEvent[])',
-    handler: async (ctx, { params, query }) => gameEvents(ctx.em, params.id, query.hideContainer, query),
+    handler: async (_ctx, { params, query, scope }) => (await gameEvents(scope.em, params.id, query.hideContainer, query)).map(presentGameEvent),
   }),
   route({
     method: 'GET',
@@ -41,7 +43,7 @@ export const gameMonitorRoutes = [
     params: GameParams,
     query: SubmissionsQuery,
     summary: 'Submissions, newest first, optionally of one status (Submission[]); count ≤ 0 = all',
-    handler: async (ctx, { params, query }) => gameSubmissions(ctx.em, params.id, query.type, query),
+    handler: async (_ctx, { params, query, scope }) => (await gameSubmissions(scope.em, params.id, query.type, query)).map(presentSubmission),
   }),
   route({
     method: 'GET',
@@ -50,7 +52,7 @@ export const gameMonitorRoutes = [
     role: 'Monitor',
     params: GameParams,
     summary: 'Cheat reports (CheatInfoModel[])',
-    handler: async (ctx, { params }) => gameCheatInfo(ctx.em, params.id),
+    handler: async (_ctx, { params, scope }) => (await gameCheatInfo(scope.em, params.id)).map(presentCheatInfoModel),
   }),
   route({
     method: 'GET',
@@ -59,7 +61,7 @@ export const gameMonitorRoutes = [
     role: 'Monitor',
     params: GameParams,
     summary: 'The scoreboard as an .xlsx download',
-    handler: async (ctx, { params }) => sendDownload(ctx, await scoreboardSheet(ctx.em, ctx.services, params.id), XLSX_TYPE),
+    handler: async (ctx, { params, scope }) => sendDownload(ctx, await scoreboardSheet(scope.em, scope.services, params.id), XLSX_TYPE),
   }),
   route({
     method: 'GET',
@@ -68,6 +70,6 @@ export const gameMonitorRoutes = [
     role: 'Monitor',
     params: GameParams,
     summary: 'Every submission as an .xlsx download',
-    handler: async (ctx, { params }) => sendDownload(ctx, await submissionSheet(ctx.em, ctx.services, params.id), XLSX_TYPE),
+    handler: async (ctx, { params, scope }) => sendDownload(ctx, await submissionSheet(scope.em, scope.services, params.id), XLSX_TYPE),
   }),
 ]

@@ -8,8 +8,9 @@ import { WriteupInfoModel } from '@flagwave/shared/schemas/play'
 import { intParam, route } from '../http/route.js'
 import { badRequest } from '../lib/errors.js'
 import { setParticipationStatus } from '../domain/participations/review.js'
-import { listWriteups, writeupArchive } from '../domain/writeups/writeups.js'
+import { uploadedWriteups, writeupArchive } from '../domain/writeups/writeups.js'
 import { sendDownload } from './gameMonitor.js'
+import { presentWriteupInfo } from '../presenters/writeups.js'
 
 const StatusInput = wireEnum(ParticipationStatus)
 
@@ -21,10 +22,10 @@ export const participationRoutes = [
     role: 'Admin',
     params: z.object({ id: intParam, status: z.string() }),
     summary: 'Set a participation status (Accepted locks the team and creates its instances)',
-    handler: async (ctx, { params }) => {
+    handler: async (_ctx, { params, actor, scope }) => {
       const status = StatusInput.safeParse(params.status)
       if (!status.success) throw badRequest(`The value '${params.status}' is not valid.`)
-      await setParticipationStatus(ctx.em, ctx.services, params.id, status.data, { userName: ctx.state.user!.userName, ip: ctx.clientIp })
+      await setParticipationStatus(scope, actor, params.id, status.data)
       return undefined
     },
   }),
@@ -35,7 +36,7 @@ export const participationRoutes = [
     role: 'Admin',
     params: z.object({ id: intParam }),
     summary: 'Uploaded write-ups of a game, newest first (WriteupInfoModel[])',
-    handler: async (ctx, { params }) => listWriteups(ctx.em, params.id),
+    handler: async (_ctx, { params, scope }) => (await uploadedWriteups(scope.em, params.id)).rows.map((r) => presentWriteupInfo(r.participation, r.file)),
   }),
   route({
     method: 'GET',
@@ -44,6 +45,6 @@ export const participationRoutes = [
     role: 'Admin',
     params: z.object({ id: intParam }),
     summary: 'Every write-up of a game as one zip',
-    handler: async (ctx, { params }) => sendDownload(ctx, await writeupArchive(ctx.em, ctx.services, params.id), 'application/zip'),
+    handler: async (ctx, { params, scope }) => sendDownload(ctx, await writeupArchive(scope.em, scope.services, params.id), 'application/zip'),
   }),
 ]

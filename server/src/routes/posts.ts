@@ -2,7 +2,6 @@
  * Posts: the public reads of group `info` (CONTRACT §3.6.1–3.6.3) and the admin edits of group
  * `edit` (§3.4.1–3.4.3).
  */
-import type { Context } from 'koa'
 import { z } from 'zod'
 import { PostDetailModel, PostEditModel, PostInfoModel } from '@flagwave/shared/schemas/posts'
 import { route } from '../http/route.js'
@@ -13,10 +12,6 @@ import { cachedPosts, createPost, deletePost, findPost, updatePost } from '../do
 const idParams = z.object({ id: z.string().length(8) })
 
 const LATEST_COUNT = 20
-
-async function audit(ctx: Context, message: string): Promise<void> {
-  await ctx.services.audit.write({ message, userName: ctx.state.user?.userName, ip: ctx.clientIp, status: 'Success' })
-}
 
 export const postRoutes = [
   route({
@@ -39,7 +34,7 @@ export const postRoutes = [
     params: idParams,
     response: PostDetailModel,
     summary: 'One post with its content',
-    handler: async (ctx, { params }) => findPost(ctx.em, ctx.services, params.id),
+    handler: async (ctx, { params }) => presentPostDetail(await findPost(ctx.em, ctx.services, params.id)),
   }),
   route({
     method: 'POST',
@@ -48,11 +43,7 @@ export const postRoutes = [
     body: PostEditModel,
     response: z.string(),
     summary: 'Create a post; returns its id',
-    handler: async (ctx, { body }) => {
-      const post = await createPost(ctx.em, ctx.services, ctx.state.user!.id, body)
-      await audit(ctx, `添加文章 ${post.id}：${post.title}`)
-      return post.id
-    },
+    handler: async (_ctx, { scope, actor, body }) => (await createPost(scope, actor, body)).id,
   }),
   route({
     method: 'PUT',
@@ -62,11 +53,7 @@ export const postRoutes = [
     body: PostEditModel,
     response: PostDetailModel,
     summary: 'Replace a post (a pin toggle changes only the pin)',
-    handler: async (ctx, { params, body }) => {
-      const post = await updatePost(ctx.em, ctx.services, ctx.state.user!.id, params.id, body)
-      await audit(ctx, `更新文章 ${post.id}：${post.title}`)
-      return presentPostDetail(post)
-    },
+    handler: async (_ctx, { scope, actor, params, body }) => presentPostDetail(await updatePost(scope, actor, params.id, body)),
   }),
   route({
     method: 'DELETE',
@@ -75,10 +62,8 @@ export const postRoutes = [
     params: idParams,
     response: 'empty',
     summary: 'Delete a post',
-    handler: async (ctx, { params }) => {
-      const post = await deletePost(ctx.em, ctx.services, params.id)
-      await audit(ctx, `删除文章 ${post.id}：${post.title}`)
-      return undefined
+    handler: async (_ctx, { scope, actor, params }) => {
+      await deletePost(scope, actor, params.id)
     },
   }),
 ]

@@ -9,12 +9,13 @@ import { z } from 'zod'
 import { guidParam, RAW, route } from '../http/route.js'
 import { badRequest, notFound } from '../lib/errors.js'
 import { PROXY_TITLES, proxyContainerExists } from '../containers/proxy.js'
+import type { Services } from '../services.js'
 
 const ProxyParams = z.object({ id: guidParam })
 
-async function noUpgrade(ctx: Context, id: string): Promise<typeof RAW> {
-  if (!ctx.services.containers.proxyMode) throw badRequest(PROXY_TITLES.disabled)
-  if (!(await proxyContainerExists(ctx.services, id))) throw notFound(PROXY_TITLES.unknown)
+async function noUpgrade(ctx: Context, services: Services, id: string): Promise<typeof RAW> {
+  if (!services.containers.proxyMode) throw badRequest(PROXY_TITLES.disabled)
+  if (!(await proxyContainerExists(services, id))) throw notFound(PROXY_TITLES.unknown)
   ctx.status = 204
   ctx.body = null
   return RAW
@@ -27,7 +28,7 @@ export const proxyRoutes = [
     response: 'empty',
     params: ProxyParams,
     summary: "WebSocket tunnel to an admin test container's TCP port",
-    handler: async (ctx, { params }) => noUpgrade(ctx, params.id),
+    handler: async (ctx, { params, scope }) => noUpgrade(ctx, scope.services, params.id),
   }),
   route({
     method: 'GET',
@@ -35,6 +36,6 @@ export const proxyRoutes = [
     response: 'empty',
     params: ProxyParams,
     summary: "WebSocket tunnel to a team container's TCP port",
-    handler: async (ctx, { params }) => noUpgrade(ctx, params.id),
+    handler: async (ctx, { params, scope }) => noUpgrade(ctx, scope.services, params.id),
   }),
 ]

@@ -27,7 +27,7 @@ export const submissionRoutes = [
     body: FlagSubmitModel,
     response: z.number().int(),
     summary: 'Submit a flag; judged asynchronously, poll the status with the returned id',
-    handler: async (ctx, { params, body }) => submitFlag(ctx.em, ctx.state.user!, params.id, params.challengeId, body.flag),
+    handler: async (_ctx, { params, body, actor, scope }) => submitFlag(scope, actor, params.id, params.challengeId, body.flag),
   }),
   route({
     method: 'GET',
@@ -36,7 +36,7 @@ export const submissionRoutes = [
     params: statusParams,
     response: z.enum(AnswerResult),
     summary: "Status of the caller's own submission (CheatDetected reads as WrongAnswer)",
-    handler: async (ctx, { params }) => submissionStatus(ctx.em, ctx.state.user!, params.id, params.challengeId, params.submitId),
+    handler: async (_ctx, { params, actor, scope }) => submissionStatus(scope.em, actor.user, params.id, params.challengeId, params.submitId),
   }),
   route({
     method: 'GET',
@@ -44,8 +44,8 @@ export const submissionRoutes = [
     params: gameParams,
     response: ScoreboardModel,
     summary: 'The scoreboard (versioned: ETag / X-Scoreboard-Version, If-None-Match → 304)',
-    handler: async (ctx, { params }) => {
-      const snapshot = await ctx.services.scoreboard.snapshot(params.id)
+    handler: async (ctx, { params, scope }) => {
+      const snapshot = await scope.services.scoreboard.snapshot(params.id)
       if (!snapshot) throw notFound('比赛未找到')
       if (Date.now() < snapshot.start) throw badRequest('比赛未开始')
       await sendSnapshot(ctx, snapshot)

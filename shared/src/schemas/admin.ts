@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { ChallengeTag, ChallengeType } from '../enums.js'
 import { ChallengeModel } from './challenges.js'
 import { intOut, wireDateOut } from './fields.js'
+import { queryInt } from './common.js'
 import { TeamModel } from './teams.js'
 
 export const ContainerInstanceModel = z.object({
@@ -31,6 +32,24 @@ export const LogMessageModel = z.object({
   status: z.string().nullable(),
 })
 export type LogMessageModel = z.infer<typeof LogMessageModel>
+
+/** A paging integer that must not be negative (the reference passes negatives to the database, CONTRACT §2.9). */
+const nonNegative = (name: string, fallback: number) =>
+  queryInt(name, fallback).pipe(z.number().min(0, `The field ${name} must not be negative.`))
+
+/** `GET /api/admin/logs` query: `level` = `All`, absent or empty disables the filter. */
+export const LogsQuery = z.object({
+  level: z
+    .union([z.string(), z.array(z.string())])
+    .nullish()
+    .transform((raw) => {
+      const value = Array.isArray(raw) ? raw[0] : raw
+      return value === undefined || value === null || value === '' || value === 'All' ? null : value
+    }),
+  count: nonNegative('count', 50),
+  skip: nonNegative('skip', 0),
+})
+export type LogsQuery = z.infer<typeof LogsQuery>
 
 export const LocalFile = z.object({
   hash: z.string(),

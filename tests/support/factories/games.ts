@@ -3,7 +3,8 @@
  * Times default to a game that is running now (started an hour ago, ends in a day).
  */
 import { randomBytes } from 'node:crypto'
-import type { ChallengeTag, ChallengeType, NoticeType, ParticipationStatus } from '@flagwave/shared/enums'
+import type { RequiredEntityData } from '@mikro-orm/core'
+import type { NoticeType, ParticipationStatus } from '@flagwave/shared/enums'
 import { Game } from '../../../server/src/entities/Game.js'
 import { Challenge } from '../../../server/src/entities/Challenge.js'
 import { Flag } from '../../../server/src/entities/Flag.js'
@@ -19,7 +20,13 @@ import type { TestServer } from '../server.js'
 
 const HOUR = 3600_000
 
-export async function createGame(server: TestServer, overrides: Partial<Omit<Game, 'id'>> = {}): Promise<Game> {
+/** Columns of a game to set instead of the made-up ones. */
+export type GameOverrides = Partial<Omit<RequiredEntityData<Game>, 'id'>>
+
+/** Columns of a challenge (relations by entity or id) and its static flags (`['flag{test}']` unless given). */
+export type ChallengeOverrides = Partial<Omit<RequiredEntityData<Challenge>, 'id' | 'game'>> & { flags?: string[] }
+
+export async function createGame(server: TestServer, overrides: GameOverrides = {}): Promise<Game> {
   const em = server.services.orm.em.fork()
   const keys = generateGameKeys(server.services.config.XOR_KEY)
   const now = Date.now()
@@ -31,7 +38,7 @@ export async function createGame(server: TestServer, overrides: Partial<Omit<Gam
     practiceMode: true,
     ...keys,
     ...overrides,
-  } as never)
+  })
   await em.flush()
   return game
 }
@@ -39,7 +46,7 @@ export async function createGame(server: TestServer, overrides: Partial<Omit<Gam
 export async function createChallenge(
   server: TestServer,
   game: Game | number,
-  overrides: Partial<Omit<Challenge, 'id' | 'game'>> & { tag?: ChallengeTag; type?: ChallengeType; flags?: string[] } = {},
+  overrides: ChallengeOverrides = {},
 ): Promise<Challenge> {
   const em = server.services.orm.em.fork()
   const { flags = ['flag{test}'], ...rest } = overrides
@@ -48,8 +55,8 @@ export async function createChallenge(
     title: `Challenge ${randomBytes(3).toString('hex')}`,
     isEnabled: true,
     ...rest,
-  } as never)
-  for (const flag of flags) em.create(Flag, { challenge, flag } as never)
+  })
+  for (const flag of flags) em.create(Flag, { challenge, flag })
   await em.flush()
   return challenge
 }
@@ -71,8 +78,8 @@ export async function createParticipation(
     status,
     organization,
     token: teamToken(game, teamId, server.services.config.XOR_KEY),
-  } as never)
-  for (const member of members) em.create(Registration, { user: typeof member === 'string' ? member : member.id, game: game.id, participation } as never)
+  })
+  for (const member of members) em.create(Registration, { user: typeof member === 'string' ? member : member.id, game: game.id, participation })
   await em.flush()
   return participation
 }
@@ -93,7 +100,7 @@ export async function createNotice(
     type: overrides.type ?? 'Normal',
     content: overrides.content ?? `notice ${randomBytes(3).toString('hex')}`,
     publishTime: overrides.publishTime ?? new Date(),
-  } as never)
+  })
   await em.flush()
   return notice
 }

@@ -62,7 +62,7 @@ export async function createSubmission(
     status,
     submitTime,
     settledAt: status === 'FlagSubmitted' ? null : submitTime,
-  } as never)
+  })
   await em.flush()
   if (status === 'Accepted') await server.services.scoreboard.rebuild(idOf(game))
   return submission
@@ -81,7 +81,7 @@ export async function createEvent(
     publishTime: overrides.publishTime ?? new Date(),
     user: userIdOf(overrides.user),
     team: overrides.teamId ?? null,
-  } as never)
+  })
   await em.flush()
   return event
 }
@@ -94,7 +94,7 @@ export async function createCheatInfo(
   sourceTeam: Participation | number,
 ): Promise<CheatInfo> {
   const em = server.services.orm.em.fork()
-  const cheat = em.create(CheatInfo, { game: idOf(game), submission: idOf(submission), submitTeam: idOf(submitTeam), sourceTeam: idOf(sourceTeam) } as never)
+  const cheat = em.create(CheatInfo, { game: idOf(game), submission: idOf(submission), submitTeam: idOf(submitTeam), sourceTeam: idOf(sourceTeam) })
   await em.flush()
   return cheat
 }
@@ -105,8 +105,8 @@ export async function createAttachmentFlags(server: TestServer, challenge: Chall
   for (const flag of flags) {
     const file = await createStoredFile(server, Buffer.from(`attachment of ${flag}`), 'attachment.bin')
     const em = server.services.orm.em.fork()
-    const attachment = em.create(Attachment, { type: 'Local', fileHash: file.hash, remoteUrl: null } as never)
-    created.push(em.create(Flag, { challenge: idOf(challenge), flag, attachment, isOccupied: false } as never))
+    const attachment = em.create(Attachment, { type: 'Local', fileHash: file.hash, remoteUrl: null })
+    created.push(em.create(Flag, { challenge: idOf(challenge), flag, attachment, isOccupied: false }))
     await em.flush()
   }
   return created
@@ -136,10 +136,10 @@ export async function createInstanceContainer(
     testChallengeId: null,
     flag: null,
     ...overrides,
-  } as never)
+  })
   const instance =
     (await em.findOne(GameInstance, { participation: idOf(participation), challenge: idOf(challenge) })) ??
-    em.create(GameInstance, { participation: idOf(participation), challenge: idOf(challenge), isLoaded: false } as never)
+    em.create(GameInstance, { participation: idOf(participation), challenge: idOf(challenge), isLoaded: false })
   instance.container = container
   instance.lastContainerOperation = new Date(now)
   await em.flush()
@@ -168,7 +168,7 @@ export async function createInstance(
   const em = server.services.orm.em.fork()
   let flag: Flag | null = null
   if (options.assignedFlag !== undefined) {
-    flag = em.create(Flag, { challenge: idOf(challenge), flag: options.assignedFlag, isOccupied: true } as never)
+    flag = em.create(Flag, { challenge: idOf(challenge), flag: options.assignedFlag, isOccupied: true })
   }
   const instance = em.create(GameInstance, {
     participation: idOf(participation),
@@ -176,7 +176,7 @@ export async function createInstance(
     dynamicFlag: options.dynamicFlag ?? null,
     flag,
     isLoaded: true,
-  } as never)
+  })
   await em.flush()
   return instance
 }

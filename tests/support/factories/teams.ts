@@ -13,7 +13,7 @@ export async function createTeam(server: TestServer, captain: User, members: Use
     locked: overrides.locked ?? false,
     inviteToken: randomBytes(16).toString('hex'),
     captain: captain.id,
-  } as never)
+  })
   const all = [captain, ...members.filter((m) => m.id !== captain.id)]
   for (const member of all) team.members.add(em.getReference(User, member.id))
   await em.flush()

@@ -3,15 +3,14 @@
  * everything else resized to 300 px wide and stored as WebP. The previous avatar's file
  * reference is released only once the new one is saved, and its blob deleted after the commit.
  */
-import type { EntityManager } from '@mikro-orm/postgresql'
 import { UniqueConstraintViolationException } from '@mikro-orm/core'
 import { AVATAR_WIDTH, IMAGE_MAX_BYTES } from '@flagwave/shared/limits'
-import type { Services } from '../../services.js'
-import type { User } from '../../entities/User.js'
 import { badRequest } from '../../lib/errors.js'
 import { processImage } from '../../lib/images.js'
-import { assetUrl, releaseFile, removeBlobs, storeFile } from '../files/files.js'
-import type { RequestInfo } from './identity.js'
+import { releaseFile, removeBlobs, storeFile } from '../files/files.js'
+import { assetUrl } from '../../lib/assetUrls.js'
+import type { UploadedFile } from '../../lib/uploads.js'
+import type { Actor, Scope } from '../scope.js'
 
 /** The size checks every image upload shares (avatars, team avatars, posters). */
 export function checkImageUpload(file: { size: number }): void {
@@ -20,7 +19,9 @@ export function checkImageUpload(file: { size: number }): void {
 }
 
 /** Returns the stored file's URL with its name: `/assets/{hash}/avatar.webp` or `…/avatar.gif`. */
-export async function updateAvatar(em: EntityManager, services: Services, user: User, file: { path: string; size: number }, req: RequestInfo): Promise<string> {
+export async function updateAvatar(scope: Scope, actor: Actor, file: UploadedFile): Promise<string> {
+  const { em, services } = scope
+  const { user } = actor
   checkImageUpload(file)
   const image = await processImage(file.path, { resizeWidth: AVATAR_WIDTH })
   if (!image) throw badRequest('用户头像更新失败')
@@ -36,6 +37,6 @@ export async function updateAvatar(em: EntityManager, services: Services, user: 
     throw err
   }
   await removeBlobs(em, services.storage, [released])
-  await services.audit.write({ message: `更改新头像：[${stored.hash.slice(0, 8)}]`, userName: user.userName, ip: req.ip, status: 'Success' })
+  await services.audit.success(actor, `更改新头像：[${stored.hash.slice(0, 8)}]`)
   return assetUrl(stored.hash, name)
 }

@@ -4,15 +4,15 @@
  * e-mail share the generic one. No lockout. Unknown names still cost one password verification,
  * so response times do not tell which names exist.
  */
-import type { EntityManager } from '@mikro-orm/postgresql'
 import type { LoginModel } from '@flagwave/shared/schemas/account'
-import type { Services } from '../../services.js'
-import type { User } from '../../entities/User.js'
+import type { Session } from '../../entities/Session.js'
 import { badRequest, unauthorized } from '../../lib/errors.js'
 import { verifyCaptcha } from './captcha.js'
 import { hashPassword, verifyPassword } from './passwords.js'
 import { findByEmail, findByUserName, type RequestInfo } from './identity.js'
 import { CAPTCHA_FAILED } from './register.js'
+import { createSession, endSession, type IssuedSession } from './sessions.js'
+import type { Actor, Scope } from '../scope.js'
 
 export const WRONG_CREDENTIALS = '用户名或密码错误'
 export const USER_BANNED = '用户已被禁用'
@@ -24,7 +24,13 @@ async function burnVerification(password: string): Promise<void> {
   await verifyPassword(await dummyHash, password)
 }
 
-export async function login(em: EntityManager, services: Services, input: LoginModel, req: RequestInfo): Promise<User> {
+/**
+ * Any session the request carried ends first, whatever the outcome; a successful sign-in
+ * starts a new one.
+ */
+export async function login(scope: Scope, input: LoginModel, req: RequestInfo, previous: Session | undefined): Promise<IssuedSession> {
+  const { em, services } = scope
+  if (previous) await endSession(em, previous)
   const settings = await services.settings.get(em)
   if (!(await verifyCaptcha(services.config, settings, input.challenge, req.ip))) throw badRequest(CAPTCHA_FAILED)
 
@@ -50,5 +56,11 @@ export async function login(em: EntityManager, services: Services, input: LoginM
   user.ip = req.ip || user.ip
   await em.flush()
   await services.audit.write({ message: '用户成功登录', userName: user.userName, ip: req.ip, status: 'Success' })
-  return user
+  return createSession(em, user, req.ip, req.userAgent)
+}
+
+/** Sign out: the caller's session ends on the server. */
+export async function logout(scope: Scope, actor: Actor, session: Session | undefined): Promise<void> {
+  if (session) await endSession(scope.em, session)
+  await scope.services.audit.success(actor, '用户登出')
 }

@@ -1,16 +1,18 @@
 /** The caller's own profile (CONTRACT §3.1.7) and password (§3.1.8). */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { PasswordChangeModel, ProfileUpdateModel } from '@flagwave/shared/schemas/account'
-import type { Services } from '../../services.js'
 import type { User } from '../../entities/User.js'
 import { Session } from '../../entities/Session.js'
 import { badRequest } from '../../lib/errors.js'
 import { hashPassword, passwordPolicyError, verifyPassword } from './passwords.js'
-import { newSecurityStamp } from './sessions.js'
+import { newSecurityStamp, replaceSession, type IssuedSession } from './sessions.js'
 import { identityErrors, normalizeKey, uniqueViolationTitle, userValidationError, type RequestInfo } from './identity.js'
+import type { Actor, Scope } from '../scope.js'
 
 /** Null members keep their value; Identity then validates the user name (charset, uniqueness). */
-export async function updateProfile(em: EntityManager, services: Services, user: User, input: ProfileUpdateModel, req: RequestInfo): Promise<void> {
+export async function updateProfile(scope: Scope, actor: Actor, input: ProfileUpdateModel): Promise<void> {
+  const { em, services } = scope
+  const { user } = actor
   const oldName = user.userName
   const userName = input.userName ?? user.userName
   const error = await userValidationError(em, { id: user.id, userName, email: user.email })
@@ -28,15 +30,17 @@ export async function updateProfile(em: EntityManager, services: Services, user:
     if (title === null) throw err
     throw badRequest(title)
   }
-  if (oldName !== userName) await services.audit.write({ message: `用户更新：${oldName} => ${userName}`, userName, ip: req.ip, status: 'Success' })
+  if (oldName !== userName) await services.audit.success(actor, `用户更新：${oldName} => ${userName}`)
 }
 
 /**
  * Identity's ChangePasswordAsync: the old password first, then the policy for the new one.
- * The security stamp moves, so every session of the account ends at once (the caller's route
- * signs the caller in again) and outstanding e-mail tokens are void.
+ * The security stamp moves, so every session of the account ends at once and outstanding
+ * e-mail tokens are void; the caller gets a new session in place of `current`.
  */
-export async function changePassword(em: EntityManager, services: Services, user: User, input: PasswordChangeModel, req: RequestInfo): Promise<void> {
+export async function changePassword(scope: Scope, actor: Actor, input: PasswordChangeModel, req: RequestInfo, current: Session | undefined): Promise<IssuedSession> {
+  const { em, services } = scope
+  const { user } = actor
   if (!(await verifyPassword(user.passwordHash, input.old))) throw badRequest(identityErrors.passwordMismatch)
   const policy = passwordPolicyError(input.new)
   if (policy) throw badRequest(policy)
@@ -44,7 +48,8 @@ export async function changePassword(em: EntityManager, services: Services, user
   user.securityStamp = newSecurityStamp()
   await em.flush()
   await endStaleSessions(em, user)
-  await services.audit.write({ message: '用户更新密码', userName: user.userName, ip: req.ip, status: 'Success' })
+  await services.audit.success(actor, '用户更新密码')
+  return replaceSession(em, current, user, req)
 }
 
 /** Delete the sessions minted under an older security stamp (they would be refused anyway). */

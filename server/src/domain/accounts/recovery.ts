@@ -1,7 +1,5 @@
 /** Password recovery by e-mail (CONTRACT §3.1.2) and the reset itself (§3.1.3). */
-import type { EntityManager } from '@mikro-orm/postgresql'
 import type { PasswordResetModel, RecoveryModel } from '@flagwave/shared/schemas/account'
-import type { Services } from '../../services.js'
 import { badRequest, notFound } from '../../lib/errors.js'
 import { verifyCaptcha } from './captcha.js'
 import { hashPassword, passwordPolicyError } from './passwords.js'
@@ -11,9 +9,11 @@ import { accountLink, decodeToken, generateToken, verifyToken } from './tokens.j
 import { sendAccountMail } from './mails.js'
 import { CAPTCHA_FAILED, MAIL_FAILED } from './register.js'
 import { INVALID_EMAIL_ADDRESS } from './verify.js'
+import type { Scope } from '../scope.js'
 
 /** Mail a `/account/reset` link to a confirmed account. */
-export async function sendPasswordReset(em: EntityManager, services: Services, input: RecoveryModel, req: RequestInfo): Promise<void> {
+export async function sendPasswordReset(scope: Scope, input: RecoveryModel, req: RequestInfo): Promise<void> {
+  const { em, services } = scope
   const settings = await services.settings.get(em)
   if (!(await verifyCaptcha(services.config, settings, input.challenge, req.ip))) throw badRequest(CAPTCHA_FAILED)
   const user = await findByEmail(em, input.email)
@@ -30,7 +30,8 @@ export async function sendPasswordReset(em: EntityManager, services: Services, i
  * Identity's ResetPasswordAsync: the token first, then the password policy. The new security
  * stamp voids the token, every other e-mail token and every session of the account.
  */
-export async function resetPassword(em: EntityManager, services: Services, input: PasswordResetModel, req: RequestInfo): Promise<void> {
+export async function resetPassword(scope: Scope, input: PasswordResetModel, req: RequestInfo): Promise<void> {
+  const { em, services } = scope
   const user = await findByEmail(em, decodeBase64Text(input.email))
   if (!user) throw badRequest(INVALID_EMAIL_ADDRESS)
   if (!(await verifyToken(em, 'ResetPassword', user, user.email, decodeToken(input.rToken)))) throw badRequest(identityErrors.invalidToken)

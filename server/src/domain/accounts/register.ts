@@ -10,20 +10,23 @@ import { randomUUID } from 'node:crypto'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { RegisterModel } from '@flagwave/shared/schemas/account'
 import type { RegisterStatus } from '@flagwave/shared/enums'
-import type { Services } from '../../services.js'
 import { User } from '../../entities/User.js'
+import type { Session } from '../../entities/Session.js'
 import { badRequest } from '../../lib/errors.js'
 import { verifyCaptcha } from './captcha.js'
 import { hashPassword, verifyPassword } from './passwords.js'
-import { newSecurityStamp } from './sessions.js'
+import { newSecurityStamp, replaceSession, type IssuedSession } from './sessions.js'
 import { creationError, findByEmail, identityErrors, normalizeKey, uniqueViolationTitle, type RequestInfo } from './identity.js'
 import { accountLink, generateToken } from './tokens.js'
 import { sendAccountMail } from './mails.js'
+import type { Scope } from '../scope.js'
 
 export interface RegisterResult {
   status: RegisterStatus
   title: string
   user: User
+  /** With `LoggedIn`: the new session, which replaced the one the request carried. */
+  session: IssuedSession | null
 }
 
 export const CAPTCHA_FAILED = '验证码校验失败'
@@ -36,7 +39,8 @@ export function emailDomainAllowed(list: string, email: string): boolean {
   return list.split(',').some((d) => d === domain)
 }
 
-export async function register(em: EntityManager, services: Services, input: RegisterModel, req: RequestInfo): Promise<RegisterResult> {
+export async function register(scope: Scope, input: RegisterModel, req: RequestInfo, previous: Session | undefined): Promise<RegisterResult> {
+  const { em, services } = scope
   const settings = await services.settings.get(em)
   const policy = settings.accountPolicy
   if (!policy.allowRegister) throw badRequest('注册功能已禁用')
@@ -77,17 +81,17 @@ export async function register(em: EntityManager, services: Services, input: Reg
     user.emailConfirmed = true
     await em.flush()
     await services.audit.write({ ...audit, message: '用户成功注册', status: 'Success' })
-    return { status: 'LoggedIn', title: '注册成功', user }
+    return { status: 'LoggedIn', title: '注册成功', user, session: await replaceSession(em, previous, user, req) }
   }
   if (!policy.emailConfirmationRequired) {
     await services.audit.write({ ...audit, message: '用户成功注册，待审核', status: 'Success' })
-    return { status: 'AdminConfirmationRequired', title: '注册成功，等待管理员审核', user }
+    return { status: 'AdminConfirmationRequired', title: '注册成功，等待管理员审核', user, session: null }
   }
   await services.audit.write({ ...audit, message: '发送用户邮箱验证邮件', status: 'Pending' })
   const token = await generateToken(em, 'EmailConfirmation', user, user.email)
   const link = accountLink(req.origin, 'verify', token, user.email)
   if (!(await sendAccountMail(services.mailer, 'verify', user.email, user.userName, link))) throw badRequest(MAIL_FAILED)
-  return { status: 'EmailConfirmationRequired', title: '注册成功，等待邮箱验证', user }
+  return { status: 'EmailConfirmationRequired', title: '注册成功，等待邮箱验证', user, session: null }
 }
 
 /** Creation failed with `error`: go on with an unconfirmed account of this e-mail, if there is one. */

@@ -13,7 +13,13 @@ const VISIT_GRANULARITY_MS = 5000
 
 export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex')
 
-export async function createSession(em: EntityManager, user: User, ip: string, userAgent: string): Promise<{ token: string; expiresAt: Date }> {
+/** A new session for the client: the route hands `token` out as the session cookie. */
+export interface IssuedSession {
+  token: string
+  expiresAt: Date
+}
+
+export async function createSession(em: EntityManager, user: User, ip: string, userAgent: string): Promise<IssuedSession> {
   const token = randomBytes(32).toString('base64url')
   const expiresAt = new Date(Date.now() + SESSION_LIFETIME_MS)
   em.create(Session, { id: hashToken(token), user, securityStamp: user.securityStamp, expiresAt, ip, userAgent: userAgent.slice(0, 512) })
@@ -48,6 +54,12 @@ export async function resolveSession(em: EntityManager, token: string): Promise<
 
 export async function endSession(em: EntityManager, session: Session): Promise<void> {
   await em.nativeDelete(Session, { id: session.id })
+}
+
+/** End the request's session (if any) and start one for `user` in its place. */
+export async function replaceSession(em: EntityManager, previous: Session | undefined, user: User, client: { ip: string; userAgent: string }): Promise<IssuedSession> {
+  if (previous) await endSession(em, previous)
+  return createSession(em, user, client.ip, client.userAgent)
 }
 
 /** End every session of a user (bans, deletions); password and e-mail changes move the stamp instead. */

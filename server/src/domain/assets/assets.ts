@@ -8,8 +8,8 @@ import type { EntityManager } from '@mikro-orm/postgresql'
 import { LocalFile } from '../../entities/LocalFile.js'
 import { AppError, badRequest, problem } from '../../lib/errors.js'
 import type { UploadedFile } from '../../lib/uploads.js'
-import type { BlobStore } from '../../storage/blobStore.js'
 import { releaseFile, removeBlobs } from '../files/files.js'
+import type { Actor, Scope } from '../scope.js'
 
 export const HASH_PATTERN = /^[0-9a-f]{64}$/
 export const HASH_PATTERN_TITLE = "The field hash must match the regular expression '[0-9a-f]{64}'."
@@ -26,11 +26,14 @@ const lockHash = (em: EntityManager, hash: string) => em.execute('select pg_advi
  * own name, or under `filename` when given; a known hash gets one more reference and the new
  * name, size and upload time. All in one transaction; any storage failure is `遇到IO错误`.
  */
-export async function uploadAssets(em: EntityManager, store: BlobStore, files: UploadedFile[], filename: string | null): Promise<LocalFile[]> {
+export async function uploadAssets(scope: Scope, actor: Actor, files: UploadedFile[], filename: string | null): Promise<LocalFile[]> {
+  const { em, services } = scope
+  const store = services.storage
   const parts = files.filter((f) => f.field.toLowerCase() === 'files' && f.size > 0)
   const written: string[] = []
+  let stored: LocalFile[]
   try {
-    return await em.transactional(async (tx) => {
+    stored = await em.transactional(async (tx) => {
       const stored: LocalFile[] = []
       for (const part of parts) {
         const name = filename ?? part.name
@@ -58,6 +61,8 @@ export async function uploadAssets(em: EntityManager, store: BlobStore, files: U
     if (err instanceof AppError) throw err
     throw badRequest(IO_ERROR)
   }
+  for (const file of stored) await services.audit.success(actor, `更新文件 [${file.hash.slice(0, 8)}] ${file.name} @ ${file.fileSize} bytes`)
+  return stored
 }
 
 /**
@@ -65,7 +70,9 @@ export async function uploadAssets(em: EntityManager, store: BlobStore, files: U
  * one reference less; the last reference → record and blob go (404 ProblemDetails, record
  * removed, when the blob was already missing on disk).
  */
-export async function deleteAsset(em: EntityManager, store: BlobStore, hash: string): Promise<LocalFile> {
+export async function deleteAsset(scope: Scope, actor: Actor, hash: string): Promise<LocalFile> {
+  const { em, services } = scope
+  const store = services.storage
   let released: string | null = null
   const file = await em.transactional(async (tx) => {
     await lockHash(tx, hash)
@@ -80,6 +87,7 @@ export async function deleteAsset(em: EntityManager, store: BlobStore, hash: str
     await removeBlobs(em, store, [released])
     if (!existed) throw problem(404)
   }
+  await services.audit.success(actor, `删除文件 [${file.hash.slice(0, 8)}] ${file.name}`)
   return file
 }
 

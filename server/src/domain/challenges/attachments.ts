@@ -2,8 +2,8 @@
  * Attachments and flags (CONTRACT §3.4.23–3.4.25). A `Local` attachment of a known file holds
  * one reference on it (its `fileHash` is set only then); an unknown hash gives an attachment
  * without file, whose `url` and `fileSize` are null. Replaced or removed attachments release
- * their reference in the same transaction; blobs whose last reference went are deleted by the
- * caller after the commit (`removeBlobs`).
+ * their reference in the same transaction; blobs whose last reference went are deleted after
+ * the commit (`removeBlobs`).
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { FileType, TaskStatus } from '@flagwave/shared/enums'
@@ -12,8 +12,12 @@ import { Attachment } from '../../entities/Attachment.js'
 import { Challenge } from '../../entities/Challenge.js'
 import { Flag } from '../../entities/Flag.js'
 import { LocalFile } from '../../entities/LocalFile.js'
-import { releaseFile } from '../files/files.js'
+import type { Game } from '../../entities/Game.js'
+import type { Actor, Scope } from '../scope.js'
+import { releaseFile, removeBlobs } from '../files/files.js'
 import { lockFiles } from '../games/locks.js'
+import { rebuildScoreboardAfterEdit } from '../games/rebuild.js'
+import { pushChallengeUpdate } from './events.js'
 import { assertChallengeAttachmentAllowed } from './policy.js'
 
 export interface AttachmentSpec {
@@ -54,22 +58,24 @@ export async function dropAttachment(em: EntityManager, attachment: Attachment |
   return releaseFile(em, hash)
 }
 
-/** `POST .../attachment`: replace the challenge-wide attachment (`None` removes it). Returns freed hashes. */
-export async function setChallengeAttachment(em: EntityManager, challenge: Challenge, spec: AttachmentSpec): Promise<(string | null)[]> {
+/** `POST .../attachment`: replace the challenge-wide attachment (`None` removes it). */
+export async function setChallengeAttachment(scope: Scope, actor: Actor, game: Game, challenge: Challenge, spec: AttachmentSpec): Promise<void> {
   assertChallengeAttachmentAllowed(challenge)
-  return em.transactional(async (tx) => {
+  const freed = await scope.em.transactional(async (tx) => {
     const c = await tx.findOneOrFail(Challenge, { id: challenge.id }, { populate: ['attachment'] })
     const previous = c.attachment as Attachment | null
     await lockFiles(tx, [specHash(spec), previous?.fileHash])
     c.attachment = await buildAttachment(tx, spec)
     return [await dropAttachment(tx, previous)]
   })
+  await removeBlobs(scope.em, scope.services.storage, freed)
+  await scope.services.audit.success(actor, `更新了比赛 #${game.id} 的题目 #${challenge.id} 的附件`)
 }
 
 /** `POST .../flags`: append flags, each with its optional attachment, in one transaction. */
-export async function addFlags(em: EntityManager, challenge: Challenge, models: FlagCreateModel[]): Promise<number> {
-  if (models.length === 0) return 0
-  return em.transactional(async (tx) => {
+export async function addFlags(scope: Scope, actor: Actor, game: Game, challenge: Challenge, models: FlagCreateModel[]): Promise<void> {
+  if (models.length === 0) return
+  const added = await scope.em.transactional(async (tx) => {
     await lockFiles(tx, models.map(specHash))
     const c = tx.getReference(Challenge, challenge.id)
     for (const model of models) {
@@ -78,10 +84,11 @@ export async function addFlags(em: EntityManager, challenge: Challenge, models: 
     }
     return models.length
   })
+  if (added) await scope.services.audit.success(actor, `为比赛 #${game.id} 的题目 #${challenge.id} 添加了 ${added} 个 flag`)
 }
 
-export interface FlagRemoval {
-  status: Extract<TaskStatus, 'Success' | 'NotFound'>
+interface FlagRemoval {
+  status: FlagRemovalStatus
   /** The challenge after the removal (the last flag disables it). */
   challenge: Challenge
   /** The challenge was enabled and lost its last flag, so it is now disabled. */
@@ -89,9 +96,14 @@ export interface FlagRemoval {
   freed: (string | null)[]
 }
 
-/** `DELETE .../flags/{fId}`: `NotFound` when the challenge has no such flag; the last flag disables it. */
-export async function removeFlag(em: EntityManager, challenge: Challenge, flagId: number): Promise<FlagRemoval> {
-  return em.transactional(async (tx) => {
+type FlagRemovalStatus = Extract<TaskStatus, 'Success' | 'NotFound'>
+
+/**
+ * `DELETE .../flags/{fId}`: `NotFound` when the challenge has no such flag; the last flag
+ * disables it, which players see at once (pushed) and the scoreboard follows (rebuilt).
+ */
+export async function removeFlag(scope: Scope, actor: Actor, game: Game, challenge: Challenge, flagId: number): Promise<FlagRemovalStatus> {
+  const result = await scope.em.transactional(async (tx): Promise<FlagRemoval> => {
     const c = await tx.findOneOrFail(Challenge, { id: challenge.id })
     const flag = await tx.findOne(Flag, { id: flagId, challenge: c.id }, { populate: ['attachment'] })
     if (!flag) return { status: 'NotFound', challenge: c, disabled: false, freed: [] }
@@ -104,4 +116,13 @@ export async function removeFlag(em: EntityManager, challenge: Challenge, flagId
     if (remaining === 0) c.isEnabled = false
     return { status: 'Success', challenge: c, disabled, freed: [freed] }
   })
+  if (result.status === 'Success') {
+    await removeBlobs(scope.em, scope.services.storage, result.freed)
+    if (result.disabled) {
+      await pushChallengeUpdate(scope, game, [result.challenge])
+      await rebuildScoreboardAfterEdit(scope, game.id)
+    }
+    await scope.services.audit.success(actor, `删除了比赛 #${game.id} 的题目 #${challenge.id} 的 flag #${flagId}`)
+  }
+  return result.status
 }

@@ -2,10 +2,9 @@
  * Challenge administration (CONTRACT §3.4.16–3.4.19, §3.4.22). An update that enables a
  * challenge creates the missing team instances and, in a running game, a `NewChallenge` notice;
  * changed hints of an enabled challenge in a running game give a `NewHint` notice. Notices and
- * score changes are queued on the request's outbox and go out after the commit.
+ * score changes are queued on the scope's events and go out after the commit.
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
-import { rooms } from '@flagwave/shared/events'
 import { CHALLENGE_DEFAULTS, trafficCaptureAfterUpdate, type ChallengeCreateModel, type ChallengeUpdateModel } from '@flagwave/shared/schemas/challenges'
 import { Challenge } from '../../entities/Challenge.js'
 import { Flag } from '../../entities/Flag.js'
@@ -15,14 +14,16 @@ import { Container } from '../../entities/Container.js'
 import type { Game } from '../../entities/Game.js'
 import type { GameNotice } from '../../entities/GameNotice.js'
 import { notFound } from '../../lib/errors.js'
-import type { Publish } from '../../realtime/sink.js'
-import type { ChallengeDetailView } from '../../presenters/challenges.js'
-import { releaseFile } from '../files/files.js'
+import type { Actor, Scope } from '../scope.js'
+import { releaseFile, removeBlobs } from '../files/files.js'
 import { isGameActive } from '../games/policy.js'
 import { lockFiles } from '../games/locks.js'
-import { addNotice, noticeText, pushNotices } from '../notices/notices.js'
+import { rebuildScoreboardAfterEdit } from '../games/rebuild.js'
+import { addNotice, invalidateNotices, noticeText } from '../notices/notices.js'
+import { pushNotices } from '../notices/events.js'
+import { pushChallengeUpdate } from './events.js'
 import { assertChallengeUpdate, isBlank } from './policy.js'
-import { challengeUpdateOf, scoringChanged, scoringSnapshot } from './scores.js'
+import { scoringChanged, scoringSnapshot } from './scores.js'
 
 /** Challenge lookup of the edit endpoints (after the game lookup): 404 `题目未找到`. */
 export async function findChallenge(em: EntityManager, gameId: number, challengeId: number): Promise<Challenge> {
@@ -37,8 +38,8 @@ export async function listChallenges(em: EntityManager, gameId: number): Promise
 }
 
 /** `POST .../challenges`: a disabled challenge with the defaults of CONTRACT §4.8. */
-export async function createChallenge(em: EntityManager, game: Game, model: ChallengeCreateModel): Promise<Challenge> {
-  const challenge = em.create(Challenge, {
+export async function createChallenge(scope: Scope, actor: Actor, game: Game, model: ChallengeCreateModel): Promise<Challenge> {
+  const challenge = scope.em.create(Challenge, {
     ...CHALLENGE_DEFAULTS,
     hints: [],
     game,
@@ -48,12 +49,22 @@ export async function createChallenge(em: EntityManager, game: Game, model: Chal
     acceptedCount: 0,
     attachment: null,
   })
-  await em.flush()
+  await scope.em.flush()
+  await scope.services.audit.success(actor, `添加了比赛 #${game.id} 的题目 #${challenge.id} ${challenge.title}`)
   return challenge
 }
 
+/** Everything the edit detail shows of a challenge. */
+interface ChallengeDetail {
+  challenge: Challenge
+  flags: Flag[]
+  /** Stored files by hash (a missing entry = the file is gone). */
+  files: Map<string, LocalFile>
+  testContainer: Container | null
+}
+
 /** Flags (with attachments), the stored files they point at and the running test container. */
-export async function loadChallengeDetail(em: EntityManager, challenge: Challenge): Promise<ChallengeDetailView> {
+export async function loadChallengeDetail(em: EntityManager, challenge: Challenge): Promise<ChallengeDetail> {
   await em.populate(challenge, ['attachment'])
   const flags = await em.find(Flag, { challenge: challenge.id }, { populate: ['attachment'], orderBy: { id: 'asc' } })
   const hashes = [challenge.attachment as Attachment | null, ...flags.map((f) => f.attachment as Attachment | null)]
@@ -74,24 +85,20 @@ const sameSet = (a: readonly string[], b: readonly string[]): boolean => {
   return sa.size === sb.size && [...sa].every((x) => sb.has(x))
 }
 
-export interface ChallengeUpdateResult {
-  challenge: Challenge
-  notices: GameNotice[]
-  scoringChanged: boolean
-}
-
 /**
  * `PUT .../challenges/{cId}`: the partial update of ChallengeUpdateModel (flags untouched), its
- * instances and notices, in one transaction. Realtime pushes are published through `events`.
+ * instances and notices, in one transaction; then the pushes of the new notices and of changed
+ * scoring, the notice cache flush (when there are new notices) and the scoreboard rebuild.
  */
 export async function updateChallenge(
-  em: EntityManager,
+  scope: Scope,
+  actor: Actor,
   game: Game,
   challenge: Challenge,
   model: ChallengeUpdateModel,
-  events: Publish,
   now: Date = new Date(),
-): Promise<ChallengeUpdateResult> {
+): Promise<Challenge> {
+  const em = scope.em
   const flagCount = model.isEnabled === true ? await em.count(Flag, { challenge: challenge.id }) : 1
   assertChallengeUpdate(challenge, flagCount, model)
   const active = isGameActive(game, now)
@@ -127,11 +134,12 @@ export async function updateChallenge(
     return { challenge: c, notices, scoringChanged: scoringChanged(before, c) }
   })
 
-  pushNotices(events, game.id, result.notices)
-  if (result.scoringChanged) {
-    events.publish('user', rooms.game(game.id), 'ReceivedChallengeUpdate', await challengeUpdateOf(em, game, [result.challenge]))
-  }
-  return result
+  pushNotices(scope.events, game.id, result.notices)
+  if (result.scoringChanged) await pushChallengeUpdate(scope, game, [result.challenge])
+  if (result.notices.length) await invalidateNotices(scope.services, game.id)
+  await rebuildScoreboardAfterEdit(scope, game.id)
+  await scope.services.audit.success(actor, `更新了比赛 #${game.id} 的题目 #${result.challenge.id} ${result.challenge.title}`)
+  return result.challenge
 }
 
 /**
@@ -151,11 +159,13 @@ export async function ensureInstances(em: EntityManager, gameId: number, challen
 
 /**
  * `DELETE .../challenges/{cId}`: the challenge, its attachment and every flag attachment, with
- * their file references, in one transaction (flags, instances and submissions cascade).
- * Returns the hashes whose blobs are now unreferenced.
+ * their file references, in one transaction (flags, instances and submissions cascade); then
+ * the blobs whose last reference went are deleted and the scoreboard is rebuilt.
  */
-export async function deleteChallenge(em: EntityManager, challenge: Challenge): Promise<(string | null)[]> {
-  return em.transactional(async (tx) => {
+export async function deleteChallenge(scope: Scope, actor: Actor, game: Game, challenge: Challenge): Promise<void> {
+  const challengeId = challenge.id
+  const title = challenge.title
+  const freed = await scope.em.transactional(async (tx) => {
     const c = await tx.findOneOrFail(Challenge, { id: challenge.id }, { populate: ['attachment'] })
     const flags = await tx.find(Flag, { challenge: c.id }, { populate: ['attachment'] })
     const attachments = [c.attachment as Attachment | null, ...flags.map((f) => f.attachment as Attachment | null)].filter((a): a is Attachment => !!a)
@@ -167,4 +177,7 @@ export async function deleteChallenge(em: EntityManager, challenge: Challenge): 
     await tx.nativeDelete(Challenge, { id: c.id })
     return freed
   })
+  await removeBlobs(scope.em, scope.services.storage, freed)
+  await rebuildScoreboardAfterEdit(scope, game.id)
+  await scope.services.audit.success(actor, `删除了比赛 #${game.id} 的题目 #${challengeId} ${title}`)
 }

@@ -1,16 +1,10 @@
 /**
- * `ReceivedChallengeUpdate` payloads (DESIGN §5): the current score, solve count and bloods of
- * challenges whose scoring changed through an edit. Bloods are the first three accepted teams by
- * their earliest accepted submission before the game end (CONTRACT §7.6).
+ * What an edit changes of a challenge's scoring as players see it (DESIGN §5), and the bloods
+ * that go with the current score (CONTRACT §7.6). The push itself is built in `events.ts`.
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
-import type { ChallengeUpdate } from '@flagwave/shared/events'
-import type { Blood } from '@flagwave/shared/schemas/scoreboard'
-import { toWireDate } from '@flagwave/shared/format'
 import type { Challenge } from '../../entities/Challenge.js'
 import type { Game } from '../../entities/Game.js'
-import { avatarUrl } from '../files/files.js'
-import { currentScore } from '../../presenters/challenges.js'
 
 /** The scoring fields whose change alters what players see of a challenge. */
 export type ScoringFields = Pick<Challenge, 'originalScore' | 'minScoreRate' | 'difficulty' | 'isEnabled'>
@@ -28,7 +22,19 @@ export const scoringChanged = (a: ScoringFields, b: ScoringFields): boolean =>
   Number(a.difficulty) !== Number(b.difficulty) ||
   a.isEnabled !== b.isEnabled
 
-export async function challengeBloods(em: EntityManager, game: Pick<Game, 'end'>, challengeId: number): Promise<Blood[]> {
+/** One of the first three teams to solve a challenge, as stored. */
+interface BloodRecord {
+  id: number
+  name: string
+  avatarHash: string | null
+  time: Date | string
+}
+
+/**
+ * The first three accepted teams of a challenge by their earliest accepted submission before
+ * the game end.
+ */
+export async function challengeBloods(em: EntityManager, game: Pick<Game, 'end'>, challengeId: number): Promise<BloodRecord[]> {
   const rows = await em.execute<{ id: number; name: string; avatar_hash: string | null; time: Date | string }[]>(
     `select t.id, t.name, t.avatar_hash, min(s.submit_time) as time
        from submissions s
@@ -40,13 +46,5 @@ export async function challengeBloods(em: EntityManager, game: Pick<Game, 'end'>
       limit 3`,
     [challengeId, game.end],
   )
-  return rows.map((r) => ({ id: r.id, name: r.name, avatar: avatarUrl(r.avatar_hash), submitTimeUTC: toWireDate(r.time) }))
-}
-
-export async function challengeUpdateOf(em: EntityManager, game: Pick<Game, 'id' | 'end'>, challenges: Challenge[]): Promise<ChallengeUpdate> {
-  const items: ChallengeUpdate['challenges'] = []
-  for (const c of challenges) {
-    items.push({ id: c.id, score: currentScore(c), solved: c.acceptedCount, bloods: await challengeBloods(em, game, c.id) })
-  }
-  return { gameId: game.id, challenges: items }
+  return rows.map((r) => ({ id: r.id, name: r.name, avatarHash: r.avatar_hash, time: r.time }))
 }

@@ -3,20 +3,14 @@
  * request on (SettingsStore), push the public part to open clients (the store's change hook,
  * services.ts) and record the change in the audit log.
  */
-import type { EntityManager } from '@mikro-orm/postgresql'
 import type { ConfigEditInput } from '@flagwave/shared/schemas/config'
-import type { Services } from '../../services.js'
+import type { Actor, Scope } from '../scope.js'
 import type { Settings } from './settings.js'
 
 export const CONFIG_UPDATED = '全局设置已更新'
 
-export interface Actor {
-  userName: string
-  ip: string
-}
-
-export async function updateConfig(em: EntityManager, services: Services, input: ConfigEditInput, actor: Actor): Promise<Settings> {
-  const settings = await services.settings.update(em, input)
-  await services.audit.write({ message: CONFIG_UPDATED, userName: actor.userName, ip: actor.ip, status: 'Success' })
+export async function updateConfig(scope: Scope, actor: Actor, input: ConfigEditInput): Promise<Settings> {
+  const settings = await scope.services.settings.update(scope.em, input)
+  await scope.services.audit.success(actor, CONFIG_UPDATED)
   return settings
 }

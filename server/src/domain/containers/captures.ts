@@ -9,14 +9,11 @@ import path from 'node:path'
 import type { Readable } from 'node:stream'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { ZipArchive } from 'archiver'
-import type { ChallengeTrafficModel, FileRecord, TeamTrafficModel } from '@flagwave/shared/schemas/admin'
 import type { Services } from '../../services.js'
 import { Challenge } from '../../entities/Challenge.js'
 import { Participation } from '../../entities/Participation.js'
-import type { Team } from '../../entities/Team.js'
 import { notFound } from '../../lib/errors.js'
 import { capturesRoot } from '../../containers/pcap.js'
-import { presentFileRecord, presentTeamTraffic } from '../../presenters/containers.js'
 import { fileTimestamp } from '../writeups/writeups.js'
 
 export const NO_CAPTURE = '未找到相关捕获信息'
@@ -30,7 +27,14 @@ async function subdirectories(dir: string): Promise<string[]> {
   }
 }
 
-async function pcapFiles(dir: string): Promise<{ name: string; size: number; modified: Date }[]> {
+/** One capture file of a team. */
+interface CaptureFile {
+  name: string
+  size: number
+  modified: Date
+}
+
+async function pcapFiles(dir: string): Promise<CaptureFile[]> {
   let entries: fs.Dirent[]
   try {
     entries = await fs.promises.readdir(dir, { withFileTypes: true })
@@ -55,42 +59,33 @@ async function existingDir(dir: string): Promise<boolean> {
   return (await fs.promises.stat(dir).catch(() => null))?.isDirectory() ?? false
 }
 
-/** `GET /api/game/games/{id}/captures`: challenges with capture on; no game lookup. */
-export async function gameCaptures(em: EntityManager, services: Services, gameId: number): Promise<ChallengeTrafficModel[]> {
+/** `GET /api/game/games/{id}/captures`: challenges with capture on, each with its number of team directories; no game lookup. */
+export async function gameCaptures(em: EntityManager, services: Services, gameId: number): Promise<{ challenge: Challenge; count: number }[]> {
   const challenges = await em.find(Challenge, { game: gameId, enableTrafficCapture: true }, { orderBy: { id: 'asc' } })
-  return Promise.all(
-    challenges.map(async (c) => ({
-      id: c.id,
-      title: c.title,
-      tag: c.tag,
-      type: c.type,
-      isEnabled: c.isEnabled,
-      count: (await subdirectories(challengeDir(services, c.id))).length,
-    })),
-  )
+  return Promise.all(challenges.map(async (challenge) => ({ challenge, count: (await subdirectories(challengeDir(services, challenge.id))).length })))
 }
 
-/** `GET /api/game/captures/{challengeId}`: one entry per participation with a capture directory. */
-export async function challengeCaptures(em: EntityManager, services: Services, challengeId: number): Promise<TeamTrafficModel[]> {
+/** `GET /api/game/captures/{challengeId}`: one entry per participation (team loaded) with a capture directory, with its file count. */
+export async function challengeCaptures(em: EntityManager, services: Services, challengeId: number): Promise<{ participation: Participation; count: number }[]> {
   const dirs = await subdirectories(challengeDir(services, challengeId))
   if (dirs.length === 0) throw notFound(NO_CAPTURE)
   const participations = await em.find(Participation, { id: { $in: dirs.map(Number) } }, { populate: ['team'] })
   const byId = new Map(participations.map((p) => [p.id, p]))
-  const out: TeamTrafficModel[] = []
+  const out: { participation: Participation; count: number }[] = []
   for (const dir of dirs.map(Number).sort((a, b) => a - b)) {
     const participation = byId.get(dir)
     if (!participation) continue
     const count = (await pcapFiles(teamDir(services, challengeId, dir))).length
-    out.push(presentTeamTraffic(participation.id, participation.team as Team, participation.organization ?? null, count))
+    out.push({ participation, count })
   }
   return out
 }
 
 /** `GET /api/game/captures/{challengeId}/{partId}`. */
-export async function teamCaptures(services: Services, challengeId: number, participationId: number): Promise<FileRecord[]> {
+export async function teamCaptures(services: Services, challengeId: number, participationId: number): Promise<CaptureFile[]> {
   const dir = teamDir(services, challengeId, participationId)
   if (!(await existingDir(dir))) throw notFound(NO_CAPTURE)
-  return (await pcapFiles(dir)).map((f) => presentFileRecord(f.name, f.size, f.modified))
+  return pcapFiles(dir)
 }
 
 /** `GET /api/game/captures/{challengeId}/{partId}/{filename}`: HTTP 404 with body status 400 on every failure. */

@@ -47,6 +47,3 @@ export async function removeBlobs(em: EntityManager, store: BlobStore, hashes: (
   }
 }
 
-export const assetUrl = (hash: string, name: string): string => `/assets/${hash}/${name}`
-export const avatarUrl = (hash: string | null | undefined): string | null => (hash ? `/assets/${hash}/avatar` : null)
-export const posterUrl = (hash: string | null | undefined): string | null => (hash ? `/assets/${hash}/poster` : null)

@@ -14,11 +14,15 @@ import { Participation } from '../../entities/Participation.js'
 import type { LocalFile } from '../../entities/LocalFile.js'
 import { AppError, badRequest, notFound } from '../../lib/errors.js'
 import type { UploadedFile } from '../../lib/uploads.js'
-import type { Services } from '../../services.js'
 import { processImage } from '../../lib/images.js'
-import { assetUrl, releaseFile, removeBlobs, storeFile } from '../files/files.js'
+import type { Actor, Scope } from '../scope.js'
+import { releaseFile, removeBlobs, storeFile } from '../files/files.js'
+import { assetUrl } from '../../lib/assetUrls.js'
+import { invalidateNotices } from '../notices/notices.js'
+import { invalidateGameList } from './cache.js'
 import { generateGameKeys } from './keys.js'
 import { lockFiles } from './locks.js'
+import { rebuildScoreboardAfterEdit } from './rebuild.js'
 
 /** Game lookup of the edit endpoints: 404 `比赛未找到`. */
 export async function findGame(em: EntityManager, id: number): Promise<Game> {
@@ -54,9 +58,9 @@ function assign(game: Game, input: GameInfoInput): void {
 }
 
 /** `POST /api/edit/games`: a new game with its own Ed25519 key pair. */
-export async function createGame(em: EntityManager, xorKey: string, input: GameInfoInput): Promise<Game> {
-  const keys = generateGameKeys(xorKey)
-  const game = em.create(Game, {
+export async function createGame(scope: Scope, actor: Actor, input: GameInfoInput): Promise<Game> {
+  const keys = generateGameKeys(scope.services.config.XOR_KEY)
+  const game = scope.em.create(Game, {
     ...keys,
     title: input.title,
     summary: input.summary,
@@ -75,14 +79,19 @@ export async function createGame(em: EntityManager, xorKey: string, input: GameI
     wpNote: input.wpNote,
     bloodBonus: input.bloodBonus,
   })
-  await em.flush()
+  await scope.em.flush()
+  await invalidateGameList(scope.services)
+  await scope.services.audit.success(actor, `创建了比赛 #${game.id} ${game.title}`)
   return game
 }
 
 /** `PUT /api/edit/games/{id}`: a full replacement; `organizations` null keeps the list. */
-export async function updateGame(em: EntityManager, game: Game, input: GameInfoInput): Promise<Game> {
+export async function updateGame(scope: Scope, actor: Actor, game: Game, input: GameInfoInput): Promise<Game> {
   assign(game, input)
-  await em.flush()
+  await scope.em.flush()
+  await invalidateGameList(scope.services)
+  await rebuildScoreboardAfterEdit(scope, game.id)
+  await scope.services.audit.success(actor, `更新了比赛 #${game.id} ${game.title}`)
   return game
 }
 
@@ -90,21 +99,25 @@ export async function updateGame(em: EntityManager, game: Game, input: GameInfoI
  * `DELETE /api/edit/games/{id}`: the game and everything of it (challenges, flags, attachments,
  * participations, registrations, instances, submissions, notices, events, cheat reports) in one
  * transaction, releasing the poster, local attachments and write-ups. Containers of the deleted
- * instances are left to the container reaper, which destroys them by expiry.
+ * instances are left to the container reaper, which destroys them by expiry. After the commit:
+ * unreferenced blobs go, the game list and notice caches are flushed, the scoreboard is rebuilt.
  */
-export async function deleteGame(em: EntityManager, services: Pick<Services, 'storage' | 'log'>, gameId: number): Promise<void> {
+export async function deleteGame(scope: Scope, actor: Actor, game: Game): Promise<void> {
+  const { em, services } = scope
+  const gameId = game.id
+  const title = game.title
   let freed: (string | null)[]
   try {
     freed = await em.transactional(async (tx) => {
-      const game = await tx.findOne(Game, { id: gameId })
-      if (!game) throw notFound('比赛未找到')
+      const stored = await tx.findOne(Game, { id: gameId })
+      if (!stored) throw notFound('比赛未找到')
       const challenges = await tx.find(Challenge, { game: gameId }, { populate: ['attachment'] })
       const flags = challenges.length ? await tx.find(Flag, { challenge: { $in: challenges.map((c) => c.id) } }, { populate: ['attachment'] }) : []
       const attachments = [...challenges.map((c) => c.attachment), ...flags.map((f) => f.attachment)].filter((a): a is Attachment => !!a)
       const participations = await tx.find(Participation, { game: gameId, writeup: { $ne: null } })
 
       const hashes = [
-        game.posterHash,
+        stored.posterHash,
         ...attachments.map((a) => (a.type === 'Local' ? a.fileHash : null)),
         ...participations.map((p) => (p.writeup as LocalFile | null)?.hash ?? null),
       ]
@@ -124,12 +137,16 @@ export async function deleteGame(em: EntityManager, services: Pick<Services, 'st
   }
   em.clear()
   await removeBlobs(em, services.storage, freed)
+  await invalidateGameList(services)
+  await invalidateNotices(services, gameId)
+  await rebuildScoreboardAfterEdit(scope, gameId)
+  await services.audit.success(actor, `删除了比赛 #${gameId} ${title}`)
 }
 
 /** `DELETE /api/edit/games/{id}/writeups`: release every write-up of the game's participations. */
-export async function deleteWriteups(em: EntityManager, storage: Services['storage'], game: Game): Promise<number> {
+export async function deleteWriteups(scope: Scope, actor: Actor, game: Game): Promise<void> {
   const freed: (string | null)[] = []
-  const count = await em.transactional(async (tx) => {
+  const count = await scope.em.transactional(async (tx) => {
     const participations = await tx.find(Participation, { game: game.id, writeup: { $ne: null } })
     const hashes = participations.map((p) => (p.writeup as LocalFile | null)?.hash ?? null)
     await lockFiles(tx, hashes)
@@ -140,24 +157,29 @@ export async function deleteWriteups(em: EntityManager, storage: Services['stora
     }
     return participations.length
   })
-  await removeBlobs(em, storage, freed)
-  return count
+  await removeBlobs(scope.em, scope.services.storage, freed)
+  await scope.services.audit.success(actor, `删除了比赛 #${game.id} ${game.title} 的 ${count} 份题解`)
 }
 
 /** Poster upload limits (CONTRACT §3.4.11). */
 export const POSTER_MAX_BYTES = 3 * 1024 * 1024
 
 /** The checks on the uploaded file that come before the game lookup (CONTRACT §3.4.11). */
-export function assertPosterFile(file: UploadedFile): void {
+function assertPosterFile(file: UploadedFile): void {
   if (file.size === 0) throw badRequest('文件非法')
   if (file.size > POSTER_MAX_BYTES) throw badRequest('文件过大')
 }
 
 /**
- * `PUT /api/edit/games/{id}/poster`: decode, keep a GIF as is or re-encode to WebP at full size,
- * store it, point the game at it and release the previous poster. Returns the stored file's URL.
+ * `PUT /api/edit/games/{id}/poster`: check the file, find the game, decode, keep a GIF as is or
+ * re-encode to WebP at full size, store it, point the game at it and release the previous
+ * poster. Returns the stored file's URL.
  */
-export async function setPoster(em: EntityManager, storage: Services['storage'], game: Game, file: UploadedFile): Promise<string> {
+export async function setPoster(scope: Scope, actor: Actor, gameId: number, file: UploadedFile): Promise<string> {
+  const { em, services } = scope
+  const storage = services.storage
+  assertPosterFile(file)
+  const game = await findGame(em, gameId)
   const image = await processImage(file.path)
   if (!image) throw badRequest('文件创建失败')
   const name = `poster.${image.extension}`
@@ -172,5 +194,7 @@ export async function setPoster(em: EntityManager, storage: Services['storage'],
   })
   game.posterHash = hash
   await removeBlobs(em, storage, [freed])
+  await invalidateGameList(services)
+  await services.audit.success(actor, `更新了比赛 #${game.id} ${game.title} 的海报`)
   return assetUrl(hash, name)
 }

@@ -5,12 +5,11 @@
  * is reported to the process log and still pushed, and the caller's action goes on.
  */
 import { LogLevel, TaskStatus } from '@flagwave/shared/enums'
-import { rooms } from '@flagwave/shared/events'
 import type { Logger } from 'pino'
 import type { Orm } from '../../db/orm.js'
 import { LogEntry } from '../../entities/LogEntry.js'
 import type { Realtime } from '../../realtime/publish.js'
-import { presentLiveLog } from '../../presenters/logs.js'
+import { announceLogEntry } from './events.js'
 import type { Actor } from '../scope.js'
 
 export interface AuditEntry {
@@ -58,7 +57,7 @@ export class AuditLog {
         this.log.error({ err, audit: record.message }, 'audit log write failed')
       }
       this.log.info({ audit: record.message, user: record.userName, status: record.status }, 'audit')
-      this.realtime.publish('admin', rooms.admins, 'ReceivedLog', presentLiveLog(record))
+      announceLogEntry(this.realtime, record)
     } catch (err) {
       try {
         this.log.error({ err }, 'audit log failed')

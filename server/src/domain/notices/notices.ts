@@ -6,15 +6,13 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { NoticeType } from '@flagwave/shared/enums'
-import type { GameNotice as GameNoticeModel } from '@flagwave/shared/schemas/games'
-import { rooms } from '@flagwave/shared/events'
 import { GameNotice } from '../../entities/GameNotice.js'
 import type { Game } from '../../entities/Game.js'
 import { notFound } from '../../lib/errors.js'
-import type { Publish } from '../../realtime/sink.js'
 import type { Services } from '../../services.js'
-import { presentNotice } from '../../presenters/notices.js'
+import type { Actor, Scope } from '../scope.js'
 import { cacheOf } from '../games/cache.js'
+import { pushNotices } from './events.js'
 import { assertNoticeDeletable, assertNoticeEditable } from './policy.js'
 
 /** System notice texts (CONTRACT §4.7 GameNotice). */
@@ -29,15 +27,13 @@ export function addNotice(em: EntityManager, game: Game | number, type: NoticeTy
   return em.create(GameNotice, { game, type, content, publishTime: now } as never)
 }
 
-/** Queue the push of notices created in this request (published after the commit). */
-export function pushNotices(events: Publish, gameId: number, notices: GameNotice[]): void {
-  for (const notice of notices) events.publish('user', rooms.game(gameId), 'ReceivedGameNotice', presentNotice(notice))
-}
-
-/** `POST /api/edit/games/{id}/notices`. */
-export async function postNotice(em: EntityManager, game: Game, content: string): Promise<GameNotice> {
-  const notice = addNotice(em, game, 'Normal', content)
-  await em.flush()
+/** `POST /api/edit/games/{id}/notices`: pushed to the game room, players' cache flushed. */
+export async function postNotice(scope: Scope, actor: Actor, game: Game, content: string): Promise<GameNotice> {
+  const notice = addNotice(scope.em, game, 'Normal', content)
+  await scope.em.flush()
+  pushNotices(scope.events, game.id, [notice])
+  await invalidateNotices(scope.services, game.id)
+  await scope.services.audit.success(actor, `发布了比赛 #${game.id} 的通知 #${notice.id}`)
   return notice
 }
 
@@ -48,22 +44,25 @@ export async function findNotice(em: EntityManager, gameId: number, noticeId: nu
   return notice
 }
 
-/** `PUT /api/edit/games/{id}/notices/{noticeId}`: new content, time = now. */
-export async function editNotice(em: EntityManager, gameId: number, noticeId: number, content: string): Promise<GameNotice> {
-  const notice = await findNotice(em, gameId, noticeId)
+/** `PUT /api/edit/games/{id}/notices/{noticeId}`: new content, time = now (not pushed). */
+export async function editNotice(scope: Scope, actor: Actor, gameId: number, noticeId: number, content: string): Promise<GameNotice> {
+  const notice = await findNotice(scope.em, gameId, noticeId)
   assertNoticeEditable(notice)
   notice.content = content
   notice.publishTime = new Date()
-  await em.flush()
+  await scope.em.flush()
+  await invalidateNotices(scope.services, gameId)
+  await scope.services.audit.success(actor, `更新了比赛 #${gameId} 的通知 #${notice.id}`)
   return notice
 }
 
-/** `DELETE /api/edit/games/{id}/notices/{noticeId}`. */
-export async function removeNotice(em: EntityManager, gameId: number, noticeId: number): Promise<GameNotice> {
-  const notice = await findNotice(em, gameId, noticeId)
+/** `DELETE /api/edit/games/{id}/notices/{noticeId}` (not pushed). */
+export async function removeNotice(scope: Scope, actor: Actor, gameId: number, noticeId: number): Promise<void> {
+  const notice = await findNotice(scope.em, gameId, noticeId)
   assertNoticeDeletable(notice)
-  await em.remove(notice).flush()
-  return notice
+  await scope.em.remove(notice).flush()
+  await invalidateNotices(scope.services, gameId)
+  await scope.services.audit.success(actor, `删除了比赛 #${gameId} 的通知 #${noticeId}`)
 }
 
 /** `GET /api/edit/games/{id}/notices`: the `Normal` notices, oldest first. */
@@ -79,18 +78,21 @@ export async function listNormalNotices(em: EntityManager, gameId: number): Prom
 
 export const NOTICE_CACHE_TTL_MS = 30 * 60 * 1000
 
-export const noticeCache = (services: object) => cacheOf<GameNoticeModel[]>(services, 'notices', NOTICE_CACHE_TTL_MS)
+/** A notice as cached: a plain copy, so the cache holds no entity of a finished unit of work. */
+type NoticeRecord = Pick<GameNotice, 'id' | 'type' | 'content' | 'publishTime'>
+
+export const noticeCache = (services: object) => cacheOf<NoticeRecord[]>(services, 'notices', NOTICE_CACHE_TTL_MS)
 
 /** Every notice of a game as players see them: `Normal` first, then system notices, each newest first. */
-export async function loadGameNotices(em: EntityManager, gameId: number): Promise<GameNoticeModel[]> {
+export async function loadGameNotices(em: EntityManager, gameId: number): Promise<NoticeRecord[]> {
   const notices = await em.find(GameNotice, { game: gameId }, { orderBy: { publishTime: 'desc', id: 'desc' } })
   const normal = notices.filter((n) => n.type === 'Normal')
   const system = notices.filter((n) => n.type !== 'Normal')
-  return [...normal, ...system].map(presentNotice)
+  return [...normal, ...system].map(({ id, type, content, publishTime }) => ({ id, type, content, publishTime }))
 }
 
 /** The cached player list of a game's notices. */
-export async function cachedGameNotices(em: EntityManager, services: Pick<Services, 'redis'>, gameId: number): Promise<GameNoticeModel[]> {
+export async function cachedGameNotices(em: EntityManager, services: Pick<Services, 'redis'>, gameId: number): Promise<NoticeRecord[]> {
   return noticeCache(services).get(services, gameId, () => loadGameNotices(em.fork(), gameId))
 }
 

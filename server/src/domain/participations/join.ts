@@ -3,17 +3,14 @@
  * refused request changes nothing; the team's participation row is locked while a member is
  * added, so concurrent joins respect the member limit.
  */
-import type { EntityManager } from '@mikro-orm/postgresql'
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core'
 import type { GameJoinModel } from '@flagwave/shared/schemas/games'
 import { rooms } from '@flagwave/shared/events'
-import type { Services } from '../../services.js'
 import { Game } from '../../entities/Game.js'
 import { Team } from '../../entities/Team.js'
 import { Participation } from '../../entities/Participation.js'
 import { Registration } from '../../entities/Registration.js'
 import type { LocalFile } from '../../entities/LocalFile.js'
-import type { User } from '../../entities/User.js'
 import { badRequest, notFound } from '../../lib/errors.js'
 import { teamToken } from '../games/keys.js'
 import { releaseFile, removeBlobs } from '../files/files.js'
@@ -28,14 +25,11 @@ import {
   assertJoinable,
   blocksJoin,
 } from './policy.js'
+import type { Actor, Scope } from '../scope.js'
 import { afterStatusChange, applyStatus, type StatusChange } from './review.js'
 
-export interface Actor {
-  user: User
-  ip: string
-}
-
-export async function joinGame(em: EntityManager, services: Services, actor: Actor, gameId: number, input: GameJoinModel): Promise<void> {
+export async function joinGame(scope: Scope, actor: Actor, gameId: number, input: GameJoinModel): Promise<void> {
+  const { em, services } = scope
   const user = actor.user
   const result = await em.transactional(async (tem) => {
     const game = await tem.findOne(Game, { id: gameId })
@@ -78,15 +72,16 @@ export async function joinGame(em: EntityManager, services: Services, actor: Act
     throw err
   })
 
-  if (result.change) await afterStatusChange(em, services, result.change)
+  if (result.change) await afterStatusChange(scope, result.change)
   // A member joining a team that is already accepted listens to its room from now on.
   if (result.accepted && (!result.change || result.change.from === 'Accepted')) {
-    await services.realtime.joinUsers('user', [user.id], rooms.team(gameId, result.participationId), rooms.game(gameId))
+    scope.events.joinUsers('user', [user.id], rooms.team(gameId, result.participationId), rooms.game(gameId))
   }
-  await services.audit.write({ message: `[${result.teamName}] 成功报名了比赛 [${result.gameTitle}]`, userName: user.userName, ip: actor.ip, status: 'Success' })
+  await services.audit.success(actor, `[${result.teamName}] 成功报名了比赛 [${result.gameTitle}]`)
 }
 
-export async function leaveGame(em: EntityManager, services: Services, actor: Actor, gameId: number): Promise<void> {
+export async function leaveGame(scope: Scope, actor: Actor, gameId: number): Promise<void> {
+  const { em, services } = scope
   const user = actor.user
   const result = await em.transactional(async (tem) => {
     const game = await tem.findOne(Game, { id: gameId })
@@ -109,5 +104,5 @@ export async function leaveGame(em: EntityManager, services: Services, actor: Ac
     return { released, teamName: team.name, gameTitle: game.title }
   })
   await removeBlobs(em, services.storage, [result.released])
-  await services.audit.write({ message: `[${result.teamName}] 退出了比赛 [${result.gameTitle}]`, userName: user.userName, ip: actor.ip, status: 'Success' })
+  await services.audit.success(actor, `[${result.teamName}] 退出了比赛 [${result.gameTitle}]`)
 }

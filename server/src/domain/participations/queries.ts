@@ -1,16 +1,20 @@
 /** Reading participations (CONTRACT §3.5.16). */
 import type { EntityManager } from '@mikro-orm/postgresql'
-import type { ParticipationInfoModel } from '@flagwave/shared/schemas/teams'
 import { Game } from '../../entities/Game.js'
 import { Participation } from '../../entities/Participation.js'
 import { Registration } from '../../entities/Registration.js'
 import type { User } from '../../entities/User.js'
 import { notFound } from '../../lib/errors.js'
-import { presentParticipationInfo } from '../../presenters/participations.js'
 import { GAME_NOT_FOUND } from '../play/games.js'
 
+/** A participation (team, members and captain loaded) with the ids of the users registered through it. */
+interface ParticipationWithMembers {
+  participation: Participation
+  registeredMembers: string[]
+}
+
 /** `GET /api/game/{id}/participations`: every participation, any status, by team id (404 with body status 400). */
-export async function gameParticipations(em: EntityManager, gameId: number): Promise<ParticipationInfoModel[]> {
+export async function gameParticipations(em: EntityManager, gameId: number): Promise<ParticipationWithMembers[]> {
   const game = await em.findOne(Game, { id: gameId })
   if (!game) throw notFound(GAME_NOT_FOUND, 400)
   const participations = await em.find(Participation, { game: gameId }, { populate: ['team', 'team.members', 'team.captain'], orderBy: { team: { id: 'asc' } } })
@@ -22,5 +26,5 @@ export async function gameParticipations(em: EntityManager, gameId: number): Pro
     list.push((r.user as User).id)
     byParticipation.set(pid, list)
   }
-  return participations.map((p) => presentParticipationInfo(p, byParticipation.get(p.id) ?? []))
+  return participations.map((participation) => ({ participation, registeredMembers: byParticipation.get(participation.id) ?? [] }))
 }

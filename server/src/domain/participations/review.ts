@@ -2,18 +2,19 @@
  * Reviewing a participation (CONTRACT §3.2.15). Any status may be set. Accepting locks the team
  * and creates the instances of every enabled challenge (their flags come on first view, see
  * play/instances.ts). After the commit: the scoreboard is rebuilt when the change alters it, and
- * the registered members' open user-hub sockets join (or leave) the team's private room.
+ * the registered members' open user-hub sockets join (or leave) the team's private room (through
+ * the scope's sink, so in a request the move happens once the response succeeded).
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { LockMode } from '@mikro-orm/core'
 import type { ParticipationStatus } from '@flagwave/shared/enums'
 import { rooms } from '@flagwave/shared/events'
-import type { Services } from '../../services.js'
 import { Participation } from '../../entities/Participation.js'
 import { Registration } from '../../entities/Registration.js'
 import { Team } from '../../entities/Team.js'
 import { Game } from '../../entities/Game.js'
 import { notFound } from '../../lib/errors.js'
+import type { Actor, Scope } from '../scope.js'
 import { ensureInstances } from '../play/instances.js'
 import { requestScoreboardRebuild } from '../scoreboard/hooks.js'
 import { PARTICIPATION_NOT_FOUND, statusChangeRefreshesBoard } from './policy.js'
@@ -43,15 +44,15 @@ export async function applyStatus(em: EntityManager, participation: Participatio
 }
 
 /** After the commit: scoreboard rebuild and team-room membership of the members' sockets. */
-export async function afterStatusChange(em: EntityManager, services: Services, change: StatusChange): Promise<void> {
-  if (statusChangeRefreshesBoard(change.game, change.from, change.to)) await requestScoreboardRebuild(services, change.gameId)
+export async function afterStatusChange(scope: Scope, change: StatusChange): Promise<void> {
+  if (statusChangeRefreshesBoard(change.game, change.from, change.to)) await requestScoreboardRebuild(scope.services, change.gameId)
   const wasIn = change.from === 'Accepted'
   const isIn = change.to === 'Accepted'
   if (wasIn === isIn) return
-  const members = await registeredMembers(em, change.participationId)
+  const members = await registeredMembers(scope.em, change.participationId)
   const room = rooms.team(change.gameId, change.participationId)
-  if (isIn) await services.realtime.joinUsers('user', members, room, rooms.game(change.gameId))
-  else services.realtime.leaveUsers('user', members, room)
+  if (isIn) scope.events.joinUsers('user', members, room, rooms.game(change.gameId))
+  else scope.events.leaveUsers('user', members, room)
 }
 
 /** User ids registered through a participation. */
@@ -61,26 +62,15 @@ export async function registeredMembers(em: EntityManager, participationId: numb
 }
 
 /** `PUT /api/admin/participation/{id}/{status}`. */
-export async function setParticipationStatus(
-  em: EntityManager,
-  services: Services,
-  participationId: number,
-  status: ParticipationStatus,
-  actor: { userName: string; ip: string },
-): Promise<StatusChange> {
-  const change = await em.transactional(async (tem) => {
+export async function setParticipationStatus(scope: Scope, actor: Actor, participationId: number, status: ParticipationStatus): Promise<StatusChange> {
+  const change = await scope.em.transactional(async (tem) => {
     const participation = await tem.findOne(Participation, { id: participationId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
     if (!participation) throw notFound(PARTICIPATION_NOT_FOUND)
     const team = await tem.findOneOrFail(Team, { id: (participation.team as Team).id })
     const game = await tem.findOneOrFail(Game, { id: (participation.game as Game).id })
     return applyStatus(tem, participation, team, game, status)
   })
-  await afterStatusChange(em, services, change)
-  await services.audit.write({
-    message: `参赛审核：[${change.teamName}] 在比赛 [${change.gameTitle}] 中的状态 ${change.from} → ${change.to}`,
-    userName: actor.userName,
-    ip: actor.ip,
-    status: 'Success',
-  })
+  await afterStatusChange(scope, change)
+  await scope.services.audit.success(actor, `参赛审核：[${change.teamName}] 在比赛 [${change.gameTitle}] 中的状态 ${change.from} → ${change.to}`)
   return change
 }

@@ -3,7 +3,7 @@
  * lookups of the monitor endpoints (§3.5.0).
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
-import type { BasicGameInfoModel, DetailedGameInfoModel, GameNotice as GameNoticeModel } from '@flagwave/shared/schemas/games'
+import type { ParticipationStatus } from '@flagwave/shared/enums'
 import { Game } from '../../entities/Game.js'
 import { GameNotice } from '../../entities/GameNotice.js'
 import { Participation } from '../../entities/Participation.js'
@@ -11,8 +11,6 @@ import { Registration } from '../../entities/Registration.js'
 import type { Team } from '../../entities/Team.js'
 import type { User } from '../../entities/User.js'
 import { badRequest, notFound } from '../../lib/errors.js'
-import { presentBasicGame, presentDetailedGame, type CallerParticipation } from '../../presenters/games.js'
-import { presentNotice } from '../../presenters/notices.js'
 import { isStarted } from './gate.js'
 
 export const GAME_NOT_FOUND = '比赛未找到'
@@ -23,17 +21,30 @@ export const GAME_NOT_STARTED = '比赛未开始'
  * uncached (one indexed query), so edits, posters and games written by any means show at once;
  * the reference's up-to-2-hour cache only ever served older data.
  */
-export async function recentGames(em: EntityManager): Promise<BasicGameInfoModel[]> {
-  const games = await em.find(Game, { hidden: false }, { orderBy: { start: 'desc', id: 'desc' }, limit: 10 })
-  return games.map(presentBasicGame)
+export function recentGames(em: EntityManager): Promise<Game[]> {
+  return em.find(Game, { hidden: false }, { orderBy: { start: 'desc', id: 'desc' }, limit: 10 })
+}
+
+/** The caller's own registration in a game, as the game detail shows it. */
+interface CallerRegistration {
+  status: ParticipationStatus
+  teamName: string
+  organization: string | null
+}
+
+/** A game with its team count and the caller's registration (null when anonymous or not registered). */
+interface GameInfo {
+  game: Game
+  teamCount: number
+  caller: CallerRegistration | null
 }
 
 /** `GET /api/game/{id}`: hidden games too; the caller's participation when signed in. */
-export async function gameInfoFor(em: EntityManager, gameId: number, user: User | undefined): Promise<DetailedGameInfoModel> {
+export async function gameInfoFor(em: EntityManager, gameId: number, user: User | null): Promise<GameInfo> {
   const game = await em.findOne(Game, { id: gameId })
   if (!game) throw notFound(GAME_NOT_FOUND)
   const teamCount = await em.count(Participation, { game: gameId })
-  let caller: CallerParticipation | null = null
+  let caller: CallerRegistration | null = null
   if (user) {
     const registration = await em.findOne(Registration, { user: user.id, game: gameId }, { populate: ['participation', 'participation.team'] })
     if (registration) {
@@ -41,7 +52,7 @@ export async function gameInfoFor(em: EntityManager, gameId: number, user: User 
       caller = { status: participation.status, teamName: (participation.team as Team).name, organization: participation.organization ?? null }
     }
   }
-  return presentDetailedGame(game, teamCount, caller)
+  return { game, teamCount, caller }
 }
 
 /**
@@ -59,7 +70,12 @@ export async function startedGame(em: EntityManager, gameId: number, notFoundBod
  * `GET /api/game/{id}/notices`: admin (`Normal`) notices first, then the system notices, each
  * newest first. `count`/`skip` page the whole list.
  */
-export async function gameNotices(em: EntityManager, gameId: number, count: number, skip: number): Promise<GameNoticeModel[]> {
+export async function gameNotices(
+  em: EntityManager,
+  gameId: number,
+  count: number,
+  skip: number,
+): Promise<Pick<GameNotice, 'id' | 'type' | 'content' | 'publishTime'>[]> {
   await startedGame(em, gameId)
   const rows = await em.execute<{ id: number; type: GameNotice['type']; content: string; publish_time: Date }[]>(
     `select id, type, content, publish_time from notices where game_id = ?
@@ -67,5 +83,5 @@ export async function gameNotices(em: EntityManager, gameId: number, count: numb
       limit ? offset ?`,
     [gameId, Math.max(0, count), Math.max(0, skip)],
   )
-  return rows.map((r) => presentNotice({ id: r.id, type: r.type, content: r.content, publishTime: new Date(r.publish_time) }))
+  return rows.map((r) => ({ id: r.id, type: r.type, content: r.content, publishTime: new Date(r.publish_time) }))
 }

@@ -5,20 +5,32 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { EntityManager } from '@mikro-orm/postgresql'
-import type { PostDetailModel, PostEditModel } from '@flagwave/shared/schemas/posts'
+import type { PostEditModel } from '@flagwave/shared/schemas/posts'
 import { Post } from '../../entities/Post.js'
 import { User } from '../../entities/User.js'
 import { notFound } from '../../lib/errors.js'
 import type { Services } from '../../services.js'
-import { presentPostDetail } from '../../presenters/posts.js'
+import type { Actor, Scope } from '../scope.js'
 
 /** Profile edits (author name, avatar) are not announced, so cached lists also age out. */
 const CACHE_TTL_MS = 5 * 60_000
 const VERSION_KEY = 'flagwave:posts:version'
 
+/** A post as the list keeps it: detached from any unit of work, its author's name and avatar copied. */
+export interface PostRecord {
+  id: string
+  title: string
+  summary: string
+  content: string
+  tags: string[]
+  isPinned: boolean
+  updateTime: Date
+  author: { userName: string; avatarHash: string | null } | null
+}
+
 interface PostCache {
   generation: number
-  posts: PostDetailModel[] | null
+  posts: PostRecord[] | null
   version: string | null
   expires: number
 }
@@ -34,17 +46,31 @@ function cacheOf(services: Services): PostCache {
   return cache
 }
 
-/** Every post in display order, as PostDetailModel (callers strip `content` for the lists). */
-export async function cachedPosts(em: EntityManager, services: Services): Promise<PostDetailModel[]> {
+function toRecord(post: Post): PostRecord {
+  const author = post.author ?? null
+  return {
+    id: post.id,
+    title: post.title,
+    summary: post.summary,
+    content: post.content,
+    tags: [...(post.tags ?? [])],
+    isPinned: post.isPinned,
+    updateTime: post.updateTime,
+    author: author ? { userName: author.userName, avatarHash: author.avatarHash ?? null } : null,
+  }
+}
+
+/** Every post in display order (shared between requests: callers must not change them). */
+export async function cachedPosts(em: EntityManager, services: Services): Promise<PostRecord[]> {
   const cache = cacheOf(services)
   const version = services.redis ? await services.redis.get(VERSION_KEY) : null
   if (cache.posts && cache.expires > Date.now() && cache.version === version) return cache.posts
   const generation = cache.generation
   const posts = await em.find(Post, {}, { populate: ['author'], orderBy: [{ isPinned: 'desc' }, { updateTime: 'desc' }, { id: 'asc' }] })
-  const presented = posts.map(presentPostDetail)
+  const records = posts.map(toRecord)
   // A change that committed while we were reading has invalidated the list: do not store it.
-  if (cache.generation === generation) Object.assign(cache, { posts: presented, version, expires: Date.now() + CACHE_TTL_MS })
-  return presented
+  if (cache.generation === generation) Object.assign(cache, { posts: records, version, expires: Date.now() + CACHE_TTL_MS })
+  return records
 }
 
 /** Drop the cached list here and, through the shared version, on every node. */
@@ -58,7 +84,8 @@ export async function invalidatePosts(services: Services): Promise<void> {
 const newPostId = (): string => randomBytes(4).toString('hex')
 
 /** `POST /api/edit/posts`: author = caller, time = now; returns the new 8-hex id. */
-export async function createPost(em: EntityManager, services: Services, authorId: string, model: PostEditModel): Promise<Post> {
+export async function createPost(scope: Scope, actor: Actor, model: PostEditModel): Promise<Post> {
+  const { em, services } = scope
   let id = newPostId()
   while (await em.count(Post, { id })) id = newPostId()
   const post = em.create(Post, {
@@ -68,11 +95,12 @@ export async function createPost(em: EntityManager, services: Services, authorId
     content: model.content,
     tags: model.tags,
     isPinned: model.isPinned,
-    author: em.getReference(User, authorId),
+    author: em.getReference(User, actor.user.id),
     updateTime: new Date(),
   })
   await em.flush()
   await invalidatePosts(services)
+  await services.audit.success(actor, `添加文章 ${post.id}：${post.title}`)
   return post
 }
 
@@ -84,7 +112,8 @@ export async function createPost(em: EntityManager, services: Services, authorId
  * pinning never wipes a post, which the reference client's `{title, isPinned}` request would do
  * under v0.17.6 (DESIGN §2).
  */
-export async function updatePost(em: EntityManager, services: Services, editorId: string, id: string, model: PostEditModel): Promise<Post> {
+export async function updatePost(scope: Scope, actor: Actor, id: string, model: PostEditModel): Promise<Post> {
+  const { em, services } = scope
   const post = await em.findOne(Post, { id }, { populate: ['author'] })
   if (!post) throw notFound('文章未找到')
   if (model.isPinned !== post.isPinned) {
@@ -94,26 +123,29 @@ export async function updatePost(em: EntityManager, services: Services, editorId
     post.summary = model.summary
     post.content = model.content
     post.tags = model.tags
-    post.author = await em.findOneOrFail(User, { id: editorId })
+    post.author = await em.findOneOrFail(User, { id: actor.user.id })
     post.updateTime = new Date()
   }
   await em.flush()
   await invalidatePosts(services)
+  await services.audit.success(actor, `更新文章 ${post.id}：${post.title}`)
   return post
 }
 
 /** `DELETE /api/edit/posts/{id}`. */
-export async function deletePost(em: EntityManager, services: Services, id: string): Promise<Post> {
+export async function deletePost(scope: Scope, actor: Actor, id: string): Promise<Post> {
+  const { em, services } = scope
   const post = await em.findOne(Post, { id })
   if (!post) throw notFound('文章未找到')
   em.remove(post)
   await em.flush()
   await invalidatePosts(services)
+  await services.audit.success(actor, `删除文章 ${post.id}：${post.title}`)
   return post
 }
 
 /** `GET /api/posts/{id}`, looked up in the cached list. */
-export async function findPost(em: EntityManager, services: Services, id: string): Promise<PostDetailModel> {
+export async function findPost(em: EntityManager, services: Services, id: string): Promise<PostRecord> {
   const post = (await cachedPosts(em, services)).find((p) => p.id === id)
   if (!post) throw notFound('文章不存在')
   return post

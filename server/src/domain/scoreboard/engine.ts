@@ -21,7 +21,7 @@ import { ChallengeTag } from '@flagwave/shared/enums'
 import type { ChallengeInfo, ChallengeItem, ChallengesByTag, ScoreboardItem, ScoreboardModel, TopTimeLine } from '@flagwave/shared/schemas/scoreboard'
 import { challengeScore, solveScore, type BloodRank } from '@flagwave/shared/scoring'
 import { toWireDate } from '@flagwave/shared/format'
-import { avatarUrl } from '../files/files.js'
+import { avatarUrl } from '../../lib/assetUrls.js'
 import { presentBlood, presentChallengeItem, presentTimeline } from '../../presenters/scoreboard.js'
 
 export interface GameMeta {

@@ -10,12 +10,15 @@ import type { User } from '../../entities/User.js'
 import { notFound } from '../../lib/errors.js'
 import { SUBMISSION_CHANNEL, nativePool } from './pg.js'
 import { maskedStatus } from './judge.js'
+import type { Actor, Scope } from '../scope.js'
 
 /**
  * Queue `answer` (already trimmed by FlagSubmitModel) for the caller's team after the context gate
  * (steps 1–6, ended games refused unless in practice mode); wake the checkers. Returns the id.
  */
-export async function submitFlag(em: EntityManager, user: User, gameId: number, challengeId: number, answer: string): Promise<number> {
+export async function submitFlag(scope: Scope, actor: Actor, gameId: number, challengeId: number, answer: string): Promise<number> {
+  const { em } = scope
+  const user = actor.user
   const { game, participation, challenge } = await gameContext(em, gameId, user, { refuseEnded: true, challengeId })
   // One statement (the hot path of a contest): the row and the NOTIFY commit together, so a
   // checker that wakes up finds the row; a missed NOTIFY is caught by the checkers' poll.

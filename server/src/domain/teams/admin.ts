@@ -4,8 +4,9 @@ import { LoadStrategy } from '@mikro-orm/core'
 import type { AdminTeamModel } from '@flagwave/shared/schemas/teams'
 import { Team } from '../../entities/Team.js'
 import { badRequest } from '../../lib/errors.js'
-import type { BlobStore } from '../../storage/blobStore.js'
+import type { Actor, Scope } from '../scope.js'
 import { lockTeam, removeTeam } from './teams.js'
+import { announceTeamChange } from './events.js'
 
 const SEARCH_LIMIT = 30
 
@@ -27,8 +28,8 @@ export async function searchTeams(em: EntityManager, hint: string): Promise<Team
 }
 
 /** `PUT /api/admin/teams/{id}`: null or empty name/bio keep, null locked keeps; a missing team is HTTP 400. */
-export async function updateTeamAsAdmin(em: EntityManager, id: number, model: AdminTeamModel): Promise<Team> {
-  return em.transactional(async (tx) => {
+export async function updateTeamAsAdmin(scope: Scope, actor: Actor, id: number, model: AdminTeamModel): Promise<Team> {
+  const team = await scope.em.transactional(async (tx) => {
     const team = await lockTeam(tx, id)
     if (!team) throw badRequest('队伍未找到')
     if (model.name) team.name = model.name
@@ -37,7 +38,14 @@ export async function updateTeamAsAdmin(em: EntityManager, id: number, model: Ad
     await tx.flush()
     return team
   })
+  announceTeamChange(scope.events, { teamId: team.id, team })
+  await scope.services.audit.success(actor, `管理员更新队伍 ${team.name}（#${team.id}）`)
+  return team
 }
 
 /** `DELETE /api/admin/teams/{id}`: no lock or captain check; 404 `队伍未找到` when missing. */
-export const deleteTeamAsAdmin = (em: EntityManager, store: BlobStore, id: number) => removeTeam(em, store, id, async () => undefined)
+export async function deleteTeamAsAdmin(scope: Scope, actor: Actor, id: number): Promise<Team> {
+  const team = await removeTeam(scope, id, async () => undefined)
+  await scope.services.audit.success(actor, `管理员删除队伍 ${team.name}（#${id}）`, 'Warning')
+  return team
+}

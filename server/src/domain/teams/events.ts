@@ -5,13 +5,14 @@
  * one who leaves or is kicked has them leave it (and hears the change in their own user room).
  */
 import { rooms } from '@flagwave/shared/events'
-import type { TeamInfoModel } from '@flagwave/shared/schemas/teams'
+import type { Team } from '../../entities/Team.js'
 import type { Publish } from '../../realtime/sink.js'
+import { presentTeamInfo } from '../../presenters/teams.js'
 
 export interface TeamChange {
   teamId: number
-  /** The team after the change; null when it was deleted. */
-  team: TeamInfoModel | null
+  /** The team after the change, its members loaded; null when it was deleted. */
+  team: Team | null
   /** Users who became members (their sockets join the room before the event goes out). */
   joined?: string[]
   /** Users who are no longer members (their sockets leave the room; they get the event in their own room). */
@@ -21,7 +22,7 @@ export interface TeamChange {
 /** Room membership moves and the event goes out, both after the change committed. */
 export function announceTeamChange(events: Publish, change: TeamChange): void {
   const room = rooms.teamMembers(change.teamId)
-  const update = { teamId: change.teamId, team: change.team }
+  const update = { teamId: change.teamId, team: change.team && presentTeamInfo(change.team) }
   events.joinUsers('user', change.joined ?? [], room)
   events.leaveUsers('user', change.left ?? [], room)
   if (change.team === null) events.closeRoom(room)

@@ -1,7 +1,7 @@
 /**
  * Team commands (CONTRACT §3.8). Every command runs in one transaction that locks the team row,
- * checks in the contract's order and throws its exact titles; the route publishes the change
- * (domain/teams/events.ts) and writes the audit entry once the transaction has committed.
+ * checks in the contract's order and throws its exact titles; once the transaction has committed
+ * it announces the change (events.ts) and writes the caller's audit entry.
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { LockMode } from '@mikro-orm/core'
@@ -12,12 +12,16 @@ import { Team } from '../../entities/Team.js'
 import { User } from '../../entities/User.js'
 import { Participation } from '../../entities/Participation.js'
 import { AppError, badRequest, notFound } from '../../lib/errors.js'
-import type { BlobStore } from '../../storage/blobStore.js'
 import { processImage } from '../../lib/images.js'
+import type { UploadedFile } from '../../lib/uploads.js'
+import type { Actor, Scope } from '../scope.js'
+import { requestScoreboardRebuild } from '../scoreboard/hooks.js'
 import { checkImageUpload } from '../accounts/avatar.js'
-import { assetUrl, releaseFile, removeBlobs, storeFile } from '../files/files.js'
+import { releaseFile, removeBlobs, storeFile } from '../files/files.js'
+import { assetUrl } from '../../lib/assetUrls.js'
 import { assertCaptain, isMember, isTeamLocked } from './policy.js'
 import { newInviteToken, parseInviteCode } from './inviteCode.js'
+import { announceTeamChange } from './events.js'
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -51,8 +55,9 @@ export async function teamsOfUser(em: EntityManager, userId: string): Promise<Te
  * advisory lock on the user id (the `Concurrency` policy of the reference), then the reference's
  * rule: refused when the caller is in more than one team and captains one of them.
  */
-export async function createTeam(em: EntityManager, userId: string, model: TeamUpdateModel): Promise<Team> {
-  return em.transactional(async (tx) => {
+export async function createTeam(scope: Scope, actor: Actor, model: TeamUpdateModel): Promise<Team> {
+  const userId = actor.user.id
+  const team = await scope.em.transactional(async (tx) => {
     await tx.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`team-create:${userId}`])
     const rows = await tx.execute<{ captain_id: string }[]>(
       'select t.captain_id from team_members m join teams t on t.id = m.team_id where m.user_id = ?',
@@ -66,27 +71,33 @@ export async function createTeam(em: EntityManager, userId: string, model: TeamU
     await tx.flush()
     return team
   })
+  announceTeamChange(scope.events, { teamId: team.id, team, joined: [userId] })
+  await scope.services.audit.success(actor, `创建队伍 ${team.name}`)
+  return team
 }
 
 /** `PUT /api/team/{id}`: a null or empty name keeps the current one; bio is always replaced. */
-export async function updateTeam(em: EntityManager, userId: string, id: number, model: TeamUpdateModel): Promise<Team> {
-  return em.transactional(async (tx) => {
+export async function updateTeam(scope: Scope, actor: Actor, id: number, model: TeamUpdateModel): Promise<Team> {
+  const team = await scope.em.transactional(async (tx) => {
     const team = await lockTeam(tx, id)
     if (!team) throw missingTeam('http400')
-    assertCaptain(team, userId)
+    assertCaptain(team, actor.user.id)
     if (model.name) team.name = model.name
     team.bio = model.bio
     await tx.flush()
     return team
   })
+  announceTeamChange(scope.events, { teamId: team.id, team })
+  await scope.services.audit.success(actor, `更新队伍信息 ${team.name}`)
+  return team
 }
 
 /** `PUT /api/team/{id}/transfer`. The new captain need not be a member (as in the reference). */
-export async function transferTeam(em: EntityManager, userId: string, id: number, newCaptainId: string): Promise<{ team: Team; newCaptain: User }> {
-  return em.transactional(async (tx) => {
+export async function transferTeam(scope: Scope, actor: Actor, id: number, newCaptainId: string): Promise<Team> {
+  const { team, newCaptain } = await scope.em.transactional(async (tx) => {
     const team = await lockTeam(tx, id)
     if (!team) throw missingTeam('http400')
-    assertCaptain(team, userId)
+    assertCaptain(team, actor.user.id)
     if (await isTeamLocked(tx, team)) throw badRequest('队伍已锁定')
     const newCaptain = GUID.test(newCaptainId) ? await tx.findOne(User, { id: newCaptainId.toLowerCase() }) : null
     if (!newCaptain) throw badRequest('移交的用户不存在')
@@ -96,14 +107,17 @@ export async function transferTeam(em: EntityManager, userId: string, id: number
     await tx.flush()
     return { team, newCaptain }
   })
+  announceTeamChange(scope.events, { teamId: team.id, team })
+  await scope.services.audit.success(actor, `转移队伍 ${team.name} 给 ${newCaptain.userName}`)
+  return team
 }
 
 /** `GET /api/team/{id}/invite` (read) and `PUT /api/team/{id}/invite` (new token, old codes stop working). */
-export async function teamForInvite(em: EntityManager, userId: string, id: number, regenerate: boolean): Promise<Team> {
-  return em.transactional(async (tx) => {
+export async function teamForInvite(scope: Scope, actor: Actor, id: number, regenerate: boolean): Promise<Team> {
+  return scope.em.transactional(async (tx) => {
     const team = regenerate ? await lockTeam(tx, id) : await findTeam(tx, id)
     if (!team) throw missingTeam('http400')
-    assertCaptain(team, userId)
+    assertCaptain(team, actor.user.id)
     if (regenerate) {
       team.inviteToken = newInviteToken()
       await tx.flush()
@@ -116,11 +130,11 @@ export async function teamForInvite(em: EntityManager, userId: string, id: numbe
  * `POST /api/team/{id}/kick/{userid}`. Removes the member and **their** registrations for this
  * team's games — the reference deletes the captain's instead, which DESIGN §2 fixes.
  */
-export async function kickMember(em: EntityManager, userId: string, id: number, kickedId: string): Promise<{ team: Team; kicked: User }> {
-  return em.transactional(async (tx) => {
+export async function kickMember(scope: Scope, actor: Actor, id: number, kickedId: string): Promise<Team> {
+  const { team, kicked } = await scope.em.transactional(async (tx) => {
     const team = await lockTeam(tx, id)
     if (!team) throw missingTeam('http400')
-    assertCaptain(team, userId)
+    assertCaptain(team, actor.user.id)
     if (await isTeamLocked(tx, team)) throw badRequest('队伍已锁定')
     const kicked = team.members.getItems().find((m) => m.id === kickedId.toLowerCase())
     if (!kicked) throw badRequest('用户不在队伍中')
@@ -129,12 +143,16 @@ export async function kickMember(em: EntityManager, userId: string, id: number, 
     await tx.execute('delete from registrations where user_id = ? and participation_id in (select id from participations where team_id = ?)', [kicked.id, team.id])
     return { team, kicked }
   })
+  announceTeamChange(scope.events, { teamId: team.id, team, left: [kicked.id] })
+  await scope.services.audit.success(actor, `从队伍 ${team.name} 踢除 ${kicked.userName}`)
+  return team
 }
 
 /** `POST /api/team/accept`: join a team by invite code. */
-export async function acceptInvite(em: EntityManager, userId: string, code: string): Promise<Team> {
+export async function acceptInvite(scope: Scope, actor: Actor, code: string): Promise<Team> {
+  const userId = actor.user.id
   const { teamName, teamId, token } = parseInviteCode(code)
-  return em.transactional(async (tx) => {
+  const team = await scope.em.transactional(async (tx) => {
     const team = await lockTeam(tx, teamId)
     if (!team) throw badRequest(`${teamName} 队伍未找到`)
     if (team.inviteToken !== token) throw badRequest(`${teamName} 邀请无效`)
@@ -144,11 +162,15 @@ export async function acceptInvite(em: EntityManager, userId: string, code: stri
     await tx.flush()
     return team
   })
+  announceTeamChange(scope.events, { teamId: team.id, team, joined: [userId] })
+  await scope.services.audit.success(actor, `加入队伍 ${team.name}`)
+  return team
 }
 
 /** `POST /api/team/{id}/leave`. A captain may leave (the team keeps its captain id); registrations stay. */
-export async function leaveTeam(em: EntityManager, userId: string, id: number): Promise<Team> {
-  return em.transactional(async (tx) => {
+export async function leaveTeam(scope: Scope, actor: Actor, id: number): Promise<Team> {
+  const userId = actor.user.id
+  const team = await scope.em.transactional(async (tx) => {
     const team = await lockTeam(tx, id)
     if (!team) throw missingTeam('http404')
     const me = team.members.getItems().find((m) => m.id === userId)
@@ -158,20 +180,26 @@ export async function leaveTeam(em: EntityManager, userId: string, id: number): 
     await tx.flush()
     return team
   })
+  announceTeamChange(scope.events, { teamId: team.id, team, left: [userId] })
+  await scope.services.audit.success(actor, `离开队伍 ${team.name}`)
+  return team
 }
 
 /**
  * `PUT /api/team/{id}/avatar`: the image is checked by content, resized to 300 px and stored as
  * WebP (GIFs kept); the previous avatar's reference is released and its blob deleted after commit.
  */
-export async function setTeamAvatar(em: EntityManager, store: BlobStore, userId: string, id: number, file: { path: string; size: number }): Promise<{ team: Team; url: string }> {
+export async function setTeamAvatar(scope: Scope, actor: Actor, id: number, file: UploadedFile): Promise<{ team: Team; url: string }> {
+  const { em } = scope
+  const store = scope.services.storage
   let stored: string | null = null
   let released: string | null = null
+  let result: { team: Team; url: string }
   try {
-    const result = await em.transactional(async (tx) => {
+    result = await em.transactional(async (tx) => {
       const team = await lockTeam(tx, id)
       if (!team) throw missingTeam('http404')
-      assertCaptain(team, userId)
+      assertCaptain(team, actor.user.id)
       checkImageUpload(file)
       const image = await processImage(file.path, { resizeWidth: AVATAR_WIDTH })
       if (!image) throw badRequest('队伍头像更新失败')
@@ -185,32 +213,35 @@ export async function setTeamAvatar(em: EntityManager, store: BlobStore, userId:
       return { team, url: assetUrl(saved.hash, name) }
     })
     await removeBlobs(em, store, [released])
-    return result
   } catch (err) {
     // A blob written for a transaction that rolled back is removed unless something else holds it.
     if (stored) await removeBlobs(em, store, [stored])
     throw err
   }
+  const { team } = result
+  announceTeamChange(scope.events, { teamId: team.id, team })
+  await scope.services.audit.success(actor, `更新队伍 ${team.name} 的头像：[${team.avatarHash?.slice(0, 8)}]`)
+  return result
 }
 
 /** `DELETE /api/team/{id}`. Participations (and their registrations) go with the team. */
-export async function deleteTeam(em: EntityManager, store: BlobStore, userId: string, id: number): Promise<{ team: Team; members: string[]; gameIds: number[] }> {
-  return removeTeam(em, store, id, async (tx, team) => {
-    assertCaptain(team, userId)
+export async function deleteTeam(scope: Scope, actor: Actor, id: number): Promise<Team> {
+  const team = await removeTeam(scope, id, async (tx, team) => {
+    assertCaptain(team, actor.user.id)
     if (await isTeamLocked(tx, team)) throw badRequest('队伍已锁定')
   })
+  await scope.services.audit.success(actor, `删除队伍 ${team.name}`)
+  return team
 }
 
 /**
  * Delete a team after `check` passed (the captain path above; admins skip it). Releases the
- * avatar and reports the former members and the games it took part in.
+ * avatar; after the commit the former members leave the team's room and the scoreboards of the
+ * games it took part in are rebuilt.
  */
-export async function removeTeam(
-  em: EntityManager,
-  store: BlobStore,
-  id: number,
-  check: (tx: EntityManager, team: Team) => Promise<void>,
-): Promise<{ team: Team; members: string[]; gameIds: number[] }> {
+export async function removeTeam(scope: Scope, id: number, check: (tx: EntityManager, team: Team) => Promise<void>): Promise<Team> {
+  const { em } = scope
+  const store = scope.services.storage
   let released: string | null = null
   const result = await em.transactional(async (tx) => {
     const team = await lockTeam(tx, id)
@@ -225,5 +256,7 @@ export async function removeTeam(
     return { team, members, gameIds }
   })
   await removeBlobs(em, store, [released])
-  return result
+  announceTeamChange(scope.events, { teamId: id, team: null, left: result.members })
+  for (const gameId of result.gameIds) await requestScoreboardRebuild(scope.services, gameId)
+  return result.team
 }

@@ -1,7 +1,8 @@
 /**
  * User administration (CONTRACT §3.2.3–3.2.5, §3.2.9–3.2.11, §3.2.13). Identity's rules come
  * from domain/accounts/identity.ts. Role changes and bans take effect at once: a ban ends the
- * user's sessions in the same transaction, and the route disconnects their sockets after commit.
+ * user's sessions in the same transaction, and their sockets are dropped after the commit (they
+ * reconnect with what they may now see).
  */
 import { randomUUID } from 'node:crypto'
 import type { EntityManager } from '@mikro-orm/postgresql'
@@ -10,12 +11,15 @@ import type { AdminUserInfoModel, UserCreateModel } from '@flagwave/shared/schem
 import { User } from '../../entities/User.js'
 import { Team } from '../../entities/Team.js'
 import { badRequest, notFound } from '../../lib/errors.js'
-import type { BlobStore } from '../../storage/blobStore.js'
 import { creationError, findByEmail, findByUserName, identityErrors, normalizeKey, uniqueViolationTitle, userValidationError } from '../accounts/identity.js'
 import { generatePassword, hashPassword } from '../accounts/passwords.js'
 import { endAllSessions, newSecurityStamp } from '../accounts/sessions.js'
 import { releaseFile, removeBlobs } from '../files/files.js'
 import { newInviteToken } from '../teams/inviteCode.js'
+import { findTeam } from '../teams/teams.js'
+import { announceTeamChange } from '../teams/events.js'
+import { invalidatePosts } from '../posts/posts.js'
+import type { Actor, Scope } from '../scope.js'
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const SEARCH_LIMIT = 30
@@ -56,8 +60,8 @@ export interface CreatedUsers {
  * updated instead and its password reset; any other error rolls everything back. Then one new
  * team per distinct `teamName`, captained by its first listed user.
  */
-export async function createUsers(em: EntityManager, models: UserCreateModel[]): Promise<CreatedUsers> {
-  return em.transactional(async (tx) => {
+export async function createUsers(scope: Scope, actor: Actor, models: UserCreateModel[]): Promise<CreatedUsers> {
+  const created = await scope.em.transactional(async (tx) => {
     const entries: [User, string | null][] = []
     for (const model of models) {
       const user = await createOrUpdateUser(tx, model)
@@ -71,13 +75,16 @@ export async function createUsers(em: EntityManager, models: UserCreateModel[]):
         if (!team.members.contains(user)) team.members.add(user)
         continue
       }
-      const created = tx.create(Team, { name: teamName, bio: null, locked: false, inviteToken: newInviteToken(), captain: user, avatarHash: null })
-      created.members.add(user)
-      teams.set(teamName, created)
+      const newTeam = tx.create(Team, { name: teamName, bio: null, locked: false, inviteToken: newInviteToken(), captain: user, avatarHash: null })
+      newTeam.members.add(user)
+      teams.set(teamName, newTeam)
     }
     await tx.flush()
     return { users: entries.map(([u]) => u), teams: [...teams.values()] }
   })
+  for (const team of created.teams) announceTeamChange(scope.events, { teamId: team.id, team, joined: team.members.getItems().map((m) => m.id) })
+  await scope.services.audit.success(actor, `成功批量添加 ${created.users.length} 个用户`)
+  return created
 }
 
 async function createOrUpdateUser(tx: EntityManager, model: UserCreateModel): Promise<User> {
@@ -132,7 +139,7 @@ async function flushOrExplain(tx: EntityManager, model: UserCreateModel): Promis
   }
 }
 
-export interface AdminUserUpdate {
+interface AdminUserUpdate {
   user: User
   /** False when Identity refused the change: nothing was saved, yet the answer is 200. */
   saved: boolean
@@ -144,8 +151,8 @@ export interface AdminUserUpdate {
  * Identity result is ignored — a rejected change (duplicate or invalid name or e-mail) saves
  * nothing and still answers 200. A ban ends every session of the user.
  */
-export async function updateUserAsAdmin(em: EntityManager, id: string, model: AdminUserInfoModel): Promise<AdminUserUpdate> {
-  return em.transactional(async (tx) => {
+export async function updateUserAsAdmin(scope: Scope, actor: Actor, id: string, model: AdminUserInfoModel): Promise<User> {
+  const { user, saved, previousRole } = await scope.em.transactional(async (tx): Promise<AdminUserUpdate> => {
     const user = await findUserById(tx, id)
     if (!user) throw notFound(USER_NOT_FOUND)
     const previousRole = user.role
@@ -170,11 +177,19 @@ export async function updateUserAsAdmin(em: EntityManager, id: string, model: Ad
     }
     return { user, saved: true, previousRole }
   })
+  if (!saved) return user
+  if (user.role !== previousRole) {
+    scope.events.disconnectUser(user.id)
+    if (user.role === 'Banned') await scope.services.audit.success(actor, `封禁用户 ${user.userName}`, 'Warning')
+    else await scope.services.audit.success(actor, `用户 ${user.userName} 的角色：${previousRole} => ${user.role}`)
+  }
+  await scope.services.audit.success(actor, `管理员更新用户 ${user.userName} 的信息`)
+  return user
 }
 
 /** `DELETE /api/admin/users/{userid}/password`: a new random 16-character password; the security stamp moves. */
-export async function resetUserPassword(em: EntityManager, id: string): Promise<{ user: User; password: string }> {
-  return em.transactional(async (tx) => {
+export async function resetUserPassword(scope: Scope, actor: Actor, id: string): Promise<string> {
+  const { user, password } = await scope.em.transactional(async (tx) => {
     const user = await findUserById(tx, id)
     if (!user) throw notFound(USER_NOT_FOUND)
     const password = generatePassword(16)
@@ -184,14 +199,18 @@ export async function resetUserPassword(em: EntityManager, id: string): Promise<
     await endAllSessions(tx, user.id)
     return { user, password }
   })
+  scope.events.disconnectUser(user.id)
+  await scope.services.audit.success(actor, `重置用户 ${user.userName} 的密码`, 'Warning')
+  return password
 }
 
 /**
  * `DELETE /api/admin/users/{userid}`, checks in the contract's order. Sessions, memberships and
  * registrations go with the account (database cascades); posts and submissions keep a null author.
  */
-export async function deleteUserAsAdmin(em: EntityManager, store: BlobStore, actorId: string, id: string): Promise<{ user: User; teamIds: number[] }> {
-  if (actorId.toLowerCase() === id.toLowerCase()) throw badRequest('不可以删除自己')
+export async function deleteUserAsAdmin(scope: Scope, actor: Actor, id: string): Promise<User> {
+  const { em, services } = scope
+  if (actor.user.id.toLowerCase() === id.toLowerCase()) throw badRequest('不可以删除自己')
   let released: string | null = null
   const result = await em.transactional(async (tx) => {
     const user = await findUserById(tx, id)
@@ -203,6 +222,15 @@ export async function deleteUserAsAdmin(em: EntityManager, store: BlobStore, act
     await tx.nativeDelete(User, { id: user.id })
     return { user, teamIds: rows.map((r) => r.team_id) }
   })
-  await removeBlobs(em, store, [released])
-  return result
+  await removeBlobs(em, services.storage, [released])
+  const { user, teamIds } = result
+  scope.events.disconnectUser(user.id)
+  for (const teamId of teamIds) {
+    const team = await findTeam(em.fork(), teamId)
+    if (team) announceTeamChange(scope.events, { teamId, team })
+  }
+  // Their posts now show no author.
+  await invalidatePosts(services)
+  await services.audit.success(actor, `删除用户 ${user.userName}`, 'Warning')
+  return user
 }

@@ -6,7 +6,6 @@
 import type { Readable } from 'node:stream'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { ZipArchive } from 'archiver'
-import type { BasicWriteupInfoModel, WriteupInfoModel } from '@flagwave/shared/schemas/play'
 import type { Services } from '../../services.js'
 import { Game } from '../../entities/Game.js'
 import { LocalFile } from '../../entities/LocalFile.js'
@@ -15,12 +14,11 @@ import type { Team } from '../../entities/Team.js'
 import type { User } from '../../entities/User.js'
 import type { UploadedFile } from '../../lib/uploads.js'
 import { notFound } from '../../lib/errors.js'
-import { presentBasicWriteup, presentWriteupInfo } from '../../presenters/writeups.js'
+import type { Actor, Scope } from '../scope.js'
 import { releaseFile, removeBlobs, storeFile } from '../files/files.js'
 import { gameContext } from '../play/gate.js'
 import { GAME_NOT_FOUND } from '../play/games.js'
 import { assertBeforeDeadline, assertWriteupFile } from './policy.js'
-
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0')
 
@@ -35,15 +33,16 @@ export function fileTimestamp(date: Date, utc: boolean): string {
 /** The stored name of a write-up: `Writeup-{gameId}-{teamId}-{yyyyMMdd-HH.mm.ss}Z.pdf` (server local time, as the reference). */
 export const writeupFileName = (gameId: number, teamId: number, at: Date): string => `Writeup-${gameId}-${teamId}-${fileTimestamp(at, false)}Z.pdf`
 
-/** `GET /api/game/{id}/writeup` (gate steps 1–4: works after the end). */
-export async function writeupInfo(em: EntityManager, user: User, gameId: number): Promise<BasicWriteupInfoModel> {
+/** The caller's team's write-up of a game: the game and the uploaded file, if any (gate steps 1–4: works after the end). */
+export async function teamWriteup(em: EntityManager, user: User, gameId: number): Promise<{ game: Game; file: LocalFile | null }> {
   const { game, participation } = await gameContext(em, gameId, user, { refuseEnded: false })
   const file = participation.writeup ? await em.findOne(LocalFile, { hash: (participation.writeup as LocalFile).hash }) : null
-  return presentBasicWriteup(game, file)
+  return { game, file }
 }
 
 /** `POST /api/game/{id}/writeup`: validate, gate 1–4, deadline, then store and replace. */
-export async function uploadWriteup(em: EntityManager, services: Services, actor: { user: User; ip: string }, gameId: number, file: UploadedFile): Promise<void> {
+export async function uploadWriteup(scope: Scope, actor: Actor, gameId: number, file: UploadedFile): Promise<void> {
+  const { em, services } = scope
   assertWriteupFile(file)
   const { game, participation } = await gameContext(em, gameId, actor.user, { refuseEnded: false })
   const now = new Date()
@@ -63,11 +62,17 @@ export async function uploadWriteup(em: EntityManager, services: Services, actor
     return released
   })
   await removeBlobs(em, services.storage, [released])
-  await services.audit.write({ message: `[${team.name}] 成功提交了比赛 [${game.title}] 的 Writeup`, userName: actor.user.userName, ip: actor.ip, status: 'Success' })
+  await services.audit.success(actor, `[${team.name}] 成功提交了比赛 [${game.title}] 的 Writeup`)
+}
+
+/** An uploaded write-up: the participation (its team loaded) and the file. */
+export interface UploadedWriteup {
+  participation: Participation
+  file: LocalFile
 }
 
 /** Participations of a game with an uploaded write-up, newest upload first (404 `比赛未找到`). */
-async function uploadedWriteups(em: EntityManager, gameId: number): Promise<{ game: Game; rows: { participation: Participation; file: LocalFile }[] }> {
+export async function uploadedWriteups(em: EntityManager, gameId: number): Promise<{ game: Game; rows: UploadedWriteup[] }> {
   const game = await em.findOne(Game, { id: gameId })
   if (!game) throw notFound(GAME_NOT_FOUND)
   const participations = await em.find(
@@ -80,12 +85,6 @@ async function uploadedWriteups(em: EntityManager, gameId: number): Promise<{ ga
     return file ? [{ participation, file }] : []
   })
   return { game, rows }
-}
-
-/** `GET /api/admin/writeups/{id}`. */
-export async function listWriteups(em: EntityManager, gameId: number): Promise<WriteupInfoModel[]> {
-  const { rows } = await uploadedWriteups(em, gameId)
-  return rows.map((r) => presentWriteupInfo(r.participation, r.file))
 }
 
 /** A name usable in an archive on every system: path separators and reserved characters replaced. */

@@ -4,13 +4,13 @@
  * parameter takes its default; a repeated one uses its first value.
  */
 import { z } from 'zod'
-import { AnswerResult, wireEnum } from '@flagwave/shared/enums'
+import { AnswerResult, wireEnum } from '../enums.js'
 
 const first = (v: unknown): unknown => (Array.isArray(v) ? v[0] : v)
 const invalid = (v: unknown) => `The value '${String(v)}' is not valid.`
 
 /** An `int` query parameter with a default. */
-export const queryInt = (fallback: number) =>
+const queryInt = (fallback: number) =>
   z.preprocess(
     first,
     z
@@ -27,7 +27,7 @@ export const queryInt = (fallback: number) =>
   )
 
 /** A `bool` query parameter (`true`/`false`, any case) with a default. */
-export const queryBool = (fallback: boolean) =>
+const queryBool = (fallback: boolean) =>
   z.preprocess(
     first,
     z
@@ -45,7 +45,7 @@ export const queryBool = (fallback: boolean) =>
 
 /** An optional `AnswerResult` query parameter: a name (any case) or its integer code. */
 const answerResult = wireEnum(AnswerResult)
-export const queryAnswerResult = z.preprocess(
+const queryAnswerResult = z.preprocess(
   first,
   z
     .string()

@@ -1,0 +1,26 @@
+/**
+ * `ReceivedChallengeUpdate` pushes of committed edits: the current score, solve count and bloods
+ * of challenges whose scoring changed, to the game room.
+ */
+import { rooms, type ChallengeUpdate } from '@flagwave/shared/events'
+import { toWireDate } from '@flagwave/shared/format'
+import type { Challenge } from '../../entities/Challenge.js'
+import type { Game } from '../../entities/Game.js'
+import { currentScore } from '../../presenters/challenges.js'
+import { avatarUrl } from '../../lib/assetUrls.js'
+import type { Scope } from '../scope.js'
+import { challengeBloods } from './scores.js'
+
+async function challengeUpdateOf(em: Scope['em'], game: Pick<Game, 'id' | 'end'>, challenges: Challenge[]): Promise<ChallengeUpdate> {
+  const items: ChallengeUpdate['challenges'] = []
+  for (const c of challenges) {
+    const bloods = (await challengeBloods(em, game, c.id)).map((b) => ({ id: b.id, name: b.name, avatar: avatarUrl(b.avatarHash), submitTimeUTC: toWireDate(b.time) }))
+    items.push({ id: c.id, score: currentScore(c), solved: c.acceptedCount, bloods })
+  }
+  return { gameId: game.id, challenges: items }
+}
+
+/** Queue the push of the challenges' new scoring (a request's outbox sends it after the commit). */
+export async function pushChallengeUpdate(scope: Pick<Scope, 'em' | 'events'>, game: Pick<Game, 'id' | 'end'>, challenges: Challenge[]): Promise<void> {
+  scope.events.publish('user', rooms.game(game.id), 'ReceivedChallengeUpdate', await challengeUpdateOf(scope.em, game, challenges))
+}
