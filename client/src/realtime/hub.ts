@@ -17,8 +17,11 @@
  * mounted query" for that case, game pages refetch their scoreboard etc.).
  *
  * Usage from React lives in ./hooks.ts (`useHubEvent`, `useGameRoom`).
+ *
+ * socket.io-client is loaded on the first connection, not with the entry chunk: it is ~13 KB
+ * gzipped and the first paint does not need it (the first-page budget is 250 KB gzipped).
  */
-import { io, type Socket } from 'socket.io-client'
+import type { io, Socket } from 'socket.io-client'
 import { create } from 'zustand'
 import { NAMESPACES, type HubEvents, type NamespaceName } from '@flagwave/shared/events'
 
@@ -38,6 +41,10 @@ export type ResyncInfo = { reconnect: boolean; game: number | null }
 
 export class Hub<N extends NamespaceName> {
   private socket: Socket | null = null
+  /** Set from `open()` until `teardown()`: also covers the wait for socket.io-client to load. */
+  private active = false
+  /** Bumped by every teardown, so a connection whose library arrives late is not opened. */
+  private generation = 0
   private holders = 0
   /** Game subscriptions in acquisition order: gameId → reference count. */
   private games = new Map<number, number>()
@@ -108,7 +115,7 @@ export class Hub<N extends NamespaceName> {
 
   /** Re-establish the connection (the session changed: login, logout). */
   restart(): void {
-    if (!this.socket) return
+    if (!this.active) return
     this.teardown()
     this.sync()
   }
@@ -121,21 +128,36 @@ export class Hub<N extends NamespaceName> {
 
   private sync(preferred?: number): void {
     if (this.holders <= 0) {
-      if (this.socket) this.teardown()
+      if (this.active) this.teardown()
       setStatus(this.name, 'idle')
       return
     }
     const game = preferred !== undefined && this.games.has(preferred) ? preferred : this.wantedGame()
-    if (this.socket && game === this.currentGame) return
-    if (this.socket) this.teardown()
+    if (this.active && game === this.currentGame) return
+    if (this.active) this.teardown()
     this.currentGame = game
     this.open()
   }
 
   private open(): void {
+    this.active = true
+    setStatus(this.name, 'connecting')
+    const generation = this.generation
+    void loadSocketIo().then(
+      ({ io }) => {
+        if (this.generation === generation) this.connect(io)
+      },
+      (error: unknown) => {
+        console.error('[realtime] socket.io-client failed to load', error)
+        if (this.generation === generation) setStatus(this.name, 'disconnected')
+      },
+    )
+  }
+
+  private connect(connectTo: typeof io): void {
     const query: Record<string, string> = {}
     if (this.currentGame !== null) query.game = String(this.currentGame)
-    const socket = io(NAMESPACES[this.name], {
+    const socket = connectTo(NAMESPACES[this.name], {
       path: '/socket.io',
       transports: ['websocket'],
       query,
@@ -144,7 +166,6 @@ export class Hub<N extends NamespaceName> {
       reconnectionDelayMax: 10_000,
     })
     this.socket = socket
-    setStatus(this.name, 'connecting')
 
     socket.on('connect', () => {
       setStatus(this.name, 'connected')
@@ -210,6 +231,8 @@ export class Hub<N extends NamespaceName> {
     clearTimeout(this.reconnectTimer)
     const socket = this.socket
     this.socket = null
+    this.active = false
+    this.generation += 1
     this.currentGame = null
     this.everConnected = false
     if (socket) {
@@ -218,6 +241,17 @@ export class Hub<N extends NamespaceName> {
       socket.disconnect()
     }
   }
+}
+
+type SocketIo = { io: typeof io }
+let socketIo: Promise<SocketIo> | null = null
+/** The library, fetched once; a failed fetch is tried again on the next connection. */
+function loadSocketIo(): Promise<SocketIo> {
+  socketIo ??= import('socket.io-client').catch((error: unknown) => {
+    socketIo = null
+    throw error
+  })
+  return socketIo
 }
 
 function setStatus(name: NamespaceName, status: HubStatus): void {
