@@ -52,4 +52,3 @@ export function App() {
   )
 }
 
-export default App

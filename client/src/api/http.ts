@@ -57,7 +57,7 @@ export function errorMessage(error: unknown): string {
   return CLIENT_ERROR_MESSAGES.badResponse
 }
 
-export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 type Query = Record<string, string | number | boolean | null | undefined>
 
 export interface RequestOptions<S extends z.ZodType | undefined = undefined> {
@@ -78,10 +78,10 @@ export interface RequestOptions<S extends z.ZodType | undefined = undefined> {
 type Result<S> = S extends z.ZodType ? z.output<S> : unknown
 
 const UNSAFE = new Set<HttpMethod>(['POST', 'PUT', 'PATCH', 'DELETE'])
-export const XSRF_COOKIE = 'XSRF-TOKEN'
-export const XSRF_HEADER = 'X-XSRF-TOKEN'
+const XSRF_COOKIE = 'XSRF-TOKEN'
+const XSRF_HEADER = 'X-XSRF-TOKEN'
 
-export function readCookie(name: string): string | null {
+function readCookie(name: string): string | null {
   if (typeof document === 'undefined') return null
   for (const part of document.cookie.split(';')) {
     const eq = part.indexOf('=')
@@ -136,7 +136,7 @@ function errorFromResponse(response: Response, body: unknown): ApiError {
 }
 
 /** Perform one request; see the module comment for the rules. */
-export async function request<S extends z.ZodType | undefined = undefined>(
+async function request<S extends z.ZodType | undefined = undefined>(
   method: HttpMethod,
   path: string,
   options: RequestOptions<S> = {},

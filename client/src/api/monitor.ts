@@ -56,7 +56,7 @@ export const monitorApi = {
 }
 
 /** The file name of a `Content-Disposition` header (RFC 6266: `filename*` wins over `filename`). */
-export function dispositionFileName(header: string | null): string | null {
+function dispositionFileName(header: string | null): string | null {
   if (!header) return null
   const extended = /filename\*\s*=\s*([^']*)'[^']*'([^;]+)/i.exec(header)
   if (extended) {

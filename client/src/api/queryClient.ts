@@ -41,7 +41,7 @@ export const queryClient = new QueryClient({
 
 /* ---- persistence across reloads ---- */
 
-export const CACHE_STORAGE_KEY = 'flagwave-cache-v1'
+const CACHE_STORAGE_KEY = 'flagwave-cache-v1'
 /** localStorage quotas are ~5 MB of UTF-16; stay well below. */
 const MAX_PERSISTED_CHARS = 1_500_000
 
@@ -56,7 +56,7 @@ function restore(): void {
 }
 
 /** Save the successful answers, compressed, to localStorage (errors are never persisted). */
-export function persistCache(): void {
+function persistCache(): void {
   try {
     const state = dehydrate(queryClient, { shouldDehydrateQuery: (query) => query.state.status === 'success' && query.state.data !== undefined })
     const compressed = compressToUTF16(JSON.stringify(state))

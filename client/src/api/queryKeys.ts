@@ -11,7 +11,7 @@ import type { EventsFilter, SubmissionsFilter } from './monitor'
 type Params = Record<string, string | number | boolean | null | undefined>
 
 /** `'/api/game/5/notices'` → `['api', 'game', '5', 'notices']`; defined parameters become a last object. */
-export function pathKey(path: string, params?: Params): QueryKey {
+function pathKey(path: string, params?: Params): QueryKey {
   const segments: unknown[] = path.split('/').filter(Boolean)
   if (params) {
     const defined = Object.fromEntries(Object.entries(params).filter(([, value]) => value !== null && value !== undefined))

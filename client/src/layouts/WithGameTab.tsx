@@ -18,7 +18,7 @@ export function useGameId(): number | null {
  * The frame of a game's screens: game title and tabs (details, challenges, scoreboard, and the
  * monitor for Monitor+). Remembers the game for the navbar's monitor entry.
  */
-export function WithGameTab() {
+function WithGameTab() {
   const gameId = useGameId()
   const role = useRole()
   const navigate = useNavigate()

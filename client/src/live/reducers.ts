@@ -68,7 +68,7 @@ export function boardWithScoreboard(details: GameDetailModel, scoreboard: Scoreb
 }
 
 /** Every challenge id present in a challenges-by-tag map. */
-export function challengeIds(map: Partial<Record<string, ChallengeInfo[]>>): Set<number> {
+function challengeIds(map: Partial<Record<string, ChallengeInfo[]>>): Set<number> {
   const ids = new Set<number>()
   for (const list of Object.values(map)) for (const c of list ?? []) ids.add(c.id)
   return ids
@@ -101,7 +101,7 @@ const NOTICE_RACE_WINDOW_MS = 30_000
 const time = (notice: GameNotice) => Date.parse(notice.time)
 
 /** The contract's order: `Normal` notices first, then the others; each group newest first. */
-export function sortNotices(list: GameNotice[]): GameNotice[] {
+function sortNotices(list: GameNotice[]): GameNotice[] {
   return [...list].sort((a, b) => {
     const an = a.type === 'Normal' ? 0 : 1
     const bn = b.type === 'Normal' ? 0 : 1

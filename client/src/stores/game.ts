@@ -52,9 +52,9 @@ export const useGameStore = create<GameState>((set, get) => ({
 /* ---- waiting for a submission's verdict ---- */
 
 /** How long a push may take before the status call is polled instead. */
-export const PUSH_GRACE_MS = 1_500
+const PUSH_GRACE_MS = 1_500
 /** The status call's polling period (CONTRACT §3.5.21). */
-export const POLL_INTERVAL_MS = 500
+const POLL_INTERVAL_MS = 500
 
 export interface WaitOptions {
   signal?: AbortSignal

@@ -20,7 +20,7 @@ import { queryKeys } from '../api/queryKeys'
 import { ApiError } from '../api/http'
 import { restartHubs } from '../realtime/hub'
 
-export type SessionStatus = 'unknown' | 'authenticated' | 'anonymous'
+type SessionStatus = 'unknown' | 'authenticated' | 'anonymous'
 
 interface SessionState {
   profile: ProfileUserInfoModel | null
@@ -41,7 +41,7 @@ interface SessionState {
 
 const cachedProfile = queryClient.getQueryData<ProfileUserInfoModel>(queryKeys.profile) ?? null
 
-export const ACCOUNT_DISABLED_MESSAGE = '账户已被禁用'
+const ACCOUNT_DISABLED_MESSAGE = '账户已被禁用'
 
 export const useSession = create<SessionState>((set, get) => ({
   profile: cachedProfile,
@@ -132,11 +132,3 @@ export const useRole = (): Role | null => useSession((state) => state.profile?.r
 
 export const hasRole = (role: Role | null | undefined, minimum: Role): boolean => role != null && roleRank(role) >= roleRank(minimum)
 
-/** Keep the profile cache entry in step with local edits (e.g. a new avatar URL). */
-export function patchProfile(change: Partial<ProfileUserInfoModel>): void {
-  const profile = useSession.getState().profile
-  if (!profile) return
-  const next = { ...profile, ...change }
-  queryClient.setQueryData(queryKeys.profile, next)
-  useSession.setState({ profile: next })
-}

@@ -171,4 +171,3 @@ export function ChallengeAttachment({ gameId, challengeId, attachment, onChanged
   )
 }
 
-export default ChallengeAttachment

@@ -86,4 +86,3 @@ export function ChallengeCreateModal({ gameId, opened, onClose, onCreated }: Cha
   )
 }
 
-export default ChallengeCreateModal

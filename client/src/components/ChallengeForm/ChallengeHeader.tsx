@@ -84,7 +84,6 @@ export function ChallengeHeader({ gameId, challenge, current, onUpdated, actions
   )
 }
 
-export default ChallengeHeader
 
 /** The challenge being edited (cache entry shared by the editor and the flags screen). */
 export function useEditChallenge(gameId: number | null, challengeId: number | null) {

@@ -28,7 +28,7 @@ import { Markdown } from '../Markdown/Markdown'
 import classes from './ChallengeModal.module.css'
 import { LoadError } from '../LoadError/LoadError'
 
-export interface ContainerSlotProps {
+interface ContainerSlotProps {
   gameId: number
   challenge: ChallengeDetailModel
   /** Refetch the challenge (its `context` carries the container's entry and close time). */
@@ -54,7 +54,7 @@ type SubmitState =
   | { phase: 'done'; id: number; status: AnswerResult }
   | { phase: 'error'; message: string }
 
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`
   const units = ['KiB', 'MiB', 'GiB', 'TiB']
   let value = bytes / 1024
@@ -67,7 +67,7 @@ export function formatBytes(bytes: number): string {
 }
 
 /** Only same-origin paths and http(s) links are offered as attachments (no `javascript:` etc.). */
-export function safeAttachmentUrl(url: string | null): string | null {
+function safeAttachmentUrl(url: string | null): string | null {
   if (!url) return null
   if (url.startsWith('/') && !url.startsWith('//')) return url
   try {
@@ -345,4 +345,3 @@ function Celebration() {
   )
 }
 
-export default ChallengeModal

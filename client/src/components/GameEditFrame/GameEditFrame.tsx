@@ -97,4 +97,3 @@ export function GameEditFrame({ children, testId, actions }: GameEditFrameProps)
   )
 }
 
-export default GameEditFrame

@@ -13,7 +13,7 @@ const ScoreCurveChart = lazy(() => import('./ScoreCurveChart'))
 export type { ScoreCurvePoint }
 
 /** Number of solves shown on the curve. */
-export const SCORE_CURVE_SOLVES = 50
+const SCORE_CURVE_SOLVES = 50
 
 export interface ScoreCurveProps {
   originalScore: number
@@ -27,7 +27,7 @@ export interface ScoreCurveProps {
 const finite = (value: number, fallback: number): number => (Number.isFinite(value) ? value : fallback)
 
 /** The points of the curve, or null when the parameters cannot produce one. */
-export function scoreCurve(originalScore: number, minScoreRate: number, difficulty: number, solves = SCORE_CURVE_SOLVES): ScoreCurvePoint[] | null {
+function scoreCurve(originalScore: number, minScoreRate: number, difficulty: number, solves = SCORE_CURVE_SOLVES): ScoreCurvePoint[] | null {
   if (![originalScore, minScoreRate, difficulty].every(Number.isFinite)) return null
   const points: ScoreCurvePoint[] = []
   for (let n = 1; n <= solves; n++) {
@@ -78,4 +78,3 @@ export function ScoreCurve({ originalScore, minScoreRate, difficulty, solved, he
   )
 }
 
-export default ScoreCurve

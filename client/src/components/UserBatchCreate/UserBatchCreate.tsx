@@ -21,7 +21,7 @@ export interface ParsedBatch {
  * commas or tabs (spreadsheet paste). Empty lines and `#` comments are skipped; every line is
  * checked with the shared `UserCreateModel`, so the messages are the server's.
  */
-export function parseUserLines(text: string): ParsedBatch {
+function parseUserLines(text: string): ParsedBatch {
   const users: CreateInput[] = []
   const errors: string[] = []
   text.split(/\r?\n/).forEach((raw, index) => {

@@ -6,7 +6,7 @@ import type { UserInfoModel } from '@flagwave/shared/schemas/users'
 
 const ROLE_LABELS: Record<Role, string> = { Banned: '已封禁', User: '用户', Monitor: '监视者', Admin: '管理员' }
 const ROLE_COLORS: Record<Role, string> = { Banned: 'alert', User: 'brand', Monitor: 'yellow', Admin: 'grape' }
-export const roleOptions = Role.map((role) => ({ value: role, label: `${ROLE_LABELS[role]} (${role})` }))
+const roleOptions = Role.map((role) => ({ value: role, label: `${ROLE_LABELS[role]} (${role})` }))
 
 /** `1970-01-01…` is the "never" sentinel of the wire (CONTRACT §2.4). */
 const formatTime = (value: string): string => (dayjs(value).year() <= 1970 ? '—' : dayjs(value).format('YYYY-MM-DD HH:mm'))

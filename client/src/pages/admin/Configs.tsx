@@ -31,14 +31,14 @@ interface ConfigValues {
   gamePolicy: { autoDestroyOnLimitReached: boolean }
 }
 
-export const CONFIG_SAVED = '全局设置已更新'
-export const TITLE_MAX = 32
-export const SLOGAN_MAX = 128
+const CONFIG_SAVED = '全局设置已更新'
+const TITLE_MAX = 32
+const SLOGAN_MAX = 128
 
 const DOMAIN = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*\.[a-z]{2,63}$/i
 
 /** The entries of a comma-separated domain list (blanks dropped). */
-export const domainEntries = (list: string): string[] =>
+const domainEntries = (list: string): string[] =>
   list
     .split(',')
     .map((d) => d.trim())

@@ -20,7 +20,7 @@ import { notifyError, notifySuccess } from '../../utils/notify'
 
 const WARN_MS = 10 * 60_000
 
-export const entryOf = (i: ContainerInstanceModel): string => `${i.ip}:${i.port}`
+const entryOf = (i: ContainerInstanceModel): string => `${i.ip}:${i.port}`
 
 function Remaining({ until, now }: { until: string; now: number }) {
   const left = Date.parse(until) - now

@@ -23,7 +23,7 @@ import { useSession } from '../../stores/session'
 import { notifyError, notifySuccess } from '../../utils/notify'
 import { LoadError } from '../../components/LoadError/LoadError'
 
-export const PARTICIPATION_META: Record<ParticipationStatus, { label: string; color: string }> = {
+const PARTICIPATION_META: Record<ParticipationStatus, { label: string; color: string }> = {
   Unsubmitted: { label: '未报名', color: 'gray' },
   Pending: { label: '审核中', color: 'yellow' },
   Accepted: { label: '已通过', color: 'brand' },

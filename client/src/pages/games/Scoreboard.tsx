@@ -23,7 +23,7 @@ const PAGE_SIZE = 50
 const ALL = '__all__'
 
 /** Team ids of the signed-in user (for highlighting), empty when signed out. */
-export function useMyTeamIds(): ReadonlySet<number> {
+function useMyTeamIds(): ReadonlySet<number> {
   const status = useSession((s) => s.status)
   const { data } = useQuery({ ...myTeamsQuery(status === 'authenticated'), refetchInterval: false })
   return useMemo(() => new Set((data ?? []).map((t) => t.id)), [data])

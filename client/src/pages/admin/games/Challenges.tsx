@@ -24,7 +24,7 @@ import { notifyError, notifySuccess } from '../../../utils/notify'
 import { LoadError } from '../../../components/LoadError/LoadError'
 
 /** The challenges grouped by tag, in tag order; inside a tag by id. */
-export function groupByTag(challenges: ChallengeInfoModel[]): [ChallengeTag, ChallengeInfoModel[]][] {
+function groupByTag(challenges: ChallengeInfoModel[]): [ChallengeTag, ChallengeInfoModel[]][] {
   return TAG_ORDER.map((tag) => [tag, challenges.filter((c) => c.tag === tag).sort((a, b) => a.id - b.id)] as [ChallengeTag, ChallengeInfoModel[]]).filter(
     ([, list]) => list.length > 0,
   )

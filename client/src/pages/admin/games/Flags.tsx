@@ -29,7 +29,7 @@ import { LoadError } from '../../../components/LoadError/LoadError'
 const flagError = (flag: string): string | null => zodErrors(FlagCreateModel, { flag }).flag ?? null
 
 /** Distinct non-blank lines. */
-export function parseFlagLines(text: string): string[] {
+function parseFlagLines(text: string): string[] {
   return [...new Set(text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean))]
 }
 

@@ -18,7 +18,7 @@ import { GameEditFrame, useEditGameId } from '../../../components/GameEditFrame/
 import { notifyError, notifySuccess } from '../../../utils/notify'
 import { LoadError } from '../../../components/LoadError/LoadError'
 
-export const STATUS_META: Record<ParticipationStatus, { label: string; color: string }> = {
+const STATUS_META: Record<ParticipationStatus, { label: string; color: string }> = {
   Pending: { label: '待审核', color: 'yellow' },
   Accepted: { label: '已通过', color: 'brand' },
   Suspended: { label: '已禁赛', color: 'orange' },

@@ -21,7 +21,7 @@ import { formatTime } from '../../../components/GameTime/GameTime'
 
 const CONTAINER_EVENTS: readonly EventType[] = ['ContainerStart', 'ContainerDestroy']
 
-export const eventKey = (e: GameEvent): string => `${timeMs(e.time)}|${e.type}|${e.team}|${e.user}|${e.content}`
+const eventKey = (e: GameEvent): string => `${timeMs(e.time)}|${e.type}|${e.team}|${e.user}|${e.content}`
 
 const COLUMNS: LiveColumn<GameEvent>[] = [
   { key: 'time', header: '时间', width: 150, render: (e) => formatTime(e.time, 'MM-DD HH:mm:ss') },

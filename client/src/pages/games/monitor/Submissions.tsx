@@ -19,7 +19,7 @@ import { MonitorFrame } from '../../../components/MonitorFrame/MonitorFrame'
 import { AnswerResultBadge } from '../../../components/MonitorBadges/MonitorBadges'
 import { formatTime } from '../../../components/GameTime/GameTime'
 
-export const submissionKey = (s: Submission): string => `${timeMs(s.time)}|${s.team}|${s.user}|${s.challenge}|${s.answer}`
+const submissionKey = (s: Submission): string => `${timeMs(s.time)}|${s.team}|${s.user}|${s.challenge}|${s.answer}`
 
 const STATUS_OPTIONS = [{ value: 'All', label: '全部状态' }, ...AnswerResult.map((value) => ({ value, label: answerResultText[value] }))]
 

@@ -20,7 +20,7 @@ import { ChallengeTagBadge } from '../../../components/ChallengeTag/ChallengeTag
 import { formatTime } from '../../../components/GameTime/GameTime'
 import { notifyError } from '../../../utils/notify'
 
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`
   const units = ['KB', 'MB', 'GB', 'TB']
   let value = bytes / 1024
