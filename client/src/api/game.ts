@@ -10,7 +10,7 @@ import { ChallengeDetailModel } from '@flagwave/shared/schemas/play'
 import { ContainerInfoModel } from '@flagwave/shared/schemas/challenges'
 import { TeamInfoModel } from '@flagwave/shared/schemas/teams'
 import type { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
-import { ApiError, CLIENT_ERROR_MESSAGES, TOO_MANY_REQUESTS_MESSAGE, buildUrl, http } from './http'
+import { ApiError, CLIENT_ERROR_MESSAGES, buildUrl, errorFromResponse, fetchOrThrow, http, lenientBody } from './http'
 
 const paths = {
   list: '/api/game',
@@ -42,27 +42,9 @@ function versionOf(headers: Headers): number {
  */
 async function fetchScoreboard(id: number, signal?: AbortSignal): Promise<VersionedScoreboard> {
   const url = buildUrl(`/api/game/${id}/scoreboard`)
-  let response: Response
-  try {
-    response = await fetch(url, { credentials: 'same-origin', headers: { Accept: 'application/json' }, signal })
-  } catch (cause) {
-    if (signal?.aborted) throw new ApiError('cancelled', CLIENT_ERROR_MESSAGES.cancelled, 0, null, undefined, { cause })
-    throw new ApiError('network', CLIENT_ERROR_MESSAGES.network, 0, null, undefined, { cause })
-  }
-  const text = await response.text().catch(() => '')
-  let body: unknown
-  try {
-    body = text ? (JSON.parse(text) as unknown) : undefined
-  } catch {
-    body = text
-  }
-  if (!response.ok) {
-    const record = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : null
-    const title = typeof record?.title === 'string' && record.title ? record.title : null
-    const kind = response.status >= 500 ? 'badResponse' : 'badRequest'
-    const message = response.status === 429 ? TOO_MANY_REQUESTS_MESSAGE : (title ?? CLIENT_ERROR_MESSAGES[kind])
-    throw new ApiError(kind, message, response.status, typeof record?.status === 'number' ? record.status : null, body)
-  }
+  const response = await fetchOrThrow(url, { headers: { Accept: 'application/json' }, signal })
+  const body = lenientBody(await response.text().catch(() => ''))
+  if (!response.ok) throw errorFromResponse(response, body, false)
   if (!body || typeof body !== 'object' || !Array.isArray((body as ScoreboardModel).items)) {
     throw new ApiError('badResponse', CLIENT_ERROR_MESSAGES.badResponse, response.status, null, body)
   }

@@ -12,7 +12,7 @@ import type { AnswerResult } from '@flagwave/shared/enums'
 import { GameEvent } from '@flagwave/shared/schemas/games'
 import { CheatInfoModel, Submission } from '@flagwave/shared/schemas/play'
 import { ChallengeTrafficModel, FileRecord, TeamTrafficModel } from '@flagwave/shared/schemas/admin'
-import { ApiError, CLIENT_ERROR_MESSAGES, TOO_MANY_REQUESTS_MESSAGE, buildUrl, http } from './http'
+import { ApiError, CLIENT_ERROR_MESSAGES, buildUrl, errorFromResponse, fetchOrThrow, http, lenientBody } from './http'
 
 export interface EventsFilter {
   /** Drop ContainerStart / ContainerDestroy (server side). */
@@ -77,27 +77,8 @@ function dispositionFileName(header: string | null): string | null {
  */
 export async function downloadFile(path: string, fallbackName: string, signal?: AbortSignal): Promise<string> {
   const url = buildUrl(path)
-  let response: Response
-  try {
-    response = await fetch(url, { credentials: 'same-origin', signal })
-  } catch (cause) {
-    if (signal?.aborted) throw new ApiError('cancelled', CLIENT_ERROR_MESSAGES.cancelled, 0, null, undefined, { cause })
-    throw new ApiError('network', CLIENT_ERROR_MESSAGES.network, 0, null, undefined, { cause })
-  }
-  if (!response.ok) {
-    const text = await response.text().catch(() => '')
-    let body: unknown = text
-    try {
-      body = text ? (JSON.parse(text) as unknown) : undefined
-    } catch {
-      // not JSON
-    }
-    const record = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : null
-    const title = typeof record?.title === 'string' && record.title ? record.title : null
-    const kind = response.status >= 500 ? 'badResponse' : 'badRequest'
-    const message = response.status === 429 ? TOO_MANY_REQUESTS_MESSAGE : (title ?? CLIENT_ERROR_MESSAGES[kind])
-    throw new ApiError(kind, message, response.status, typeof record?.status === 'number' ? record.status : null, body)
-  }
+  const response = await fetchOrThrow(url, { signal })
+  if (!response.ok) throw errorFromResponse(response, lenientBody(await response.text().catch(() => '')), false)
   const type = response.headers.get('content-type') ?? ''
   // An unknown API path answers the SPA page with 200 (CONTRACT §2.1): not a download.
   if (/text\/html/i.test(type)) throw new ApiError('badResponse', CLIENT_ERROR_MESSAGES.badResponse, response.status)

@@ -27,6 +27,7 @@ import { ContainerControls } from '../ContainerControls/ContainerControls'
 import { Markdown } from '../Markdown/Markdown'
 import classes from './ChallengeModal.module.css'
 import { LoadError } from '../LoadError/LoadError'
+import { formatBytes } from '../../utils/formatBytes'
 
 interface ContainerSlotProps {
   gameId: number
@@ -53,18 +54,6 @@ type SubmitState =
   | { phase: 'judging'; id: number; fallback: boolean }
   | { phase: 'done'; id: number; status: AnswerResult }
   | { phase: 'error'; message: string }
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`
-  const units = ['KiB', 'MiB', 'GiB', 'TiB']
-  let value = bytes / 1024
-  let unit = 0
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024
-    unit += 1
-  }
-  return `${value.toFixed(value >= 100 ? 0 : value >= 10 ? 1 : 2)} ${units[unit]}`
-}
 
 /** Only same-origin paths and http(s) links are offered as attachments (no `javascript:` etc.). */
 function safeAttachmentUrl(url: string | null): string | null {

@@ -10,6 +10,7 @@ import { confirmDialog } from '../../components/ConfirmDialog/confirm'
 import { copyToClipboard } from '../../components/CopyableText/CopyableText'
 import { notifyError, notifySuccess } from '../../utils/notify'
 import { LoadError } from '../../components/LoadError/LoadError'
+import { RowAction } from '../../components/RowAction/RowAction'
 
 const PAGE_SIZE = 50
 
@@ -116,16 +117,8 @@ export default function Files() {
                           <IconDownload size={18} />
                         </ActionIcon>
                       </Tooltip>
-                      <Tooltip label="复制链接" withArrow>
-                        <ActionIcon variant="subtle" onClick={() => void copyLink(file)} aria-label="复制链接" data-testid="admin-file-copy">
-                          <IconLink size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                      <Tooltip label="删除" withArrow>
-                        <ActionIcon variant="subtle" color="alert" loading={busy[file.hash]} onClick={() => void remove(file)} aria-label="删除" data-testid="admin-file-delete">
-                          <IconTrash size={18} />
-                        </ActionIcon>
-                      </Tooltip>
+                      <RowAction label="复制链接" icon={<IconLink size={18} />} onClick={() => void copyLink(file)} testId="admin-file-copy" />
+                      <RowAction label="删除" icon={<IconTrash size={18} />} color="alert" loading={busy[file.hash]} onClick={() => void remove(file)} testId="admin-file-delete" />
                     </Group>
                   </Table.Td>
                 </Table.Tr>

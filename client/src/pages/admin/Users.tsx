@@ -1,14 +1,11 @@
 import { useEffect, useState } from 'react'
-import { Button, Center, CloseButton, Group, Loader, Modal, Pagination, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
+import { Button, Group, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core'
 import { useForm } from '@mantine/form'
 import { notifications } from '@mantine/notifications'
-import { IconSearch, IconUserPlus } from '@tabler/icons-react'
+import { IconUserPlus } from '@tabler/icons-react'
 import type { Role } from '@flagwave/shared/enums'
 import { AdminUserInfoModel, type UserInfoModel } from '@flagwave/shared/schemas/users'
-import type { ArrayResponse } from '@flagwave/shared/schemas/common'
 import { adminApi } from '../../api/admin'
-import { useQuery } from '@tanstack/react-query'
-import { queryClient } from '../../api/queryClient'
 import { queryKeys } from '../../api/queryKeys'
 import { confirmDialog } from '../../components/ConfirmDialog/confirm'
 import { CopyableText } from '../../components/CopyableText/CopyableText'
@@ -17,7 +14,9 @@ import { UserTable } from '../../components/UserTable/UserTable'
 import { useSession } from '../../stores/session'
 import { notifyError, notifySuccess } from '../../utils/notify'
 import { zodErrors } from '../../utils/zodForm'
-import { LoadError } from '../../components/LoadError/LoadError'
+import { SearchableList } from '../../components/SearchableList/SearchableList'
+import { useSearchableList } from '../../components/SearchableList/useSearchableList'
+import { useRowActions } from '../../hooks/useAction'
 
 const PAGE_SIZE = 20
 
@@ -121,34 +120,27 @@ function EditUserModal({ user, onClose, onSaved }: { user: UserInfoModel | null;
  */
 export default function Users() {
   const selfId = useSession((state) => state.profile?.userId ?? null)
-  const [page, setPage] = useState(1)
-  const [input, setInput] = useState('')
-  const [hint, setHint] = useState('')
-  const [busy, setBusy] = useState<Record<string, boolean>>({})
   const [editing, setEditing] = useState<UserInfoModel | null>(null)
   const [password, setPassword] = useState<{ userName: string; value: string } | null>(null)
   const [batchOpened, setBatchOpened] = useState(false)
-
-  const queryKey = hint ? queryKeys.admin.userSearch(hint) : queryKeys.admin.users(PAGE_SIZE, (page - 1) * PAGE_SIZE)
-  const query = useQuery<ArrayResponse<UserInfoModel>>({ queryKey, queryFn: () => (hint ? adminApi.users.search(hint) : adminApi.users.list(PAGE_SIZE, (page - 1) * PAGE_SIZE)) })
-  const { data, error, isLoading } = query
-  const pages = Math.max(1, Math.ceil((data?.total ?? 0) / PAGE_SIZE))
-
-  const setRowBusy = (id: string, value: boolean) => setBusy((state) => ({ ...state, [id]: value }))
+  const list = useSearchableList<UserInfoModel>({
+    pageSize: PAGE_SIZE,
+    listKey: queryKeys.admin.users,
+    list: adminApi.users.list,
+    searchKey: queryKeys.admin.userSearch,
+    search: adminApi.users.search,
+  })
+  const refetch = () => void list.query.refetch()
+  const rows = useRowActions<string>()
 
   /** Apply a change locally at once, send it, then refetch the page. */
   const change = async (user: UserInfoModel, body: Parameters<typeof adminApi.users.update>[1], patch: Partial<UserInfoModel>, success: string) => {
-    setRowBusy(user.id, true)
-    try {
+    await rows.run(user.id, '操作失败', async () => {
       await adminApi.users.update(user.id, body)
-      queryClient.setQueryData<ArrayResponse<UserInfoModel>>(queryKey, (current) => (current ? { ...current, data: current.data.map((u) => (u.id === user.id ? { ...u, ...patch } : u)) } : current!))
+      list.patchRows((u) => (u.id === user.id ? { ...u, ...patch } : u))
       notifySuccess(success)
-    } catch (cause) {
-      notifyError(cause, '操作失败')
-    } finally {
-      setRowBusy(user.id, false)
-      void query.refetch()
-    }
+    })
+    refetch()
   }
 
   const setRole = (user: UserInfoModel, role: Role) => void change(user, { role }, { role }, `${user.userName} 的角色已改为 ${role}`)
@@ -170,102 +162,55 @@ export default function Users() {
   const resetPassword = async (user: UserInfoModel) => {
     const ok = await confirmDialog({ title: '重置密码', message: `确定为 ${user.userName} 生成一个新的随机密码吗？该用户现有的登录会话将失效。`, confirmLabel: '重置' })
     if (!ok) return
-    setRowBusy(user.id, true)
-    try {
+    await rows.run(user.id, '重置密码失败', async () => {
       const value = await adminApi.users.resetPassword(user.id)
       setPassword({ userName: user.userName ?? '', value })
-    } catch (cause) {
-      notifyError(cause, '重置密码失败')
-    } finally {
-      setRowBusy(user.id, false)
-    }
+    })
   }
 
   const remove = async (user: UserInfoModel) => {
     const ok = await confirmDialog({ title: '删除用户', message: `确定删除用户 ${user.userName} 吗？此操作不可恢复。`, confirmLabel: '删除', danger: true })
     if (!ok) return
-    setRowBusy(user.id, true)
-    try {
+    await rows.run(user.id, '删除用户失败', async () => {
       await adminApi.users.remove(user.id)
       notifySuccess(`已删除用户 ${user.userName}`)
-      await query.refetch()
-    } catch (cause) {
-      notifyError(cause, '删除用户失败')
-    } finally {
-      setRowBusy(user.id, false)
-    }
-  }
-
-  const search = () => {
-    setHint(input.trim())
-    setPage(1)
+      await list.query.refetch()
+    })
   }
 
   return (
-    <Stack gap="md" data-testid="admin-users-page">
-      <Group justify="space-between" align="flex-end">
-        <Title order={2}>用户管理</Title>
-        <Group gap="xs" align="flex-end">
-          <TextInput
-            placeholder="搜索用户名、邮箱、学工号、姓名或 ID"
-            w={320}
-            leftSection={<IconSearch size={16} />}
-            rightSection={
-              input ? (
-                <CloseButton
-                  size="sm"
-                  aria-label="清除搜索"
-                  onClick={() => {
-                    setInput('')
-                    setHint('')
-                  }}
-                  data-testid="admin-user-search-clear"
-                />
-              ) : null
-            }
-            value={input}
-            onChange={(event) => setInput(event.currentTarget.value)}
-            onKeyDown={(event) => event.key === 'Enter' && search()}
-            data-testid="admin-user-search"
-          />
-          <Button variant="default" onClick={search} data-testid="admin-user-search-submit">
-            搜索
-          </Button>
+    <>
+      <SearchableList
+        list={list}
+        title="用户管理"
+        pageTestId="admin-users-page"
+        searchTestId="admin-user"
+        searchPlaceholder="搜索用户名、邮箱、学工号、姓名或 ID"
+        searchWidth={320}
+        emptyTestId="admin-users-empty"
+        emptyText="用户"
+        totalText={(total) => `共 ${total} 个用户`}
+        totalTestId="admin-users-total"
+        paginationTestId="admin-users-pagination"
+        actions={
           <Button leftSection={<IconUserPlus size={16} />} onClick={() => setBatchOpened(true)} data-testid="admin-user-batch-open">
             批量添加
           </Button>
-        </Group>
-      </Group>
-      <LoadError error={error} />
-      {isLoading ? (
-        <Center py="xl">
-          <Loader />
-        </Center>
-      ) : data && data.data.length > 0 ? (
-        <UserTable
-          users={data.data}
-          selfId={selfId}
-          busy={busy}
-          onRoleChange={setRole}
-          onToggleBan={(user) => void toggleBan(user)}
-          onToggleConfirmed={toggleConfirmed}
-          onEdit={setEditing}
-          onResetPassword={(user) => void resetPassword(user)}
-          onDelete={(user) => void remove(user)}
-        />
-      ) : (
-        <Text c="dimmed" ta="center" py="xl" data-testid="admin-users-empty">
-          {hint ? `没有与「${hint}」匹配的用户` : '暂无用户'}
-        </Text>
-      )}
-      <Group justify="space-between">
-        <Text size="sm" c="dimmed" data-testid="admin-users-total">
-          {hint ? `搜索结果 ${data?.length ?? 0} 个（最多 30 个）` : `共 ${data?.total ?? 0} 个用户`}
-        </Text>
-        {!hint && pages > 1 && <Pagination total={pages} value={page} onChange={setPage} size="sm" data-testid="admin-users-pagination" />}
-      </Group>
-
-      <EditUserModal user={editing} onClose={() => setEditing(null)} onSaved={() => void query.refetch()} />
+        }
+      >
+      <UserTable
+        users={list.query.data?.data ?? []}
+        selfId={selfId}
+        busy={rows.busy}
+        onRoleChange={setRole}
+        onToggleBan={(user) => void toggleBan(user)}
+        onToggleConfirmed={toggleConfirmed}
+        onEdit={setEditing}
+        onResetPassword={(user) => void resetPassword(user)}
+        onDelete={(user) => void remove(user)}
+      />
+      </SearchableList>
+      <EditUserModal user={editing} onClose={() => setEditing(null)} onSaved={refetch} />
       <Modal opened={password !== null} onClose={() => setPassword(null)} title="密码已重置" data-testid="reset-password-modal">
         <Stack gap="sm">
           <Text size="sm">
@@ -279,7 +224,7 @@ export default function Users() {
           </Group>
         </Stack>
       </Modal>
-      <UserBatchCreate opened={batchOpened} onClose={() => setBatchOpened(false)} onCreated={() => void query.refetch()} />
-    </Stack>
+      <UserBatchCreate opened={batchOpened} onClose={() => setBatchOpened(false)} onCreated={refetch} />
+    </>
   )
 }

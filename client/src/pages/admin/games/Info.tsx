@@ -28,7 +28,7 @@ import {
 import { useForm } from '@mantine/form'
 import { IconDeviceFloppy, IconDice5, IconTrash, IconUpload } from '@tabler/icons-react'
 import { useNavigate } from 'react-router-dom'
-import { IMAGE_MAX_BYTES, IMAGE_MIME_TYPES, INVITE_CODE_MAX } from '@flagwave/shared/limits'
+import { IMAGE_MIME_TYPES, INVITE_CODE_MAX } from '@flagwave/shared/limits'
 import { GameInfoInput, type GameInfoModel } from '@flagwave/shared/schemas/games'
 import { queryClient } from '../../../api/queryClient'
 import { queryKeys } from '../../../api/queryKeys'
@@ -45,6 +45,7 @@ import { MarkdownEditor } from '../../../components/MarkdownEditor/MarkdownEdito
 import { notifyError, notifySuccess } from '../../../utils/notify'
 import { zodErrors } from '../../../utils/zodForm'
 import { LoadError } from '../../../components/LoadError/LoadError'
+import { acceptImage } from '../../../utils/acceptImage'
 
 interface InfoValues {
   title: string
@@ -127,15 +128,7 @@ function PosterCard({ game }: { game: GameInfoModel }) {
   const [busy, setBusy] = useState(false)
   const { refetch: revalidate } = useEditGame(game.id)
   const upload = async (file: File | null) => {
-    if (!file) return
-    if (!(IMAGE_MIME_TYPES as readonly string[]).includes(file.type)) {
-      notifyError(new Error(`不支持的图片格式：${file.type || '未知'}`), '海报上传失败')
-      return
-    }
-    if (file.size > IMAGE_MAX_BYTES) {
-      notifyError(new Error('文件过大'), '海报上传失败')
-      return
-    }
+    if (!file || !acceptImage(file, '海报上传失败')) return
     setBusy(true)
     try {
       await editApi.games.poster(game.id, file)

@@ -19,18 +19,7 @@ import { MonitorFrame } from '../../../components/MonitorFrame/MonitorFrame'
 import { ChallengeTagBadge } from '../../../components/ChallengeTag/ChallengeTag'
 import { formatTime } from '../../../components/GameTime/GameTime'
 import { notifyError } from '../../../utils/notify'
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`
-  const units = ['KB', 'MB', 'GB', 'TB']
-  let value = bytes / 1024
-  let unit = 0
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024
-    unit += 1
-  }
-  return `${value.toFixed(value >= 100 ? 0 : value >= 10 ? 1 : 2)} ${units[unit]}`
-}
+import { formatBytes } from '../../../utils/formatBytes'
 
 const positive = (value: string | null): number | null => (value && /^\d+$/.test(value) && Number(value) > 0 ? Number(value) : null)
 
@@ -232,7 +221,7 @@ export default function Traffic() {
               {sortedFiles.length > 0 && (
                 <>
                   <Text size="xs" c="dimmed">
-                    {sortedFiles.length} 个文件，共 {formatBytes(totalSize)}
+                    {sortedFiles.length} 个文件，共 {formatBytes(totalSize, 'short')}
                   </Text>
                   <ScrollArea.Autosize mah={560}>
                     <Table verticalSpacing={4} highlightOnHover data-testid="traffic-file-table">
@@ -244,7 +233,7 @@ export default function Traffic() {
                                 {f.fileName}
                               </Text>
                               <Text size="xs" c="dimmed">
-                                {formatTime(f.updateTime, 'MM-DD HH:mm:ss')} · {formatBytes(f.size)}
+                                {formatTime(f.updateTime, 'MM-DD HH:mm:ss')} · {formatBytes(f.size, 'short')}
                               </Text>
                             </Table.Td>
                             <Table.Td w={40}>
