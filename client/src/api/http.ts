@@ -25,7 +25,7 @@ export const CLIENT_ERROR_MESSAGES: Record<ClientErrorKind, string> = {
 }
 
 /** CONTRACT §2.7.5: the reference client shows a fixed "too frequent" toast for every 429. */
-export const TOO_MANY_REQUESTS_MESSAGE = '操作过于频繁，请稍后再试'
+const TOO_MANY_REQUESTS_MESSAGE = '操作过于频繁，请稍后再试'
 
 export class ApiError extends Error {
   override name = 'ApiError'

@@ -1,10 +1,11 @@
 import { useMemo, useState } from 'react'
-import { Alert, Button, Code, Group, List, Modal, Stack, Text, Textarea } from '@mantine/core'
+import { Alert, Code, List, Modal, Stack, Text, Textarea } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import type { z } from 'zod'
 import { UserCreateModel } from '@flagwave/shared/schemas/users'
 import { adminApi } from '../../api/admin'
 import { notifyError, notifySuccess } from '../../utils/notify'
+import { ModalFooter } from '../ModalFooter/ModalFooter'
 
 type CreateInput = z.input<typeof UserCreateModel>
 
@@ -98,14 +99,14 @@ export function UserBatchCreate({ opened, onClose, onCreated }: { opened: boolea
             {parsed.users.length > 0 ? `将添加 ${parsed.users.length} 个用户` : '尚未输入用户'}
           </Text>
         )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            取消
-          </Button>
-          <Button onClick={() => void submit()} loading={busy} disabled={parsed.errors.length > 0 || parsed.users.length === 0 || text !== debounced} data-testid="user-batch-submit">
-            添加
-          </Button>
-        </Group>
+        <ModalFooter
+          onCancel={onClose}
+          confirmLabel="添加"
+          onConfirm={() => void submit()}
+          loading={busy}
+          disabled={parsed.errors.length > 0 || parsed.users.length === 0 || text !== debounced}
+          confirmTestId="user-batch-submit"
+        />
       </Stack>
     </Modal>
   )

@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react'
 import {
-  Avatar,
   Badge,
   Button,
   Group,
@@ -26,6 +25,7 @@ import { sortedMembers } from '../../stores/teams'
 import { notifyError, notifySuccess } from '../../utils/notify'
 import { zodErrors } from '../../utils/zodForm'
 import { RowAction } from '../../components/RowAction/RowAction'
+import { NameCell } from '../../components/NameCell/NameCell'
 
 const PAGE_SIZE = 20
 
@@ -159,24 +159,20 @@ export default function Teams() {
             {(data?.data ?? []).map((team) => (
               <Table.Tr key={team.id} data-testid="admin-team-row" data-team-id={team.id} data-team-name={team.name ?? ''}>
                 <Table.Td>
-                  <Group gap="sm" wrap="nowrap">
-                    <Avatar src={team.avatar ?? undefined} size={36} radius="md" color="brand">
-                      {team.name?.slice(0, 1).toUpperCase()}
-                    </Avatar>
-                    <Stack gap={0} style={{ minWidth: 0 }}>
-                      <Group gap={6} wrap="nowrap">
-                        <Text size="sm" fw={500} truncate>
-                          {team.name}
-                        </Text>
-                        <Text size="xs" c="dimmed">
-                          #{team.id}
-                        </Text>
-                      </Group>
-                      <Text size="xs" c="dimmed" truncate maw={320}>
-                        {team.bio || '—'}
+                  <NameCell
+                    avatar={team.avatar}
+                    name={team.name}
+                    avatarSize={36}
+                    avatarRadius="md"
+                    avatarColor="brand"
+                    detail={team.bio || '—'}
+                    detailWidth={320}
+                    tags={
+                      <Text size="xs" c="dimmed">
+                        #{team.id}
                       </Text>
-                    </Stack>
-                  </Group>
+                    }
+                  />
                 </Table.Td>
                 <Table.Td>
                   <Group gap={4}>

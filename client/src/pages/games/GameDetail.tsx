@@ -22,6 +22,7 @@ import { loginUrl } from '../../layouts/WithRole'
 import { useSession } from '../../stores/session'
 import { notifyError, notifySuccess } from '../../utils/notify'
 import { LoadError } from '../../components/LoadError/LoadError'
+import { ModalFooter } from '../../components/ModalFooter/ModalFooter'
 
 const PARTICIPATION_META: Record<ParticipationStatus, { label: string; color: string }> = {
   Unsubmitted: { label: '未报名', color: 'gray' },
@@ -271,14 +272,7 @@ function JoinModal({ game, opened, onClose, onJoined }: { game: DetailedGameInfo
             本比赛每支队伍至多 {game.limit} 名队员报名。
           </Text>
         )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            取消
-          </Button>
-          <Button onClick={() => void submit()} loading={busy} disabled={!valid} data-testid="join-submit">
-            报名
-          </Button>
-        </Group>
+        <ModalFooter onCancel={onClose} confirmLabel="报名" onConfirm={() => void submit()} loading={busy} disabled={!valid} confirmTestId="join-submit" />
       </Stack>
     </Modal>
   )

@@ -18,7 +18,6 @@ import {
   Group,
   NumberInput,
   Select,
-  Skeleton,
   Stack,
   Switch,
   Text,
@@ -42,13 +41,12 @@ import { TAG_META, TAG_ORDER } from '../../../components/ChallengeTag/ChallengeT
 import { confirmDialog } from '../../../components/ConfirmDialog/confirm'
 import { useDirtyFormGuard } from '../../../components/DirtyFormGuard/DirtyFormGuard'
 import { FlagTemplateCheck, FlagTemplateHelp, checkTemplate } from '../../../components/FlagTemplateHelp/FlagTemplateHelp'
-import { GameEditFrame, useEditChallengeId, useEditGameId } from '../../../components/GameEditFrame/GameEditFrame'
 import { MarkdownEditor } from '../../../components/MarkdownEditor/MarkdownEditor'
 import { ScoreCurve } from '../../../components/ScoreCurve/ScoreCurve'
 import { TestContainerPanel } from '../../../components/TestContainerPanel/TestContainerPanel'
 import { notifyError, notifySuccess } from '../../../utils/notify'
 import { zodErrors } from '../../../utils/zodForm'
-import { LoadError } from '../../../components/LoadError/LoadError'
+import { EditChallengeScreen } from '../../../components/ChallengeForm/EditChallengeScreen'
 
 type NumberValue = number | string
 
@@ -394,21 +392,9 @@ function ChallengeForm({ gameId, challenge }: { gameId: number; challenge: Chall
 }
 
 export default function ChallengeEdit() {
-  const gameId = useEditGameId()
-  const challengeId = useEditChallengeId()
-  const { data: challenge, error } = useEditChallenge(gameId, challengeId)
   return (
-    <GameEditFrame testId="admin-challenge-edit-page">
-      {challenge && gameId !== null && challenge.id === challengeId ? (
-        <ChallengeForm key={challenge.id} gameId={gameId} challenge={challenge} />
-      ) : error ? (
-        <LoadError error={error} />
-      ) : (
-        <Stack gap="sm">
-          <Skeleton height={36} />
-          <Skeleton height={320} />
-        </Stack>
-      )}
-    </GameEditFrame>
+    <EditChallengeScreen testId="admin-challenge-edit-page" skeletonHeight={320}>
+      {(gameId, challenge) => <ChallengeForm key={challenge.id} gameId={gameId} challenge={challenge} />}
+    </EditChallengeScreen>
   )
 }

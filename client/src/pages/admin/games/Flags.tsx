@@ -8,7 +8,7 @@
  * last flag disables the challenge.
  */
 import { useState } from 'react'
-import { ActionIcon, Alert, Anchor, Button, Card, Code, FileButton, Group, Skeleton, Stack, Table, Text, Textarea, TextInput, Title, Tooltip } from '@mantine/core'
+import { ActionIcon, Alert, Anchor, Button, Card, Code, FileButton, Group, Stack, Table, Text, Textarea, TextInput, Title, Tooltip } from '@mantine/core'
 import { IconFilePlus, IconInfoCircle, IconPlus, IconTrash, IconUpload, IconX } from '@tabler/icons-react'
 import { Link } from 'react-router-dom'
 import { FLAG_MAX } from '@flagwave/shared/limits'
@@ -20,10 +20,9 @@ import { AttachmentLink, formatBytes } from '../../../components/ChallengeAttach
 import { ChallengeHeader, useEditChallenge } from '../../../components/ChallengeForm/ChallengeHeader'
 import { confirmDialog } from '../../../components/ConfirmDialog/confirm'
 import { DirtyFormGuard } from '../../../components/DirtyFormGuard/DirtyFormGuard'
-import { GameEditFrame, useEditChallengeId, useEditGameId } from '../../../components/GameEditFrame/GameEditFrame'
 import { notifyError, notifySuccess } from '../../../utils/notify'
 import { zodErrors } from '../../../utils/zodForm'
-import { LoadError } from '../../../components/LoadError/LoadError'
+import { EditChallengeScreen } from '../../../components/ChallengeForm/EditChallengeScreen'
 
 /** The first validation message of a flag text (the shared FlagCreateModel rules). */
 const flagError = (flag: string): string | null => zodErrors(FlagCreateModel, { flag }).flag ?? null
@@ -301,21 +300,9 @@ function FlagsEditor({ gameId, challenge }: { gameId: number; challenge: Challen
 }
 
 export default function Flags() {
-  const gameId = useEditGameId()
-  const challengeId = useEditChallengeId()
-  const { data: challenge, error } = useEditChallenge(gameId, challengeId)
   return (
-    <GameEditFrame testId="admin-challenge-flags-page">
-      {challenge && gameId !== null && challenge.id === challengeId ? (
-        <FlagsEditor gameId={gameId} challenge={challenge} />
-      ) : error ? (
-        <LoadError error={error} />
-      ) : (
-        <Stack gap="sm">
-          <Skeleton height={36} />
-          <Skeleton height={200} />
-        </Stack>
-      )}
-    </GameEditFrame>
+    <EditChallengeScreen testId="admin-challenge-flags-page" skeletonHeight={200}>
+      {(gameId, challenge) => <FlagsEditor gameId={gameId} challenge={challenge} />}
+    </EditChallengeScreen>
   )
 }
