@@ -4,8 +4,9 @@ import { useDebouncedValue } from '@mantine/hooks'
 import type { z } from 'zod'
 import { UserCreateModel } from '@flagwave/shared/schemas/users'
 import { adminApi } from '../../api/admin'
-import { notifyError, notifySuccess } from '../../utils/notify'
+import { notifySuccess } from '../../utils/notify'
 import { ModalFooter } from '../ModalFooter/ModalFooter'
+import { useAction } from '../../hooks/useAction'
 
 type CreateInput = z.input<typeof UserCreateModel>
 
@@ -47,25 +48,20 @@ function parseUserLines(text: string): ParsedBatch {
 /** POST /api/admin/users from pasted lines: one transaction; equal team names form one new team. */
 export function UserBatchCreate({ opened, onClose, onCreated }: { opened: boolean; onClose: () => void; onCreated: () => void }) {
   const [text, setText] = useState('')
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useAction()
   const [debounced] = useDebouncedValue(text, 200)
   const parsed = useMemo(() => parseUserLines(debounced), [debounced])
 
   const submit = async () => {
     const { users, errors } = parseUserLines(text)
     if (errors.length || users.length === 0) return
-    setBusy(true)
-    try {
+    await run('批量添加失败', async () => {
       await adminApi.users.create(users)
       notifySuccess(`已添加 ${users.length} 个用户`)
       setText('')
       onCreated()
       onClose()
-    } catch (error) {
-      notifyError(error, '批量添加失败')
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (

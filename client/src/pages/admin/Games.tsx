@@ -16,9 +16,10 @@ import { useQuery } from '@tanstack/react-query'
 import { queryKeys } from '../../api/queryKeys'
 import { DateTimeField, toUtcIso } from '../../components/DateTimeField/DateTimeField'
 import { formatTime, gamePhase, PhaseBadge, useNow } from '../../components/GameTime/GameTime'
-import { notifyError, notifySuccess } from '../../utils/notify'
+import { notifySuccess } from '../../utils/notify'
 import { zodErrors } from '../../utils/zodForm'
 import { LoadError } from '../../components/LoadError/LoadError'
+import { useAction } from '../../hooks/useAction'
 
 const PAGE_SIZE = 20
 /** The reference client sets the write-up deadline 3 hours after the end. */
@@ -37,7 +38,7 @@ function defaultWindow(): { start: string; end: string } {
 
 function CreateGameModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const navigate = useNavigate()
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useAction()
   const form = useForm<CreateValues>({
     mode: 'controlled',
     initialValues: { title: '', ...defaultWindow() },
@@ -50,8 +51,7 @@ function CreateGameModal({ opened, onClose }: { opened: boolean; onClose: () => 
   })
 
   const submit = form.onSubmit(async (values) => {
-    setBusy(true)
-    try {
+    await run('创建比赛失败', async () => {
       const end = toUtcIso(values.end!)
       const game = await editApi.games.create({
         title: values.title.trim(),
@@ -64,11 +64,7 @@ function CreateGameModal({ opened, onClose }: { opened: boolean; onClose: () => 
       form.setValues({ title: '', ...defaultWindow() })
       onClose()
       navigate(`/admin/games/${game.id}/info`)
-    } catch (error) {
-      notifyError(error, '创建比赛失败')
-    } finally {
-      setBusy(false)
-    }
+    })
   })
 
   return (

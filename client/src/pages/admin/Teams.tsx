@@ -22,10 +22,11 @@ import { useSearchableList } from '../../components/SearchableList/useSearchable
 import { useRowActions } from '../../hooks/useAction'
 import { confirmDialog } from '../../components/ConfirmDialog/confirm'
 import { sortedMembers } from '../../stores/teams'
-import { notifyError, notifySuccess } from '../../utils/notify'
+import { notifySuccess } from '../../utils/notify'
 import { zodErrors } from '../../utils/zodForm'
 import { RowAction } from '../../components/RowAction/RowAction'
 import { NameCell } from '../../components/NameCell/NameCell'
+import { useAction } from '../../hooks/useAction'
 
 const PAGE_SIZE = 20
 
@@ -36,7 +37,7 @@ interface EditValues {
 }
 
 function EditTeamModal({ team, onClose, onSaved }: { team: TeamInfoModel | null; onClose: () => void; onSaved: () => void }) {
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useAction()
   const form = useForm<EditValues>({
     mode: 'controlled',
     initialValues: { name: '', bio: '', locked: false },
@@ -51,17 +52,12 @@ function EditTeamModal({ team, onClose, onSaved }: { team: TeamInfoModel | null;
 
   const submit = form.onSubmit(async (values) => {
     if (!team) return
-    setBusy(true)
-    try {
+    await run('更新队伍失败', async () => {
       await adminApi.teams.update(team.id, { name: values.name.trim(), bio: values.bio, locked: values.locked })
       notifySuccess(`已更新队伍 ${values.name.trim() || team.name}`)
       onSaved()
       onClose()
-    } catch (error) {
-      notifyError(error, '更新队伍失败')
-    } finally {
-      setBusy(false)
-    }
+    })
   })
 
   return (

@@ -12,11 +12,12 @@ import { CopyableText } from '../../components/CopyableText/CopyableText'
 import { UserBatchCreate } from '../../components/UserBatchCreate/UserBatchCreate'
 import { UserTable } from '../../components/UserTable/UserTable'
 import { useSession } from '../../stores/session'
-import { notifyError, notifySuccess } from '../../utils/notify'
+import { notifySuccess } from '../../utils/notify'
 import { zodErrors } from '../../utils/zodForm'
 import { SearchableList } from '../../components/SearchableList/SearchableList'
 import { useSearchableList } from '../../components/SearchableList/useSearchableList'
 import { useRowActions } from '../../hooks/useAction'
+import { useAction } from '../../hooks/useAction'
 
 const PAGE_SIZE = 20
 
@@ -40,7 +41,7 @@ const editBody = (values: EditValues) => ({
 })
 
 function EditUserModal({ user, onClose, onSaved }: { user: UserInfoModel | null; onClose: () => void; onSaved: () => void }) {
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useAction()
   const form = useForm<EditValues>({
     mode: 'controlled',
     initialValues: { userName: '', email: '', realName: '', stdNumber: '', phone: '', bio: '' },
@@ -62,8 +63,7 @@ function EditUserModal({ user, onClose, onSaved }: { user: UserInfoModel | null;
 
   const submit = form.onSubmit(async (values) => {
     if (!user) return
-    setBusy(true)
-    try {
+    await run('更新用户失败', async () => {
       const body = editBody(values)
       await adminApi.users.update(user.id, body)
       // The server answers 200 even when the account store refused the change (CONTRACT §3.2.9).
@@ -75,11 +75,7 @@ function EditUserModal({ user, onClose, onSaved }: { user: UserInfoModel | null;
       }
       onSaved()
       onClose()
-    } catch (error) {
-      notifyError(error, '更新用户失败')
-    } finally {
-      setBusy(false)
-    }
+    })
   })
 
   return (

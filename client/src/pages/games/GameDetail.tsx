@@ -23,6 +23,7 @@ import { useSession } from '../../stores/session'
 import { notifyError, notifySuccess } from '../../utils/notify'
 import { LoadError } from '../../components/LoadError/LoadError'
 import { ModalFooter } from '../../components/ModalFooter/ModalFooter'
+import { useAction } from '../../hooks/useAction'
 
 const PARTICIPATION_META: Record<ParticipationStatus, { label: string; color: string }> = {
   Unsubmitted: { label: '未报名', color: 'gray' },
@@ -204,7 +205,7 @@ function JoinModal({ game, opened, onClose, onJoined }: { game: DetailedGameInfo
   const [teamId, setTeamId] = useState<string | null>(null)
   const [organization, setOrganization] = useState<string | null>(null)
   const [inviteCode, setInviteCode] = useState('')
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useAction()
   const organizations = game.organizations ?? []
   const needsOrg = organizations.length > 0
 
@@ -214,8 +215,7 @@ function JoinModal({ game, opened, onClose, onJoined }: { game: DetailedGameInfo
 
   const submit = async () => {
     if (!valid) return
-    setBusy(true)
-    try {
+    await run('报名失败', async () => {
       await gameApi.join(game.id, {
         teamId: Number(selected),
         organization: needsOrg ? organization : null,
@@ -224,11 +224,7 @@ function JoinModal({ game, opened, onClose, onJoined }: { game: DetailedGameInfo
       notifySuccess(game.status === 'Rejected' ? '已重新报名' : '报名成功')
       onClose()
       onJoined()
-    } catch (error) {
-      notifyError(error, '报名失败')
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (

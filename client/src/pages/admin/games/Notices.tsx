@@ -20,6 +20,7 @@ import { MarkdownEditor } from '../../../components/MarkdownEditor/MarkdownEdito
 import { notifyError, notifySuccess } from '../../../utils/notify'
 import { zodErrors } from '../../../utils/zodForm'
 import { LoadError } from '../../../components/LoadError/LoadError'
+import { useAction } from '../../../hooks/useAction'
 
 const contentError = (content: string): string | null => zodErrors(GameNoticeModel, { content }).content ?? null
 
@@ -29,21 +30,16 @@ const byTime = (a: GameNotice, b: GameNotice) => Date.parse(b.time) - Date.parse
 function EditNoticeModal({ gameId, notice, onClose, onSaved }: { gameId: number; notice: GameNotice | null; onClose: () => void; onSaved: (notice: GameNotice) => void }) {
   const [content, setContent] = useState(notice?.content ?? '')
   const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useAction()
   const save = async () => {
     if (!notice) return
     const invalid = contentError(content)
     setError(invalid)
     if (invalid) return
-    setBusy(true)
-    try {
+    await run('更新通知失败', async () => {
       onSaved(await editApi.notices.update(gameId, notice.id, { content }))
       notifySuccess('通知已更新')
-    } catch (err) {
-      notifyError(err, '更新通知失败')
-    } finally {
-      setBusy(false)
-    }
+    })
   }
   return (
     <Modal opened={notice !== null} onClose={onClose} title="编辑通知" size="xl" data-testid="notice-edit-modal">
