@@ -8,7 +8,7 @@
  * (shared `challengeScore`). Beside it: the challenge attachment (None / Local upload / Remote),
  * the test container and deletion. Unsaved changes are guarded.
  */
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import {
   ActionIcon,
   Button,
@@ -25,7 +25,6 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core'
-import { useForm } from '@mantine/form'
 import { IconDeviceFloppy, IconPlus, IconTrash, IconX } from '@tabler/icons-react'
 import { useNavigate } from 'react-router-dom'
 import { isContainerType, type ChallengeTag, type ChallengeType } from '@flagwave/shared/enums'
@@ -39,7 +38,6 @@ import { ChallengeAttachment } from '../../../components/ChallengeAttachment/Cha
 import { ChallengeHeader, useEditChallenge } from '../../../components/ChallengeForm/ChallengeHeader'
 import { TAG_META, TAG_ORDER } from '../../../components/ChallengeTag/ChallengeTag'
 import { confirmDialog } from '../../../components/ConfirmDialog/confirm'
-import { useDirtyFormGuard } from '../../../components/DirtyFormGuard/DirtyFormGuard'
 import { FlagTemplateCheck, FlagTemplateHelp, checkTemplate } from '../../../components/FlagTemplateHelp/FlagTemplateHelp'
 import { MarkdownEditor } from '../../../components/MarkdownEditor/MarkdownEditor'
 import { ScoreCurve } from '../../../components/ScoreCurve/ScoreCurve'
@@ -47,10 +45,11 @@ import { TestContainerPanel } from '../../../components/TestContainerPanel/TestC
 import { notifyError, notifySuccess } from '../../../utils/notify'
 import { zodErrors } from '../../../utils/zodForm'
 import { EditChallengeScreen } from '../../../components/ChallengeForm/EditChallengeScreen'
+import { useServerForm } from '../../../hooks/useServerForm'
 
 type NumberValue = number | string
 
-interface ChallengeValues {
+type ChallengeValues = {
   title: string
   content: string
   tag: ChallengeTag
@@ -173,20 +172,9 @@ function ChallengeForm({ gameId, challenge }: { gameId: number; challenge: Chall
   const { type } = challenge
   const container = isContainerType(type)
   const [busy, setBusy] = useState<'save' | 'delete' | null>(null)
-  const form = useForm<ChallengeValues>({ mode: 'controlled', initialValues: valuesOf(challenge), validate: validateWith(type) })
-  const dirty = form.isDirty()
-  const guard = useDirtyFormGuard(dirty)
+  const { form, dirty, guard, saved: savedForm } = useServerForm({ entity: challenge, valuesOf, validate: validateWith(type) })
   const key = queryKeys.edit.challenge(gameId, challenge.id)
   const { refetch: revalidate } = useEditChallenge(gameId, challenge.id)
-
-  const serverValues = JSON.stringify(valuesOf(challenge))
-  useEffect(() => {
-    if (!form.isDirty()) {
-      const values = JSON.parse(serverValues) as ChallengeValues
-      form.setInitialValues(values)
-      form.setValues(values)
-    }
-  }, [serverValues])
 
   const applyServer = (detail: ChallengeEditDetailModel) => {
     invalidateEdit(queryKeys.edit.challenges(gameId), { key, data: detail })
@@ -196,8 +184,7 @@ function ChallengeForm({ gameId, challenge }: { gameId: number; challenge: Chall
     setBusy('save')
     try {
       const saved = await editApi.challenges.update(gameId, challenge.id, bodyOf(values, type))
-      form.setInitialValues(valuesOf(saved))
-      form.setValues(valuesOf(saved))
+      savedForm(saved)
       applyServer(saved)
       notifySuccess('题目已保存')
     } catch (error) {

@@ -7,7 +7,7 @@
  * [TEAM_HASH] salt (GET …/teamhashsalt) and the public key with copy buttons, and deletion.
  * Unsaved changes are guarded (route change and tab close).
  */
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import {
   Button,
   Card,
@@ -25,7 +25,6 @@ import {
   TextInput,
   Title,
 } from '@mantine/core'
-import { useForm } from '@mantine/form'
 import { IconDeviceFloppy, IconDice5, IconTrash, IconUpload } from '@tabler/icons-react'
 import { useNavigate } from 'react-router-dom'
 import { IMAGE_MIME_TYPES, INVITE_CODE_MAX } from '@flagwave/shared/limits'
@@ -38,7 +37,6 @@ import { BloodBonusInput, bloodBonusError, bloodBonusToPercents, percentsToBlood
 import { confirmDialog } from '../../../components/ConfirmDialog/confirm'
 import { CopyableText } from '../../../components/CopyableText/CopyableText'
 import { DateTimeField, toUtcIso } from '../../../components/DateTimeField/DateTimeField'
-import { useDirtyFormGuard } from '../../../components/DirtyFormGuard/DirtyFormGuard'
 import { GamePoster } from '../../../components/GameCard/GameCard'
 import { GameEditFrame, useEditGame, useEditGameId } from '../../../components/GameEditFrame/GameEditFrame'
 import { MarkdownEditor } from '../../../components/MarkdownEditor/MarkdownEditor'
@@ -46,8 +44,9 @@ import { notifyError, notifySuccess } from '../../../utils/notify'
 import { zodErrors } from '../../../utils/zodForm'
 import { LoadError } from '../../../components/LoadError/LoadError'
 import { acceptImage } from '../../../utils/acceptImage'
+import { useServerForm } from '../../../hooks/useServerForm'
 
-interface InfoValues {
+type InfoValues = {
   title: string
   summary: string
   content: string
@@ -198,27 +197,14 @@ function KeysCard({ game }: { game: GameInfoModel }) {
 function InfoForm({ game }: { game: GameInfoModel }) {
   const navigate = useNavigate()
   const [busy, setBusy] = useState<'save' | 'delete' | null>(null)
-  const form = useForm<InfoValues>({ mode: 'controlled', initialValues: valuesOf(game), validate })
-  const dirty = form.isDirty()
-  const guard = useDirtyFormGuard(dirty)
-
-  // Follow server-side changes while the editor has no unsaved changes.
-  const serverValues = JSON.stringify(valuesOf(game))
-  useEffect(() => {
-    if (!form.isDirty()) {
-      const values = JSON.parse(serverValues) as InfoValues
-      form.setInitialValues(values)
-      form.setValues(values)
-    }
-  }, [serverValues])
+  const { form, dirty, guard, saved: savedForm } = useServerForm({ entity: game, valuesOf, validate })
 
   const submit = form.onSubmit(async (values) => {
     setBusy('save')
     try {
       const saved = await editApi.games.update(game.id, bodyOf(values))
       queryClient.setQueryData(queryKeys.edit.game(game.id), saved)
-      form.setInitialValues(valuesOf(saved))
-      form.setValues(valuesOf(saved))
+      savedForm(saved)
       invalidateGameLists()
       notifySuccess('比赛信息已保存')
     } catch (error) {
