@@ -43,15 +43,15 @@ const alert: MantineColorsTuple = [
   '#670505',
 ]
 
-export const FONT_SANS =
+const FONT_SANS =
   '"IBM Plex Sans", "Noto Sans SC", -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, "Helvetica Neue", Arial, "PingFang SC", "Microsoft YaHei", sans-serif'
-export const FONT_MONO = '"JetBrains Mono", "Fira Code", "Cascadia Code", ui-monospace, SFMono-Regular, Menlo, Consolas, monospace'
+const FONT_MONO = '"JetBrains Mono", "Fira Code", "Cascadia Code", ui-monospace, SFMono-Regular, Menlo, Consolas, monospace'
 
 /** SPEC §9: the fixed bottom panel is 240 px high. */
-export const BOTTOM_PANEL_HEIGHT = 240
+const BOTTOM_PANEL_HEIGHT = 240
 
 /** SPEC §9 modal behaviour, shared by `<Modal>` defaults and the modals manager. */
-export const MODAL_SETTINGS = {
+const MODAL_SETTINGS = {
   centered: true,
   closeOnEscape: true,
   closeOnClickOutside: true,
@@ -79,7 +79,7 @@ export const theme = createTheme({
 })
 
 /** Dark by default; the user's choice is remembered in localStorage (same key as index.html). */
-export const COLOR_SCHEME_KEY = 'flagwave-color-scheme'
+const COLOR_SCHEME_KEY = 'flagwave-color-scheme'
 export const DEFAULT_COLOR_SCHEME: MantineColorScheme = 'dark'
 export const colorSchemeManager = localStorageColorSchemeManager({ key: COLOR_SCHEME_KEY })
 

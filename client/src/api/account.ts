@@ -18,8 +18,6 @@ import { http } from './http'
 
 type In<T extends z.ZodType> = z.input<T>
 
-export const PROFILE_KEY = '/api/account/profile'
-
 export const accountApi = {
   /** 200 RequestResponse<RegisterStatus>: LoggedIn, AdminConfirmationRequired or EmailConfirmationRequired. */
   register: (body: In<typeof RegisterModel>) => http.post('/api/account/register', { json: body, schema: RegisterResponse }),
@@ -37,7 +35,7 @@ export const accountApi = {
   /** 200 RequestResponse<bool> `邮箱待验证`. */
   changeEmail: (body: In<typeof MailChangeModel>) => http.put('/api/account/changeemail', { json: body, schema: MailChangeResponse }),
   mailChangeConfirm: (body: In<typeof AccountVerifyModel>) => http.post('/api/account/mailchangeconfirm', { json: body }),
-  profile: () => http.get(PROFILE_KEY, { schema: ProfileUserInfoModel }),
+  profile: () => http.get('/api/account/profile', { schema: ProfileUserInfoModel }),
   /** Multipart `file`; 200 JSON string: the new avatar URL. */
   avatar: (file: File) => {
     const form = new FormData()

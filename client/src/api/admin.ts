@@ -16,15 +16,6 @@ const UserPage = arrayResponseOf(UserInfoModel)
 const TeamPage = arrayResponseOf(TeamInfoModel)
 const FilePage = arrayResponseOf(LocalFile)
 
-/** Cache keys of the paged lists (the query string is part of the key). */
-export const adminKeys = {
-  users: (count: number, skip: number) => `/api/admin/users?count=${count}&skip=${skip}`,
-  userSearch: (hint: string) => `/api/admin/users/search?hint=${encodeURIComponent(hint)}`,
-  teams: (count: number, skip: number) => `/api/admin/teams?count=${count}&skip=${skip}`,
-  teamSearch: (hint: string) => `/api/admin/teams/search?hint=${encodeURIComponent(hint)}`,
-  files: (count: number, skip: number) => `/api/admin/files?count=${count}&skip=${skip}`,
-}
-
 const user = (id: string) => `/api/admin/users/${encodeURIComponent(id)}`
 
 export const adminApi = {

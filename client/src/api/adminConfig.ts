@@ -15,21 +15,15 @@ export const LOG_LEVEL_FILTERS: readonly LogLevelFilter[] = ['All', 'Information
 
 const InstancePage = arrayResponseOf(ContainerInstanceModel)
 
-export const adminConfigKeys = {
-  config: '/api/admin/config',
-  logs: (level: LogLevelFilter, count: number, skip = 0) => `/api/admin/logs?level=${level}&count=${count}&skip=${skip}`,
-  instances: '/api/admin/instances',
-}
-
 export const adminConfigApi = {
   /** All three sections, freshly reloaded on the server. */
-  config: () => http.get(adminConfigKeys.config, { schema: ConfigEditModel }),
+  config: () => http.get('/api/admin/config', { schema: ConfigEditModel }),
   /** Every non-null leaf is stored and applied at once; `null` keeps (send `""` to clear). 200, empty body. */
-  updateConfig: (body: z.input<typeof ConfigEditInput>) => http.put(adminConfigKeys.config, { json: body }),
+  updateConfig: (body: z.input<typeof ConfigEditInput>) => http.put('/api/admin/config', { json: body }),
   /** Newest first; `level` compared exactly, `All` = every level. */
   logs: (level: LogLevelFilter, count: number, skip: number) => http.get('/api/admin/logs', { query: { level, count, skip }, schema: z.array(LogMessageModel) }),
   /** Every team container, oldest first; `total` = `length`. */
-  instances: () => http.get(adminConfigKeys.instances, { schema: InstancePage }),
+  instances: () => http.get('/api/admin/instances', { schema: InstancePage }),
   /** `id` is the container's `containerGuid`. 200, empty body; no game event. */
   destroyInstance: (id: string) => http.delete(`/api/admin/instances/${encodeURIComponent(id)}`),
 }

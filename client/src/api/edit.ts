@@ -3,8 +3,9 @@
  * groups: the participation review (§3.5.16, §3.2.15), the write-ups (§3.2.16–3.2.17) and the
  * asset upload (§3.3.2, through `adminApi.files.upload`). Every call requires the Admin role.
  *
- * Cache keys are the request paths (`editKeys`), so the list, the editor and its sub-screens
- * share one entry per resource; `invalidateEdit` marks them stale after a change.
+ * Their query keys (../api/queryKeys.ts `queryKeys.edit`) follow the request paths, so the list,
+ * the editor and its sub-screens share one entry per resource; `invalidateEdit` marks them stale
+ * after a change.
  */
 import { z } from 'zod'
 import { ParticipationStatus, TaskStatus } from '@flagwave/shared/enums'
@@ -22,8 +23,10 @@ import {
 import { WriteupInfoModel } from '@flagwave/shared/schemas/play'
 import { ParticipationInfoModel } from '@flagwave/shared/schemas/teams'
 import { adminApi } from './admin'
-import { clearCache, revalidateQueries, setCachedData, useCacheStore } from './cache'
+import { hashKey, type QueryKey } from '@tanstack/react-query'
 import { http } from './http'
+import { queryClient } from './queryClient'
+import { queryKeys } from './queryKeys'
 
 type In<T extends z.ZodType> = z.input<T>
 
@@ -38,16 +41,6 @@ const GamePage = arrayResponseOf(GameInfoModel)
 const game = (id: number) => `/api/edit/games/${id}`
 const challenge = (id: number, cId: number) => `${game(id)}/challenges/${cId}`
 
-export const editKeys = {
-  games: (count: number, skip: number) => `/api/edit/games?count=${count}&skip=${skip}`,
-  game,
-  salt: (id: number) => `${game(id)}/teamhashsalt`,
-  notices: (id: number) => `${game(id)}/notices`,
-  challenges: (id: number) => `${game(id)}/challenges`,
-  challenge,
-  participations: (id: number) => `/api/game/${id}/participations`,
-  writeups: (id: number) => `/api/admin/writeups/${id}`,
-}
 
 export const editApi = {
   games: {
@@ -123,35 +116,23 @@ export const editApi = {
   },
 }
 
-/** Whether a cache key is `prefix` itself or one of its sub-paths or queries. */
-const under = (prefix: string, key: string): boolean => key === prefix || key.startsWith(`${prefix}/`) || key.startsWith(`${prefix}?`)
-
-/** Keep the data of matching keys but make their next mount refetch (no dedupe window). */
-function markStale(predicate: (key: string) => boolean): void {
-  useCacheStore.setState((state) => ({
-    entries: Object.fromEntries(Object.entries(state.entries).map(([key, entry]) => [key, predicate(key) ? { ...entry, updatedAt: 0 } : entry])),
-  }))
-}
-
 /**
- * After an edit: every cached key under `prefix` (default: all edit keys) is marked stale and
- * refetched where it is on screen; `exact` replaces one key's data at once with a server answer.
+ * After an edit: every query under `prefix` (default: all edit keys) is marked stale and refetched
+ * where it is on screen; `exact` replaces one key's data at once with a server answer.
  */
-export function invalidateEdit(prefix = '/api/edit/games', exact?: { key: string; data: unknown }): void {
-  if (exact) setCachedData(exact.key, exact.data)
-  const affected = (key: string) => under(prefix, key) && key !== exact?.key
-  markStale(affected)
-  revalidateQueries(affected)
+export function invalidateEdit(prefix: QueryKey = queryKeys.edit.all, exact?: { key: QueryKey; data: unknown }): void {
+  const exactHash = exact ? hashKey(exact.key) : null
+  if (exact) queryClient.setQueryData(exact.key, exact.data)
+  void queryClient.invalidateQueries({ queryKey: prefix, predicate: (query) => query.queryHash !== exactHash })
 }
 
 /** The game list pages (any page size) are stale after a create, update or delete. */
 export function invalidateGameLists(): void {
-  const affected = (key: string) => key.startsWith('/api/edit/games?') || key === '/api/game'
-  markStale(affected)
-  revalidateQueries(affected)
+  void queryClient.invalidateQueries({ queryKey: queryKeys.edit.gameLists })
+  void queryClient.invalidateQueries({ queryKey: queryKeys.game.list, exact: true })
 }
 
-/** A deleted game or challenge: forget its cached keys. */
-export function forgetEdit(prefix: string): void {
-  clearCache((key) => under(prefix, key))
+/** A deleted game or challenge: forget its cached queries. */
+export function forgetEdit(prefix: QueryKey): void {
+  queryClient.removeQueries({ queryKey: prefix })
 }

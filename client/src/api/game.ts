@@ -1,10 +1,7 @@
 /**
  * Group `game`, player side (CONTRACT §3.5), typed with the shared schemas, plus the caller's
  * teams (GET /api/team, §3.8.2) which the join form needs.
- *
- * Cache keys are the request paths (see `gameKeys`), so every screen showing the same resource
- * shares one cache entry; the versioned scoreboard uses its own key because its cached value is
- * `{ version, scoreboard }` rather than the bare body.
+ * Their query keys are in ./queryKeys.ts.
  */
 import { z } from 'zod'
 import { AnswerResult } from '@flagwave/shared/enums'
@@ -13,16 +10,14 @@ import { ChallengeDetailModel } from '@flagwave/shared/schemas/play'
 import { ContainerInfoModel } from '@flagwave/shared/schemas/challenges'
 import { TeamInfoModel } from '@flagwave/shared/schemas/teams'
 import type { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
-import { ApiError, CLIENT_ERROR_MESSAGES, TOO_MANY_REQUESTS_MESSAGE, buildUrl, http } from './http'
+import { ApiError, CLIENT_ERROR_MESSAGES, buildUrl, errorFromResponse, fetchOrThrow, http, lenientBody } from './http'
 
-export const gameKeys = {
+const paths = {
   list: '/api/game',
   detail: (id: number) => `/api/game/${id}`,
   details: (id: number) => `/api/game/${id}/details`,
   notices: (id: number) => `/api/game/${id}/notices`,
   challenge: (id: number, challengeId: number) => `/api/game/${id}/challenges/${challengeId}`,
-  /** `{ version, scoreboard }` (not the bare body), hence not the plain path. */
-  scoreboard: (id: number) => `/api/game/${id}/scoreboard#versioned`,
   myTeams: '/api/team',
 }
 
@@ -47,27 +42,9 @@ function versionOf(headers: Headers): number {
  */
 async function fetchScoreboard(id: number, signal?: AbortSignal): Promise<VersionedScoreboard> {
   const url = buildUrl(`/api/game/${id}/scoreboard`)
-  let response: Response
-  try {
-    response = await fetch(url, { credentials: 'same-origin', headers: { Accept: 'application/json' }, signal })
-  } catch (cause) {
-    if (signal?.aborted) throw new ApiError('cancelled', CLIENT_ERROR_MESSAGES.cancelled, 0, null, undefined, { cause })
-    throw new ApiError('network', CLIENT_ERROR_MESSAGES.network, 0, null, undefined, { cause })
-  }
-  const text = await response.text().catch(() => '')
-  let body: unknown
-  try {
-    body = text ? (JSON.parse(text) as unknown) : undefined
-  } catch {
-    body = text
-  }
-  if (!response.ok) {
-    const record = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : null
-    const title = typeof record?.title === 'string' && record.title ? record.title : null
-    const kind = response.status >= 500 ? 'badResponse' : 'badRequest'
-    const message = response.status === 429 ? TOO_MANY_REQUESTS_MESSAGE : (title ?? CLIENT_ERROR_MESSAGES[kind])
-    throw new ApiError(kind, message, response.status, typeof record?.status === 'number' ? record.status : null, body)
-  }
+  const response = await fetchOrThrow(url, { headers: { Accept: 'application/json' }, signal })
+  const body = lenientBody(await response.text().catch(() => ''))
+  if (!response.ok) throw errorFromResponse(response, body, false)
   if (!body || typeof body !== 'object' || !Array.isArray((body as ScoreboardModel).items)) {
     throw new ApiError('badResponse', CLIENT_ERROR_MESSAGES.badResponse, response.status, null, body)
   }
@@ -76,19 +53,19 @@ async function fetchScoreboard(id: number, signal?: AbortSignal): Promise<Versio
 
 export const gameApi = {
   /** The 10 most recent non-hidden games. */
-  list: () => http.get(gameKeys.list, { schema: z.array(BasicGameInfoModel) }),
+  list: () => http.get(paths.list, { schema: z.array(BasicGameInfoModel) }),
   /** A game with the caller's participation (anonymous: `Unsubmitted`). */
-  detail: (id: number) => http.get(gameKeys.detail(id), { schema: DetailedGameInfoModel }),
+  detail: (id: number) => http.get(paths.detail(id), { schema: DetailedGameInfoModel }),
   /** Join with one of my teams; 200 empty. */
-  join: (id: number, body: z.input<typeof GameJoinModel>) => http.post(gameKeys.detail(id), { json: body }),
+  join: (id: number, body: z.input<typeof GameJoinModel>) => http.post(paths.detail(id), { json: body }),
   /** Leave while Pending/Rejected; 200 empty. */
-  leave: (id: number) => http.delete(gameKeys.detail(id)),
+  leave: (id: number) => http.delete(paths.detail(id)),
   /** The team's board: challenges by tag, my team's row, team token. */
-  details: (id: number) => http.get(gameKeys.details(id), { schema: GameDetailModel }),
-  notices: (id: number) => http.get(gameKeys.notices(id), { schema: z.array(GameNotice) }),
-  challenge: (id: number, challengeId: number) => http.get(gameKeys.challenge(id, challengeId), { schema: ChallengeDetailModel }),
+  details: (id: number) => http.get(paths.details(id), { schema: GameDetailModel }),
+  notices: (id: number) => http.get(paths.notices(id), { schema: z.array(GameNotice) }),
+  challenge: (id: number, challengeId: number) => http.get(paths.challenge(id, challengeId), { schema: ChallengeDetailModel }),
   /** Submit a flag; resolves to the submission id. */
-  submit: (id: number, challengeId: number, flag: string) => http.post(gameKeys.challenge(id, challengeId), { json: { flag }, schema: z.number().int() }),
+  submit: (id: number, challengeId: number, flag: string) => http.post(paths.challenge(id, challengeId), { json: { flag }, schema: z.number().int() }),
   /** `FlagSubmitted` while judging, then `Accepted`, `WrongAnswer` or `NotFound`. */
   status: (id: number, challengeId: number, submissionId: number, signal?: AbortSignal) =>
     http.get(`/api/game/${id}/challenges/${challengeId}/status/${submissionId}`, { schema: z.enum(AnswerResult), signal }),
@@ -98,7 +75,7 @@ export const gameApi = {
   prolongContainer: (id: number, challengeId: number) => http.post(`/api/game/${id}/container/${challengeId}/prolong`, { schema: ContainerInfoModel }),
   destroyContainer: (id: number, challengeId: number) => http.delete(`/api/game/${id}/container/${challengeId}`),
   /** Teams the caller belongs to. */
-  myTeams: () => http.get(gameKeys.myTeams, { schema: z.array(TeamInfoModel) }),
+  myTeams: () => http.get(paths.myTeams, { schema: z.array(TeamInfoModel) }),
   /** Download links of the exports (Monitor+). */
   scoreboardSheetUrl: (id: number) => `/api/game/${id}/scoreboardsheet`,
   submissionSheetUrl: (id: number) => `/api/game/${id}/submissionsheet`,

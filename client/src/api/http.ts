@@ -25,7 +25,7 @@ export const CLIENT_ERROR_MESSAGES: Record<ClientErrorKind, string> = {
 }
 
 /** CONTRACT §2.7.5: the reference client shows a fixed "too frequent" toast for every 429. */
-export const TOO_MANY_REQUESTS_MESSAGE = '操作过于频繁，请稍后再试'
+const TOO_MANY_REQUESTS_MESSAGE = '操作过于频繁，请稍后再试'
 
 export class ApiError extends Error {
   override name = 'ApiError'
@@ -57,7 +57,7 @@ export function errorMessage(error: unknown): string {
   return CLIENT_ERROR_MESSAGES.badResponse
 }
 
-export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 type Query = Record<string, string | number | boolean | null | undefined>
 
 export interface RequestOptions<S extends z.ZodType | undefined = undefined> {
@@ -78,10 +78,10 @@ export interface RequestOptions<S extends z.ZodType | undefined = undefined> {
 type Result<S> = S extends z.ZodType ? z.output<S> : unknown
 
 const UNSAFE = new Set<HttpMethod>(['POST', 'PUT', 'PATCH', 'DELETE'])
-export const XSRF_COOKIE = 'XSRF-TOKEN'
-export const XSRF_HEADER = 'X-XSRF-TOKEN'
+const XSRF_COOKIE = 'XSRF-TOKEN'
+const XSRF_HEADER = 'X-XSRF-TOKEN'
 
-export function readCookie(name: string): string | null {
+function readCookie(name: string): string | null {
   if (typeof document === 'undefined') return null
   for (const part of document.cookie.split(';')) {
     const eq = part.indexOf('=')
@@ -125,18 +125,41 @@ async function readBody(response: Response): Promise<{ text: string; value: unkn
   return { text, value: text, json: false }
 }
 
-function errorFromResponse(response: Response, body: unknown): ApiError {
+/**
+ * The error of a failed response. A short plain-text body becomes the message unless
+ * `textAsMessage` is false (raw downloads and the scoreboard show the generic message then).
+ */
+export function errorFromResponse(response: Response, body: unknown, textAsMessage = true): ApiError {
   const record = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : null
   const title = typeof record?.title === 'string' && record.title ? record.title : null
   const bodyStatus = typeof record?.status === 'number' ? record.status : null
   const kind: ClientErrorKind = response.status >= 500 ? 'badResponse' : 'badRequest'
-  const message =
-    response.status === 429 ? TOO_MANY_REQUESTS_MESSAGE : (title ?? (typeof body === 'string' && body.length < 200 && body.trim() ? body.trim() : CLIENT_ERROR_MESSAGES[kind]))
+  const text = textAsMessage && typeof body === 'string' && body.length < 200 && body.trim() ? body.trim() : null
+  const message = response.status === 429 ? TOO_MANY_REQUESTS_MESSAGE : (title ?? text ?? CLIENT_ERROR_MESSAGES[kind])
   return new ApiError(kind, message, response.status, bodyStatus, body)
 }
 
+/** A body read without trusting its content type: JSON when it parses, the text otherwise. */
+export function lenientBody(text: string): unknown {
+  if (!text) return undefined
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return text
+  }
+}
+
+/** `fetch` for requests made outside `http` (raw bodies): transport failures become ApiErrors. */
+export async function fetchOrThrow(url: URL, init: RequestInit & { signal?: AbortSignal }): Promise<Response> {
+  try {
+    return await fetch(url, { credentials: 'same-origin', ...init })
+  } catch (cause) {
+    throw transportError(cause, init.signal)
+  }
+}
+
 /** Perform one request; see the module comment for the rules. */
-export async function request<S extends z.ZodType | undefined = undefined>(
+async function request<S extends z.ZodType | undefined = undefined>(
   method: HttpMethod,
   path: string,
   options: RequestOptions<S> = {},

@@ -2,8 +2,8 @@
  * Group `game`, monitor side (CONTRACT §3.5.7–3.5.14, §3.5.17–3.5.18): events, submissions, cheat
  * reports, traffic captures and the two spreadsheet exports. Every call requires Monitor+.
  *
- * Cache keys are the request paths with their query (see `monitorKeys`); the live tables keep
- * their first page under that key and page further back with `count`/`skip` outside the cache.
+ * Query keys are in ./queryKeys.ts (`queryKeys.monitor`); the live tables keep their first page
+ * under that key and page further back with `count`/`skip` outside the cache.
  * Downloads go through `downloadFile`, so that a failed export shows the server's title verbatim
  * instead of navigating to a JSON error body.
  */
@@ -12,7 +12,7 @@ import type { AnswerResult } from '@flagwave/shared/enums'
 import { GameEvent } from '@flagwave/shared/schemas/games'
 import { CheatInfoModel, Submission } from '@flagwave/shared/schemas/play'
 import { ChallengeTrafficModel, FileRecord, TeamTrafficModel } from '@flagwave/shared/schemas/admin'
-import { ApiError, CLIENT_ERROR_MESSAGES, TOO_MANY_REQUESTS_MESSAGE, buildUrl, http } from './http'
+import { ApiError, CLIENT_ERROR_MESSAGES, buildUrl, errorFromResponse, fetchOrThrow, http, lenientBody } from './http'
 
 export interface EventsFilter {
   /** Drop ContainerStart / ContainerDestroy (server side). */
@@ -24,16 +24,8 @@ export interface SubmissionsFilter {
   type: AnswerResult | null
 }
 
-const query = (params: Record<string, string | number | boolean | null | undefined>): string => {
-  const search = new URLSearchParams()
-  for (const [key, value] of Object.entries(params)) if (value !== null && value !== undefined) search.set(key, String(value))
-  const text = search.toString()
-  return text ? `?${text}` : ''
-}
 
-export const monitorKeys = {
-  events: (gameId: number, filter: EventsFilter, count: number, skip = 0) => `/api/game/${gameId}/events${query({ hideContainer: filter.hideContainer, count, skip })}`,
-  submissions: (gameId: number, filter: SubmissionsFilter, count: number, skip = 0) => `/api/game/${gameId}/submissions${query({ type: filter.type, count, skip })}`,
+const paths = {
   cheatInfo: (gameId: number) => `/api/game/${gameId}/cheatinfo`,
   captures: (gameId: number) => `/api/game/games/${gameId}/captures`,
   challengeCaptures: (challengeId: number) => `/api/game/captures/${challengeId}`,
@@ -54,17 +46,17 @@ export const monitorApi = {
   /** Newest first; `count` ≤ 0 would return everything, so callers always page. */
   submissions: (gameId: number, filter: SubmissionsFilter, count: number, skip: number) =>
     http.get(`/api/game/${gameId}/submissions`, { query: { type: filter.type, count, skip }, schema: z.array(Submission) }),
-  cheatInfo: (gameId: number) => http.get(monitorKeys.cheatInfo(gameId), { schema: z.array(CheatInfoModel) }),
+  cheatInfo: (gameId: number) => http.get(paths.cheatInfo(gameId), { schema: z.array(CheatInfoModel) }),
   /** Challenges with traffic capture enabled (unknown game → []). */
-  captures: (gameId: number) => http.get(monitorKeys.captures(gameId), { schema: z.array(ChallengeTrafficModel) }),
+  captures: (gameId: number) => http.get(paths.captures(gameId), { schema: z.array(ChallengeTrafficModel) }),
   /** Teams (participations) with captured traffic for a challenge. */
-  challengeCaptures: (challengeId: number) => http.get(monitorKeys.challengeCaptures(challengeId), { schema: z.array(TeamTrafficModel) }),
+  challengeCaptures: (challengeId: number) => http.get(paths.challengeCaptures(challengeId), { schema: z.array(TeamTrafficModel) }),
   /** One team's capture files for a challenge. */
-  teamCaptures: (challengeId: number, partId: number) => http.get(monitorKeys.teamCaptures(challengeId, partId), { schema: z.array(FileRecord) }),
+  teamCaptures: (challengeId: number, partId: number) => http.get(paths.teamCaptures(challengeId, partId), { schema: z.array(FileRecord) }),
 }
 
 /** The file name of a `Content-Disposition` header (RFC 6266: `filename*` wins over `filename`). */
-export function dispositionFileName(header: string | null): string | null {
+function dispositionFileName(header: string | null): string | null {
   if (!header) return null
   const extended = /filename\*\s*=\s*([^']*)'[^']*'([^;]+)/i.exec(header)
   if (extended) {
@@ -85,27 +77,8 @@ export function dispositionFileName(header: string | null): string | null {
  */
 export async function downloadFile(path: string, fallbackName: string, signal?: AbortSignal): Promise<string> {
   const url = buildUrl(path)
-  let response: Response
-  try {
-    response = await fetch(url, { credentials: 'same-origin', signal })
-  } catch (cause) {
-    if (signal?.aborted) throw new ApiError('cancelled', CLIENT_ERROR_MESSAGES.cancelled, 0, null, undefined, { cause })
-    throw new ApiError('network', CLIENT_ERROR_MESSAGES.network, 0, null, undefined, { cause })
-  }
-  if (!response.ok) {
-    const text = await response.text().catch(() => '')
-    let body: unknown = text
-    try {
-      body = text ? (JSON.parse(text) as unknown) : undefined
-    } catch {
-      // not JSON
-    }
-    const record = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : null
-    const title = typeof record?.title === 'string' && record.title ? record.title : null
-    const kind = response.status >= 500 ? 'badResponse' : 'badRequest'
-    const message = response.status === 429 ? TOO_MANY_REQUESTS_MESSAGE : (title ?? CLIENT_ERROR_MESSAGES[kind])
-    throw new ApiError(kind, message, response.status, typeof record?.status === 'number' ? record.status : null, body)
-  }
+  const response = await fetchOrThrow(url, { signal })
+  if (!response.ok) throw errorFromResponse(response, lenientBody(await response.text().catch(() => '')), false)
   const type = response.headers.get('content-type') ?? ''
   // An unknown API path answers the SPA page with 200 (CONTRACT §2.1): not a download.
   if (/text\/html/i.test(type)) throw new ApiError('badResponse', CLIENT_ERROR_MESSAGES.badResponse, response.status)

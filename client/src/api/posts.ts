@@ -4,16 +4,13 @@
  */
 import { z } from 'zod'
 import { PostDetailModel, type PostEditModel, type PostInfoModel } from '@flagwave/shared/schemas/posts'
-import { clearCache, revalidateQueries, setCachedData, useCacheStore } from './cache'
 import { http } from './http'
-import { infoApi, LATEST_POSTS_KEY, POSTS_KEY } from './info'
-
-export { LATEST_POSTS_KEY, POSTS_KEY }
+import { infoApi } from './info'
+import { queryClient } from './queryClient'
+import { queryKeys } from './queryKeys'
 
 /** Pinned posts first, keeping the server's order (newest first) within each group. */
 export const pinnedFirst = (posts: PostInfoModel[]): PostInfoModel[] => [...posts.filter((p) => p.isPinned), ...posts.filter((p) => !p.isPinned)]
-
-export const postKey = (id: string) => `/api/posts/${encodeURIComponent(id)}`
 
 export const postsApi = {
   latest: infoApi.latestPosts,
@@ -27,27 +24,19 @@ export const postsApi = {
   remove: (id: string) => http.delete(`/api/edit/posts/${encodeURIComponent(id)}`),
 }
 
-/** Keep the data of matching keys but make their next mount refetch (no dedupe window). */
-function markStale(predicate: (key: string) => boolean): void {
-  useCacheStore.setState((state) => ({
-    entries: Object.fromEntries(Object.entries(state.entries).map(([key, entry]) => [key, predicate(key) ? { ...entry, updatedAt: 0 } : entry])),
-  }))
-}
-
 /**
  * After an edit: the post lists (and the post's detail) are refetched where shown and marked
  * stale elsewhere; a detail the server sent back replaces the cached one at once.
  */
 export function invalidatePosts(id?: string, detail?: PostDetailModel | null): void {
-  const detailKey = id === undefined ? null : postKey(id)
-  if (detailKey && detail) setCachedData(detailKey, detail)
-  const affected = (key: string) => key === POSTS_KEY || key === LATEST_POSTS_KEY || (!detail && key === detailKey)
-  markStale(affected)
-  revalidateQueries(affected)
+  if (id !== undefined && detail) queryClient.setQueryData(queryKeys.posts.detail(id), detail)
+  void queryClient.invalidateQueries({ queryKey: queryKeys.posts.list, exact: true })
+  void queryClient.invalidateQueries({ queryKey: queryKeys.posts.latest, exact: true })
+  if (id !== undefined && !detail) void queryClient.invalidateQueries({ queryKey: queryKeys.posts.detail(id), exact: true })
 }
 
 /** A deleted post: forget its detail, refetch the lists. */
 export function forgetPost(id: string): void {
-  clearCache((key) => key === postKey(id))
+  queryClient.removeQueries({ queryKey: queryKeys.posts.detail(id), exact: true })
   invalidatePosts()
 }

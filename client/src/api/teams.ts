@@ -5,17 +5,15 @@ import { http } from './http'
 
 type In<T extends z.ZodType> = z.input<T>
 
-/** The caller's teams (GET /api/team): the cache key shared by the teams screen and its live updates. */
-export const TEAMS_KEY = '/api/team'
 
 const team = (id: number) => `/api/team/${id}`
 
 export const teamApi = {
   /** 200 bare array of TeamInfoModel (with members): every team the caller belongs to. */
-  list: () => http.get(TEAMS_KEY, { schema: z.array(TeamInfoModel) }),
+  list: () => http.get('/api/team', { schema: z.array(TeamInfoModel) }),
   get: (id: number) => http.get(team(id), { schema: TeamInfoModel }),
   /** 200 TeamInfoModel; the caller is captain and only member. */
-  create: (body: In<typeof TeamUpdateModel>) => http.post(TEAMS_KEY, { json: body, schema: TeamInfoModel }),
+  create: (body: In<typeof TeamUpdateModel>) => http.post('/api/team', { json: body, schema: TeamInfoModel }),
   /** Captain. `name` null/empty keeps; `bio` always replaces. */
   update: (id: number, body: In<typeof TeamUpdateModel>) => http.put(team(id), { json: body, schema: TeamInfoModel }),
   /** Captain. 200 TeamInfoModel with the new captain flagged. */

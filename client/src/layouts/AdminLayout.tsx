@@ -13,7 +13,7 @@ const SECTIONS = [
 ]
 
 /** The administration frame: section tabs above the routed admin screen. */
-export function AdminLayout() {
+function AdminLayout() {
   const navigate = useNavigate()
   const path = useLocation().pathname.toLowerCase()
   const active = SECTIONS.find((section) => path.startsWith(section.value))?.value ?? null

@@ -2,9 +2,8 @@ import { useEffect } from 'react'
 import { Group, Stack, Tabs, Title } from '@mantine/core'
 import { IconChartBar, IconEye, IconFlag, IconInfoCircle } from '@tabler/icons-react'
 import { Outlet, useLocation, useNavigate, useParams } from 'react-router-dom'
-import { DetailedGameInfoModel } from '@flagwave/shared/schemas/games'
-import { http } from '../api/http'
-import { useQuery } from '../api/useQuery'
+import { useQuery } from '@tanstack/react-query'
+import { gameQuery } from '../live/queries'
 import { useRecentGame } from '../stores/recentGame'
 import { hasRole, useRole } from '../stores/session'
 
@@ -19,13 +18,13 @@ export function useGameId(): number | null {
  * The frame of a game's screens: game title and tabs (details, challenges, scoreboard, and the
  * monitor for Monitor+). Remembers the game for the navbar's monitor entry.
  */
-export function WithGameTab() {
+function WithGameTab() {
   const gameId = useGameId()
   const role = useRole()
   const navigate = useNavigate()
   const location = useLocation()
   const setRecent = useRecentGame((state) => state.setGameId)
-  const { data } = useQuery(gameId === null ? null : `/api/game/${gameId}`, () => http.get(`/api/game/${gameId}`, { schema: DetailedGameInfoModel }))
+  const { data } = useQuery(gameQuery(gameId))
 
   useEffect(() => {
     if (gameId !== null) setRecent(gameId)

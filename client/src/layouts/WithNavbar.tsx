@@ -25,4 +25,3 @@ export function WithNavbar() {
   )
 }
 
-export default WithNavbar

@@ -29,4 +29,3 @@ export function WithRole({ role }: WithRoleProps) {
   return <Outlet />
 }
 
-export default WithRole

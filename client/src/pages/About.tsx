@@ -1,6 +1,6 @@
 import { Anchor, Badge, Paper, Stack, Table, Text, Title } from '@mantine/core'
 import { BUILD, isOfficialBuild } from '../build'
-import { platformName, useGlobalConfig } from '../stores/config'
+import { platformName, useGlobalConfig } from '../api/globalConfig'
 
 const unknown = (value: string) => (value ? value : <Text span c="dimmed">unknown</Text>)
 

@@ -1,15 +1,16 @@
 import { Anchor, Center, Group, Loader, Stack, Text, Title } from '@mantine/core'
 import { IconArrowRight, IconNews } from '@tabler/icons-react'
 import { Link } from 'react-router-dom'
-import { LATEST_POSTS_KEY, pinnedFirst, postsApi } from '../api/posts'
-import { useQuery } from '../api/useQuery'
+import { useQuery } from '@tanstack/react-query'
+import { pinnedFirst, postsApi } from '../api/posts'
+import { queryKeys } from '../api/queryKeys'
 import { PostItem } from '../components/PostItem/PostItem'
-import { platformName, useGlobalConfig } from '../stores/config'
+import { platformName, useGlobalConfig } from '../api/globalConfig'
 
 /** Home: the platform's name and slogan and the latest posts (GET /api/posts/latest), pinned first. */
 export default function Home() {
   const config = useGlobalConfig()
-  const { data: posts, error, isLoading } = useQuery(LATEST_POSTS_KEY, postsApi.latest)
+  const { data: posts, error, isLoading } = useQuery({ queryKey: queryKeys.posts.latest, queryFn: postsApi.latest })
 
   return (
     <Stack gap="xl" maw={960} mx="auto" data-testid="home-page">

@@ -5,8 +5,8 @@
  */
 import { GlobalConfig } from '@flagwave/shared/schemas/config'
 import { hubs } from './hub'
-import { revalidateQueries } from '../api/cache'
-import { useConfigStore } from '../stores/config'
+import { queryClient } from '../api/queryClient'
+import { queryKeys } from '../api/queryKeys'
 import { useSession } from '../stores/session'
 
 let started = false
@@ -18,13 +18,14 @@ export function startRealtime(): () => void {
     hubs.user.hold(),
     hubs.user.on('ReceivedConfigUpdate', (payload) => {
       const parsed = GlobalConfig.safeParse(payload)
-      if (parsed.success) useConfigStore.getState().setConfig(parsed.data)
+      if (parsed.success) queryClient.setQueryData(queryKeys.config, parsed.data)
       else console.warn('[realtime] ReceivedConfigUpdate does not match GlobalConfig', parsed.error.issues)
     }),
+    ...(['user', 'monitor', 'admin'] as const).map((name) => hubs[name].onDropped(() => void useSession.getState().refresh().catch(() => undefined))),
     ...(['user', 'monitor', 'admin'] as const).map((name) =>
       hubs[name].onResync((info) => {
         if (!info.reconnect) return
-        revalidateQueries()
+        void queryClient.invalidateQueries({}, { cancelRefetch: false })
         if (name === 'user') void useSession.getState().refresh().catch(() => undefined)
       }),
     ),

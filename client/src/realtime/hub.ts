@@ -17,11 +17,13 @@
  * mounted query" for that case, game pages refetch their scoreboard etc.).
  *
  * Usage from React lives in ./hooks.ts (`useHubEvent`, `useGameRoom`).
+ *
+ * socket.io-client is loaded on the first connection, not with the entry chunk: it is ~13 KB
+ * gzipped and the first paint does not need it (the first-page budget is 250 KB gzipped).
  */
-import { io, type Socket } from 'socket.io-client'
+import type { io, Socket } from 'socket.io-client'
 import { create } from 'zustand'
 import { NAMESPACES, type HubEvents, type NamespaceName } from '@flagwave/shared/events'
-import { useSession } from '../stores/session'
 
 export type HubStatus = 'idle' | 'connecting' | 'connected' | 'disconnected' | 'refused'
 
@@ -39,12 +41,17 @@ export type ResyncInfo = { reconnect: boolean; game: number | null }
 
 export class Hub<N extends NamespaceName> {
   private socket: Socket | null = null
+  /** Set from `open()` until `teardown()`: also covers the wait for socket.io-client to load. */
+  private active = false
+  /** Bumped by every teardown, so a connection whose library arrives late is not opened. */
+  private generation = 0
   private holders = 0
   /** Game subscriptions in acquisition order: gameId → reference count. */
   private games = new Map<number, number>()
   private currentGame: number | null = null
   private listeners = new Map<string, Set<Listener>>()
   private resyncCallbacks = new Set<(info: ResyncInfo) => void>()
+  private droppedCallbacks = new Set<() => void>()
   private everConnected = false
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined
 
@@ -97,9 +104,18 @@ export class Hub<N extends NamespaceName> {
     return () => this.resyncCallbacks.delete(callback)
   }
 
+  /**
+   * Called when the server itself ended the connection (a ban, a role change, a refusal, a
+   * shutdown); the app re-reads the session then (realtime/dispatch.ts).
+   */
+  onDropped(callback: () => void): () => void {
+    this.droppedCallbacks.add(callback)
+    return () => this.droppedCallbacks.delete(callback)
+  }
+
   /** Re-establish the connection (the session changed: login, logout). */
   restart(): void {
-    if (!this.socket) return
+    if (!this.active) return
     this.teardown()
     this.sync()
   }
@@ -112,21 +128,36 @@ export class Hub<N extends NamespaceName> {
 
   private sync(preferred?: number): void {
     if (this.holders <= 0) {
-      if (this.socket) this.teardown()
+      if (this.active) this.teardown()
       setStatus(this.name, 'idle')
       return
     }
     const game = preferred !== undefined && this.games.has(preferred) ? preferred : this.wantedGame()
-    if (this.socket && game === this.currentGame) return
-    if (this.socket) this.teardown()
+    if (this.active && game === this.currentGame) return
+    if (this.active) this.teardown()
     this.currentGame = game
     this.open()
   }
 
   private open(): void {
+    this.active = true
+    setStatus(this.name, 'connecting')
+    const generation = this.generation
+    void loadSocketIo().then(
+      ({ io }) => {
+        if (this.generation === generation) this.connect(io)
+      },
+      (error: unknown) => {
+        console.error('[realtime] socket.io-client failed to load', error)
+        if (this.generation === generation) setStatus(this.name, 'disconnected')
+      },
+    )
+  }
+
+  private connect(connectTo: typeof io): void {
     const query: Record<string, string> = {}
     if (this.currentGame !== null) query.game = String(this.currentGame)
-    const socket = io(NAMESPACES[this.name], {
+    const socket = connectTo(NAMESPACES[this.name], {
       path: '/socket.io',
       transports: ['websocket'],
       query,
@@ -135,7 +166,6 @@ export class Hub<N extends NamespaceName> {
       reconnectionDelayMax: 10_000,
     })
     this.socket = socket
-    setStatus(this.name, 'connecting')
 
     socket.on('connect', () => {
       setStatus(this.name, 'connected')
@@ -166,9 +196,9 @@ export class Hub<N extends NamespaceName> {
         setStatus(this.name, 'disconnected')
         return
       }
-      // The server drops a user's sockets when an admin bans them or changes their role: re-read
-      // the session now, so a banned user is signed out at once on every page.
-      void useSession.getState().refresh()
+      // The server drops a user's sockets when an admin bans them or changes their role: the
+      // session is re-read now, so a banned user is signed out at once on every page.
+      for (const callback of [...this.droppedCallbacks]) callback()
       if (refused) {
         setStatus(this.name, 'refused')
         return
@@ -201,6 +231,8 @@ export class Hub<N extends NamespaceName> {
     clearTimeout(this.reconnectTimer)
     const socket = this.socket
     this.socket = null
+    this.active = false
+    this.generation += 1
     this.currentGame = null
     this.everConnected = false
     if (socket) {
@@ -209,6 +241,17 @@ export class Hub<N extends NamespaceName> {
       socket.disconnect()
     }
   }
+}
+
+type SocketIo = { io: typeof io }
+let socketIo: Promise<SocketIo> | null = null
+/** The library, fetched once; a failed fetch is tried again on the next connection. */
+function loadSocketIo(): Promise<SocketIo> {
+  socketIo ??= import('socket.io-client').catch((error: unknown) => {
+    socketIo = null
+    throw error
+  })
+  return socketIo
 }
 
 function setStatus(name: NamespaceName, status: HubStatus): void {

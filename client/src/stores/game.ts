@@ -1,22 +1,17 @@
 /**
- * Live state of the game a player is playing (DESIGN §5): the challenge board
- * (`GET /api/game/{id}/details`) kept current by `ReceivedScoreboardUpdate` /
- * `ReceivedChallengeUpdate`, the team-private `ReceivedSubmissionResult` and
- * `ReceivedContainerUpdate` pushes, and the flag-submission wait (`waitForSubmission`).
+ * Client-side state of the game a player is playing (DESIGN §5): the team-private
+ * `ReceivedSubmissionResult` and `ReceivedContainerUpdate` pushes, the challenges solved here
+ * before the board shows them, and the flag-submission wait (`waitForSubmission`). The board
+ * itself is a query (live/queries.ts).
  */
 import { create } from 'zustand'
 import type { AnswerResult } from '@flagwave/shared/enums'
-import type { ChallengeUpdate, ContainerUpdate, SubmissionResult } from '@flagwave/shared/events'
-import type { GameDetailModel } from '@flagwave/shared/schemas/games'
-import type { ChallengeInfo, ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
-import { patchChallengeInfos } from '@flagwave/shared/scoreboardDelta'
+import type { ContainerUpdate, SubmissionResult } from '@flagwave/shared/events'
 import { gameApi } from '../api/game'
 import { hubs } from '../realtime/hub'
-import { challengeIds } from './scoreboard'
 
 interface GameState {
   gameId: number | null
-  details: GameDetailModel | null
   /** Results pushed to my team (submission id → status); a push may beat the POST's answer. */
   results: Record<number, AnswerResult>
   /** Challenges my team solved per a result push, until the board reflects them. */
@@ -24,11 +19,6 @@ interface GameState {
   /** Last container push per challenge. */
   containers: Record<number, ContainerUpdate & { receivedAt: number }>
   follow: (gameId: number) => void
-  setDetails: (gameId: number, details: GameDetailModel) => void
-  /** Fold a scoreboard snapshot in (challenges and my team's row). */
-  applyScoreboard: (gameId: number, scoreboard: ScoreboardModel) => void
-  /** Patch scores/solves/bloods; returns true when it names a challenge the board does not show (refetch). */
-  applyChallengeUpdate: (update: ChallengeUpdate) => boolean
   recordResult: (result: SubmissionResult) => void
   recordContainer: (gameId: number, update: ContainerUpdate) => void
   markSolved: (challengeId: number) => void
@@ -36,34 +26,12 @@ interface GameState {
 
 export const useGameStore = create<GameState>((set, get) => ({
   gameId: null,
-  details: null,
   results: {},
   solvedLocal: {},
   containers: {},
 
   follow: (gameId) => {
-    if (get().gameId !== gameId) set({ gameId, details: null, results: {}, solvedLocal: {}, containers: {} })
-  },
-
-  setDetails: (gameId, details) => {
     if (get().gameId !== gameId) set({ gameId, results: {}, solvedLocal: {}, containers: {} })
-    set({ details })
-  },
-
-  applyScoreboard: (gameId, scoreboard) => {
-    const { details, gameId: current } = get()
-    if (current !== gameId || !details) return
-    const row = scoreboard.items.find((item) => item.id === details.rank.id)
-    set({ details: { ...details, challenges: scoreboard.challenges, rank: row ?? details.rank } })
-  },
-
-  applyChallengeUpdate: (update) => {
-    const { details, gameId } = get()
-    if (gameId !== update.gameId || !details) return false
-    const known = challengeIds(details.challenges)
-    const challenges = patchChallengeInfos(details.challenges, update.challenges)
-    if (challenges !== details.challenges) set({ details: { ...details, challenges } })
-    return update.challenges.some((c) => !known.has(c.id))
   },
 
   recordResult: (result) => {
@@ -81,24 +49,12 @@ export const useGameStore = create<GameState>((set, get) => ({
   markSolved: (challengeId) => set((state) => ({ solvedLocal: { ...state.solvedLocal, [challengeId]: true } })),
 }))
 
-/** Whether my team solved a challenge (the board's row, or a result push not yet on the board). */
-export function isSolvedByMe(details: GameDetailModel | null, solvedLocal: Record<number, true>, challengeId: number): boolean {
-  if (solvedLocal[challengeId]) return true
-  return details?.rank.challenges.some((c) => c.id === challengeId && c.type !== 'Unaccepted') ?? false
-}
-
-/** Every challenge of the board in tag order (the map's key order is the tag order). */
-export function boardChallenges(details: GameDetailModel | null): ChallengeInfo[] {
-  if (!details) return []
-  return Object.values(details.challenges).flatMap((list) => list ?? [])
-}
-
 /* ---- waiting for a submission's verdict ---- */
 
 /** How long a push may take before the status call is polled instead. */
-export const PUSH_GRACE_MS = 1_500
+const PUSH_GRACE_MS = 1_500
 /** The status call's polling period (CONTRACT §3.5.21). */
-export const POLL_INTERVAL_MS = 500
+const POLL_INTERVAL_MS = 500
 
 export interface WaitOptions {
   signal?: AbortSignal

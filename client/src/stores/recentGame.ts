@@ -1,25 +1,15 @@
-/** The game last opened in this browser, for the navbar's monitor entry. */
+/** The game last opened in this browser, for the navbar's monitor entry (remembered in localStorage). */
 import { create } from 'zustand'
+import { persist } from 'zustand/middleware'
 
-const KEY = 'flagwave-recent-game'
-
-function read(): number | null {
-  try {
-    const value = Number(localStorage.getItem(KEY))
-    return Number.isInteger(value) && value > 0 ? value : null
-  } catch {
-    return null
-  }
+interface RecentGameState {
+  gameId: number | null
+  setGameId: (id: number) => void
 }
 
-export const useRecentGame = create<{ gameId: number | null; setGameId: (id: number) => void }>((set) => ({
-  gameId: read(),
-  setGameId: (gameId) => {
-    try {
-      localStorage.setItem(KEY, String(gameId))
-    } catch {
-      // storage disabled
-    }
-    set({ gameId })
-  },
-}))
+export const useRecentGame = create<RecentGameState>()(
+  persist((set) => ({ gameId: null, setGameId: (gameId) => set({ gameId }) }), {
+    name: 'flagwave-recent-game',
+    partialize: (state) => ({ gameId: state.gameId }),
+  }),
+)

@@ -2,7 +2,7 @@
  * The signed-in user (GET /api/account/profile) and the session actions.
  *
  * `status` is `unknown` until the first profile answer, unless a profile was restored from the
- * persisted cache (then it is optimistically `authenticated` and revalidated at start).
+ * persisted query cache (then it is optimistically `authenticated` and revalidated at start).
  * A 401 makes the session anonymous; a body `status` 403 (banned, CONTRACT §3.1.11) logs out
  * and notifies "account disabled". Session changes clear the private cache and reconnect the
  * realtime hubs so that their rooms follow the new identity.
@@ -13,12 +13,14 @@ import { roleRank, type Role } from '@flagwave/shared/enums'
 import type { ProfileUserInfoModel } from '@flagwave/shared/schemas/account'
 import type { z } from 'zod'
 import type { LoginModel } from '@flagwave/shared/schemas/account'
-import { accountApi, PROFILE_KEY } from '../api/account'
-import { clearCache, fetchQuery, getCachedData, setCachedData } from '../api/cache'
+import { queryOptions } from '@tanstack/react-query'
+import { accountApi } from '../api/account'
+import { clearPrivateData, queryClient } from '../api/queryClient'
+import { queryKeys } from '../api/queryKeys'
 import { ApiError } from '../api/http'
 import { restartHubs } from '../realtime/hub'
 
-export type SessionStatus = 'unknown' | 'authenticated' | 'anonymous'
+type SessionStatus = 'unknown' | 'authenticated' | 'anonymous'
 
 interface SessionState {
   profile: ProfileUserInfoModel | null
@@ -37,9 +39,9 @@ interface SessionState {
   logout: (options?: { silent?: boolean }) => Promise<void>
 }
 
-const cachedProfile = getCachedData<ProfileUserInfoModel>(PROFILE_KEY) ?? null
+const cachedProfile = queryClient.getQueryData<ProfileUserInfoModel>(queryKeys.profile) ?? null
 
-export const ACCOUNT_DISABLED_MESSAGE = '账户已被禁用'
+const ACCOUNT_DISABLED_MESSAGE = '账户已被禁用'
 
 export const useSession = create<SessionState>((set, get) => ({
   profile: cachedProfile,
@@ -66,8 +68,8 @@ export const useSession = create<SessionState>((set, get) => ({
     }
     if (error.status === 401) {
       const wasSignedIn = get().profile !== null
-      if (wasSignedIn) clearCache()
-      else clearCache((key) => key === PROFILE_KEY)
+      if (wasSignedIn) clearPrivateData()
+      else queryClient.removeQueries({ queryKey: queryKeys.profile, exact: true })
       set({ profile: null, status: 'anonymous' })
       if (wasSignedIn) restartHubs()
     }
@@ -75,11 +77,8 @@ export const useSession = create<SessionState>((set, get) => ({
 
   refresh: async () => {
     try {
-      const profile = await fetchQuery(PROFILE_KEY, accountApi.profile)
-      get().setProfile(profile)
-      return profile
+      return await queryClient.fetchQuery({ ...profileQuery, staleTime: 0 })
     } catch (error) {
-      get().handleProfileError(error)
       if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return null
       throw error
     }
@@ -92,7 +91,7 @@ export const useSession = create<SessionState>((set, get) => ({
 
   signedIn: async () => {
     set({ disabled: false })
-    clearCache()
+    clearPrivateData()
     const profile = await get().refresh()
     restartHubs()
     return profile
@@ -104,22 +103,32 @@ export const useSession = create<SessionState>((set, get) => ({
     } catch (error) {
       if (!silent && !(error instanceof ApiError && error.status === 401)) throw error
     }
-    clearCache()
+    clearPrivateData()
     set({ profile: null, status: 'anonymous' })
     restartHubs()
   },
 }))
+
+/**
+ * GET /api/account/profile; every answer is applied to the session (a 401 signs out, a 403 body
+ * status means the account is disabled). App's `SessionSync` keeps it fresh, `refresh` forces it.
+ */
+export const profileQuery = queryOptions({
+  queryKey: queryKeys.profile,
+  queryFn: async () => {
+    try {
+      const profile = await accountApi.profile()
+      useSession.getState().setProfile(profile)
+      return profile
+    } catch (error) {
+      useSession.getState().handleProfileError(error)
+      throw error
+    }
+  },
+})
 
 /** The caller's role, or null when signed out. */
 export const useRole = (): Role | null => useSession((state) => state.profile?.role ?? null)
 
 export const hasRole = (role: Role | null | undefined, minimum: Role): boolean => role != null && roleRank(role) >= roleRank(minimum)
 
-/** Keep the profile cache entry in step with local edits (e.g. a new avatar URL). */
-export function patchProfile(change: Partial<ProfileUserInfoModel>): void {
-  const profile = useSession.getState().profile
-  if (!profile) return
-  const next = { ...profile, ...change }
-  setCachedData(PROFILE_KEY, next)
-  useSession.setState({ profile: next })
-}

@@ -1,7 +1,7 @@
 /**
  * The caller's teams, kept live.
  *
- * The list itself is the `GET /api/team` query (cache key `TEAMS_KEY`); `ReceivedTeamUpdate`
+ * The list itself is the `GET /api/team` query (`queryKeys.teams`); `ReceivedTeamUpdate`
  * pushes on the user hub (DESIGN §5: members of a team are in its room, a member who leaves or
  * is kicked hears the change in their own room) are folded into that cached list by
  * `applyTeamUpdate`, so every screen that shows it updates without a refetch.

@@ -12,7 +12,7 @@ import { UserMenu } from '../UserMenu/UserMenu'
 import classes from './AppNavbar.module.css'
 
 /** Shown on the monitor entry until a game has been opened in this browser. */
-export const MONITOR_NO_GAME_HINT = '请先打开一场比赛，再进入它的监控'
+const MONITOR_NO_GAME_HINT = '请先打开一场比赛，再进入它的监控'
 
 interface NavItem {
   /** Target; null renders the entry disabled, with `disabledHint` as its tooltip. */

@@ -168,4 +168,3 @@ function Score({ value }: { value: number }) {
   )
 }
 
-export default BigScreen

@@ -27,7 +27,7 @@ export function parseBloodNotice(notice: GameNotice): BloodEvent | null {
   return { key: `${notice.id}`, kind: notice.type, team: match?.[1] ?? null, challenge: match?.[2] ?? null, text: notice.content }
 }
 
-export const BANNER_MS = 5_000
+const BANNER_MS = 5_000
 
 export function BloodBanner({ event, onDone, durationMs = BANNER_MS }: { event: BloodEvent; onDone: () => void; durationMs?: number }) {
   useEffect(() => {

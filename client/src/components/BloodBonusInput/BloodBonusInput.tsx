@@ -18,7 +18,7 @@ export interface BloodBonusPercents {
 const percentOf = (thousandths: number): number => thousandths / 10
 
 /** Thousandths (0–1000) of a percent value; null when it is not a number in range. */
-export function thousandthsOf(percent: number | string): number | null {
+function thousandthsOf(percent: number | string): number | null {
   const value = typeof percent === 'number' ? percent : percent.trim() === '' ? NaN : Number(percent)
   if (!Number.isFinite(value)) return null
   const thousandths = Math.round(value * 10)
@@ -98,4 +98,3 @@ export function BloodBonusInput({ value, onChange, error, testId = 'blood-bonus'
   )
 }
 
-export default BloodBonusInput

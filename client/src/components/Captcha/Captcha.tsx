@@ -6,7 +6,6 @@ import { loadScript, RECAPTCHA_SCRIPT, TURNSTILE_SCRIPT } from './providers'
 import type { CaptchaControl } from './useCaptcha'
 
 export { useCaptcha, type CaptchaControl } from './useCaptcha'
-export { CaptchaError } from './providers'
 
 /** reCAPTCHA v3 puts its badge on the page; keep it there only while a form that uses it is shown. */
 function setRecaptchaBadgeVisible(visible: boolean) {
@@ -144,4 +143,3 @@ export function Captcha({ captcha }: { captcha: CaptchaControl }) {
   )
 }
 
-export default Captcha

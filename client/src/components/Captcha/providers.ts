@@ -10,15 +10,15 @@ export const RECAPTCHA_SCRIPT = (siteKey: string) => `https://www.google.com/rec
 export const TURNSTILE_SCRIPT = 'https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit'
 
 /** How long a provider script (or a reCAPTCHA `execute`) may take before the form says so. */
-export const SCRIPT_TIMEOUT_MS = 20_000
+const SCRIPT_TIMEOUT_MS = 20_000
 
 /** Google reCAPTCHA v3 (`grecaptcha`). */
-export interface ReCaptchaApi {
+interface ReCaptchaApi {
   ready(callback: () => void): void
   execute(siteKey: string, options: { action: string }): Promise<string>
 }
 
-export interface TurnstileRenderOptions {
+interface TurnstileRenderOptions {
   sitekey: string
   action?: string
   theme?: 'auto' | 'light' | 'dark'
@@ -30,7 +30,7 @@ export interface TurnstileRenderOptions {
 }
 
 /** Cloudflare Turnstile (`turnstile`), explicit rendering. */
-export interface TurnstileApi {
+interface TurnstileApi {
   render(container: HTMLElement | string, options: TurnstileRenderOptions): string | undefined
   reset(widgetId?: string): void
   remove(widgetId?: string): void
@@ -58,7 +58,7 @@ const hostOf = (src: string) => {
 }
 
 /** Reject with `message` unless `promise` settles within `ms`. */
-export function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = window.setTimeout(() => reject(new CaptchaError(message)), ms)
     promise.then(

@@ -37,7 +37,7 @@ let captchaInfo: ClientCaptchaInfoModel | null = null
 let captchaInfoRequest: Promise<ClientCaptchaInfoModel> | null = null
 
 /** GET /api/captcha, once per page load; a failed request is asked again next time. */
-export function loadCaptchaInfo(): Promise<ClientCaptchaInfoModel> {
+function loadCaptchaInfo(): Promise<ClientCaptchaInfoModel> {
   if (captchaInfo) return Promise.resolve(captchaInfo)
   captchaInfoRequest ??= infoApi.captcha().then(
     (info) => (captchaInfo = info),
@@ -50,7 +50,7 @@ export function loadCaptchaInfo(): Promise<ClientCaptchaInfoModel> {
 }
 
 /** What <Captcha> needs from the hook; not for forms. */
-export interface CaptchaBinding {
+interface CaptchaBinding {
   /** Bumped by `retry()`: <Captcha> loads the provider again. */
   attempt: number
   setToken: (token: string | null) => void

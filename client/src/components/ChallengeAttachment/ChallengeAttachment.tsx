@@ -9,7 +9,8 @@ import { IconLink, IconPaperclip, IconTrash, IconUpload } from '@tabler/icons-re
 import type { FileType } from '@flagwave/shared/enums'
 import type { Attachment } from '@flagwave/shared/schemas/challenges'
 import { editApi } from '../../api/edit'
-import { notifyError, notifySuccess } from '../../utils/notify'
+import { notifySuccess } from '../../utils/notify'
+import { useAction } from '../../hooks/useAction'
 
 /** A byte count as B / KiB / MiB / GiB. */
 export function formatBytes(bytes: number | null | undefined): string {
@@ -67,7 +68,7 @@ export function ChallengeAttachment({ gameId, challengeId, attachment, onChanged
   const current: FileType = attachment?.type ?? 'None'
   const [mode, setMode] = useState<FileType>(current)
   const [remoteUrl, setRemoteUrl] = useState(attachment?.type === 'Remote' ? (attachment.url ?? '') : '')
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useAction()
 
   useEffect(() => {
     setMode(current)
@@ -75,16 +76,11 @@ export function ChallengeAttachment({ gameId, challengeId, attachment, onChanged
   }, [current, attachment?.url, attachment?.type])
 
   const apply = async (action: () => Promise<unknown>, success: string) => {
-    setBusy(true)
-    try {
+    await run('附件更新失败', async () => {
       await action()
       notifySuccess(success)
       onChanged()
-    } catch (error) {
-      notifyError(error, '附件更新失败')
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   const upload = (file: File | null) => {
@@ -171,4 +167,3 @@ export function ChallengeAttachment({ gameId, challengeId, attachment, onChanged
   )
 }
 
-export default ChallengeAttachment

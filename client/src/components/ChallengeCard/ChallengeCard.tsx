@@ -90,4 +90,3 @@ export function ChallengeCard({ challenge, solved, onOpen }: ChallengeCardProps)
   )
 }
 
-export default ChallengeCard

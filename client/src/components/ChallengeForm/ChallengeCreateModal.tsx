@@ -2,16 +2,15 @@
  * Create a challenge (POST /api/edit/games/{id}/challenges): title, category and type; the type
  * cannot be changed later. The new challenge starts disabled; `onCreated` gets its detail.
  */
-import { useState } from 'react'
 import { Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core'
 import { useForm } from '@mantine/form'
 import type { ChallengeTag, ChallengeType } from '@flagwave/shared/enums'
 import { ChallengeCreateModel, type ChallengeEditDetailModel } from '@flagwave/shared/schemas/challenges'
 import { editApi } from '../../api/edit'
-import { notifyError } from '../../utils/notify'
 import { zodErrors } from '../../utils/zodForm'
 import { TAG_META, TAG_ORDER } from '../ChallengeTag/ChallengeTag'
 import { CHALLENGE_TYPE_META, CHALLENGE_TYPES } from './ChallengeTypes'
+import { useAction } from '../../hooks/useAction'
 
 export interface ChallengeCreateModalProps {
   gameId: number
@@ -27,7 +26,7 @@ interface Values {
 }
 
 export function ChallengeCreateModal({ gameId, opened, onClose, onCreated }: ChallengeCreateModalProps) {
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useAction()
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: { title: '', tag: 'Misc', type: 'StaticAttachment' },
@@ -35,16 +34,11 @@ export function ChallengeCreateModal({ gameId, opened, onClose, onCreated }: Cha
   })
 
   const submit = form.onSubmit(async (values) => {
-    setBusy(true)
-    try {
+    await run('创建题目失败', async () => {
       const created = await editApi.challenges.create(gameId, { title: values.title.trim(), tag: values.tag, type: values.type })
       form.reset()
       onCreated(created)
-    } catch (error) {
-      notifyError(error, '创建题目失败')
-    } finally {
-      setBusy(false)
-    }
+    })
   })
 
   return (
@@ -86,4 +80,3 @@ export function ChallengeCreateModal({ gameId, opened, onClose, onCreated }: Cha
   )
 }
 
-export default ChallengeCreateModal

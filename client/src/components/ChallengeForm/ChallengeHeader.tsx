@@ -8,8 +8,9 @@ import { ActionIcon, Badge, Group, SegmentedControl, Switch, Title, Tooltip } fr
 import { IconArrowLeft } from '@tabler/icons-react'
 import { useNavigate } from 'react-router-dom'
 import type { ChallengeEditDetailModel } from '@flagwave/shared/schemas/challenges'
-import { editApi, editKeys, invalidateEdit } from '../../api/edit'
-import { useQuery } from '../../api/useQuery'
+import { editApi, invalidateEdit } from '../../api/edit'
+import { skipToken, useQuery } from '@tanstack/react-query'
+import { queryKeys } from '../../api/queryKeys'
 import { notifyError, notifySuccess } from '../../utils/notify'
 import { ChallengeTagBadge } from '../ChallengeTag/ChallengeTag'
 import { ChallengeTypeBadge } from './ChallengeTypes'
@@ -33,7 +34,7 @@ export function ChallengeHeader({ gameId, challenge, current, onUpdated, actions
     try {
       const detail = await editApi.challenges.setEnabled(gameId, challenge.id, enabled)
       onUpdated(detail)
-      invalidateEdit(editKeys.challenges(gameId), { key: editKeys.challenge(gameId, challenge.id), data: detail })
+      invalidateEdit(queryKeys.edit.challenges(gameId), { key: queryKeys.edit.challenge(gameId, challenge.id), data: detail })
       notifySuccess(detail.isEnabled ? '题目已启用' : '题目已禁用')
     } catch (error) {
       notifyError(error, enabled ? '启用失败' : '禁用失败')
@@ -83,11 +84,12 @@ export function ChallengeHeader({ gameId, challenge, current, onUpdated, actions
   )
 }
 
-export default ChallengeHeader
 
 /** The challenge being edited (cache entry shared by the editor and the flags screen). */
 export function useEditChallenge(gameId: number | null, challengeId: number | null) {
-  return useQuery(gameId === null || challengeId === null ? null : editKeys.challenge(gameId, challengeId), () => editApi.challenges.get(gameId!, challengeId!), {
-    refreshInterval: 0,
+  return useQuery({
+    queryKey: queryKeys.edit.challenge(gameId ?? 0, challengeId ?? 0),
+    queryFn: gameId === null || challengeId === null ? skipToken : () => editApi.challenges.get(gameId, challengeId),
+    refetchInterval: false,
   })
 }

@@ -1,6 +1,6 @@
 /** Challenge types (CONTRACT §5): labels, descriptions and a badge. */
 import { Badge, type BadgeProps } from '@mantine/core'
-import { ChallengeType as TYPES, isContainerType, isDynamicType, type ChallengeType } from '@flagwave/shared/enums'
+import { ChallengeType as TYPES, type ChallengeType } from '@flagwave/shared/enums'
 
 export interface ChallengeTypeMeta {
   label: string
@@ -17,7 +17,6 @@ export const CHALLENGE_TYPE_META: Record<ChallengeType, ChallengeTypeMeta> = {
 
 export const CHALLENGE_TYPES: readonly ChallengeType[] = TYPES
 
-export { isContainerType, isDynamicType }
 
 export function ChallengeTypeBadge({ type, ...props }: { type: ChallengeType } & BadgeProps) {
   const meta = CHALLENGE_TYPE_META[type]

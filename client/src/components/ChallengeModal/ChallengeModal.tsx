@@ -17,16 +17,19 @@ import { IconBulb, IconCircleCheckFilled, IconDownload, IconExternalLink, IconFl
 import { isContainerType, type AnswerResult } from '@flagwave/shared/enums'
 import { CONTAINER_COOLDOWN_MS, SUBMIT_FLAG_MAX } from '@flagwave/shared/limits'
 import type { ChallengeDetailModel } from '@flagwave/shared/schemas/play'
-import { gameApi, gameKeys } from '../../api/game'
+import { gameApi } from '../../api/game'
 import { ApiError, errorMessage } from '../../api/http'
-import { useQuery } from '../../api/useQuery'
+import { skipToken, useQuery } from '@tanstack/react-query'
+import { queryKeys } from '../../api/queryKeys'
 import { useGameStore, waitForSubmission } from '../../stores/game'
 import { ChallengeTagBadge } from '../ChallengeTag/ChallengeTag'
 import { ContainerControls } from '../ContainerControls/ContainerControls'
 import { Markdown } from '../Markdown/Markdown'
 import classes from './ChallengeModal.module.css'
+import { LoadError } from '../LoadError/LoadError'
+import { formatBytes } from '../../utils/formatBytes'
 
-export interface ContainerSlotProps {
+interface ContainerSlotProps {
   gameId: number
   challenge: ChallengeDetailModel
   /** Refetch the challenge (its `context` carries the container's entry and close time). */
@@ -52,20 +55,8 @@ type SubmitState =
   | { phase: 'done'; id: number; status: AnswerResult }
   | { phase: 'error'; message: string }
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`
-  const units = ['KiB', 'MiB', 'GiB', 'TiB']
-  let value = bytes / 1024
-  let unit = 0
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024
-    unit += 1
-  }
-  return `${value.toFixed(value >= 100 ? 0 : value >= 10 ? 1 : 2)} ${units[unit]}`
-}
-
 /** Only same-origin paths and http(s) links are offered as attachments (no `javascript:` etc.). */
-export function safeAttachmentUrl(url: string | null): string | null {
+function safeAttachmentUrl(url: string | null): string | null {
   if (!url) return null
   if (url.startsWith('/') && !url.startsWith('//')) return url
   try {
@@ -82,8 +73,10 @@ const defaultContainer = ({ gameId, challenge, refresh }: ContainerSlotProps) =>
 
 export function ChallengeModal({ gameId, challengeId, title, solved, onClose, renderContainer = defaultContainer }: ChallengeModalProps) {
   const opened = challengeId !== null
-  const { data, error, isLoading, revalidate } = useQuery(opened ? gameKeys.challenge(gameId, challengeId) : null, () => gameApi.challenge(gameId, challengeId!), {
-    refreshInterval: 0,
+  const { data, error, isLoading, refetch: revalidate } = useQuery({
+    queryKey: queryKeys.game.challenge(gameId, challengeId ?? 0),
+    queryFn: challengeId === null ? skipToken : () => gameApi.challenge(gameId, challengeId),
+    refetchInterval: false,
   })
   const challenge = data && data.id === challengeId ? data : undefined
   const attachment = safeAttachmentUrl(challenge?.context.url ?? null)
@@ -114,9 +107,7 @@ export function ChallengeModal({ gameId, challengeId, title, solved, onClose, re
             </Stack>
           )}
           {!challenge && error && (
-            <Alert color="alert" variant="light" title="加载失败">
-              {error.message}
-            </Alert>
+            <LoadError error={error} />
           )}
           {challenge && (
             <>
@@ -343,4 +334,3 @@ function Celebration() {
   )
 }
 
-export default ChallengeModal

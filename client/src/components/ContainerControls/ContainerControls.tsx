@@ -33,7 +33,7 @@ interface ContainerView {
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** The address to show: `host:port`, or the proxy WebSocket URL for a container GUID. */
-export function entryAddress(entry: string): string {
+function entryAddress(entry: string): string {
   if (!GUID.test(entry) || typeof window === 'undefined') return entry
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws'
   return `${scheme}://${window.location.host}/api/proxy/${entry}`
@@ -137,4 +137,3 @@ export function ContainerControls({ gameId, challengeId, context, onChanged }: C
   )
 }
 
-export default ContainerControls

@@ -11,10 +11,10 @@ import { DatesProvider, DateTimePicker, type DateTimePickerProps } from '@mantin
 const PICKER_FORMAT = 'YYYY-MM-DD HH:mm:ss'
 
 /** Picker value (local `YYYY-MM-DD HH:mm:ss`) of an ISO instant. */
-export const toPickerValue = (iso: string | null | undefined): string | null => (iso && dayjs(iso).isValid() ? dayjs(iso).format(PICKER_FORMAT) : null)
+const toPickerValue = (iso: string | null | undefined): string | null => (iso && dayjs(iso).isValid() ? dayjs(iso).format(PICKER_FORMAT) : null)
 
 /** UTC ISO instant of a picker value (local time). */
-export const fromPickerValue = (value: string | null | undefined): string | null => (value && dayjs(value).isValid() ? dayjs(value).toDate().toISOString() : null)
+const fromPickerValue = (value: string | null | undefined): string | null => (value && dayjs(value).isValid() ? dayjs(value).toDate().toISOString() : null)
 
 /** Any wire/ISO date as UTC ISO (`…Z`), for request bodies. */
 export const toUtcIso = (value: string | number | Date): string => new Date(value).toISOString()
@@ -40,4 +40,3 @@ export function DateTimeField({ value, onChange, testId, ...props }: DateTimeFie
   )
 }
 
-export default DateTimeField

@@ -67,4 +67,3 @@ export function DirtyFormGuard({ when, ...options }: { when: boolean } & DirtyFo
   return null
 }
 
-export default DirtyFormGuard

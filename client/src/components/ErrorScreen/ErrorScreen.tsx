@@ -2,7 +2,7 @@ import { isRouteErrorResponse, useRouteError } from 'react-router-dom'
 import { StatusScreen } from '../StatusScreen/StatusScreen'
 
 /** The text of a route error: a response's status text, or the error's message. */
-export function routeErrorText(error: unknown): string {
+function routeErrorText(error: unknown): string {
   if (isRouteErrorResponse(error)) return `${error.status} ${error.statusText || (typeof error.data === 'string' ? error.data : '')}`.trim()
   if (error instanceof Error) return error.message
   if (typeof error === 'string') return error
@@ -16,4 +16,3 @@ export function ErrorScreen() {
   return <StatusScreen testId="error-screen" title="Unexpected Application Error!" description={routeErrorText(error)} />
 }
 
-export default ErrorScreen

@@ -1,6 +1,6 @@
 import { Anchor, Group, Stack, Text } from '@mantine/core'
 import { BUILD, buildLabel, isOfficialBuild } from '../../build'
-import { platformName, useGlobalConfig } from '../../stores/config'
+import { platformName, useGlobalConfig } from '../../api/globalConfig'
 import { RealtimeStatus } from '../RealtimeStatus/RealtimeStatus'
 import classes from './Footer.module.css'
 

@@ -9,4 +9,3 @@ export function FullScreenLoader() {
   )
 }
 
-export default FullScreenLoader

@@ -61,4 +61,3 @@ export function GameCard({ game, now }: { game: BasicGameInfoModel; now: number 
   )
 }
 
-export default GameCard

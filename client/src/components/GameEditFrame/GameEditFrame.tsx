@@ -7,8 +7,9 @@ import type { ReactNode } from 'react'
 import { ActionIcon, Badge, Group, Skeleton, Stack, Tabs, Title, Tooltip } from '@mantine/core'
 import { IconArrowLeft, IconFileText, IconFlag, IconInfoCircle, IconSpeakerphone, IconUserCheck } from '@tabler/icons-react'
 import { useLocation, useNavigate, useParams } from 'react-router-dom'
-import { editApi, editKeys } from '../../api/edit'
-import { useQuery } from '../../api/useQuery'
+import { editApi } from '../../api/edit'
+import { skipToken, useQuery } from '@tanstack/react-query'
+import { queryKeys } from '../../api/queryKeys'
 
 /** The `:id` route parameter of the game editors; null when it is not a positive integer. */
 export function useEditGameId(): number | null {
@@ -26,7 +27,7 @@ export function useEditChallengeId(): number | null {
 
 /** The game being edited (shared cache entry with the Info editor). */
 export function useEditGame(gameId: number | null) {
-  return useQuery(gameId === null ? null : editKeys.game(gameId), () => editApi.games.get(gameId!), { refreshInterval: 0 })
+  return useQuery({ queryKey: queryKeys.edit.game(gameId ?? 0), queryFn: gameId === null ? skipToken : () => editApi.games.get(gameId), refetchInterval: false })
 }
 
 const TABS = [
@@ -96,4 +97,3 @@ export function GameEditFrame({ children, testId, actions }: GameEditFrameProps)
   )
 }
 
-export default GameEditFrame

@@ -23,7 +23,7 @@ export function gamePhase(start: string | number, end: string | number, now = Da
   return 'ended'
 }
 
-export const PHASE_META: Record<GamePhase, { label: string; color: string }> = {
+const PHASE_META: Record<GamePhase, { label: string; color: string }> = {
   upcoming: { label: '即将开始', color: 'blue' },
   running: { label: '进行中', color: 'brand' },
   ended: { label: '已结束', color: 'gray' },

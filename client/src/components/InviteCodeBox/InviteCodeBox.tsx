@@ -4,9 +4,10 @@ import { IconRefresh } from '@tabler/icons-react'
 import { teamApi } from '../../api/teams'
 import { errorMessage } from '../../api/http'
 import { useTeamsStore } from '../../stores/teams'
-import { notifyError, notifySuccess } from '../../utils/notify'
+import { notifySuccess } from '../../utils/notify'
 import { confirmDialog } from '../ConfirmDialog/confirm'
 import { CopyableText } from '../CopyableText/CopyableText'
+import { useAction } from '../../hooks/useAction'
 
 export interface InviteCodeBoxProps {
   teamId: number
@@ -22,7 +23,7 @@ export function InviteCodeBox({ teamId, teamName }: InviteCodeBoxProps) {
   const invite = useTeamsStore((state) => state.invites[teamId])
   const setInvite = useTeamsStore((state) => state.setInvite)
   const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useAction()
 
   const stale = !invite || invite.name !== teamName
   useEffect(() => {
@@ -41,15 +42,10 @@ export function InviteCodeBox({ teamId, teamName }: InviteCodeBoxProps) {
   const regenerate = async () => {
     const ok = await confirmDialog({ title: '重新生成邀请码', message: '重新生成后，旧的邀请码将立即失效。确定继续吗？', confirmLabel: '重新生成' })
     if (!ok) return
-    setBusy(true)
-    try {
+    await run('邀请码更新失败', async () => {
       setInvite(teamId, await teamApi.regenerateInvite(teamId), teamName)
       notifySuccess('邀请码已更新')
-    } catch (cause) {
-      notifyError(cause, '邀请码更新失败')
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (

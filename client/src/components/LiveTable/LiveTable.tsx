@@ -8,6 +8,7 @@ import { Alert, Button, Center, Group, Loader, Table, Text } from '@mantine/core
 import { IconAlertCircle, IconChevronsDown } from '@tabler/icons-react'
 import type { LiveFeed, LiveRow } from './useLiveFeed'
 import classes from './LiveTable.module.css'
+import { LoadError } from '../LoadError/LoadError'
 
 export interface LiveColumn<T> {
   key: string
@@ -39,9 +40,7 @@ export function LiveTable<T>({ feed, columns, rows = feed.rows, rowProps, emptyT
   const now = Date.now()
   if (feed.error && feed.rows.length === 0) {
     return (
-      <Alert color="alert" variant="light" icon={<IconAlertCircle />} title="加载失败" data-testid={`${testId}-error`}>
-        {feed.error.message}
-      </Alert>
+      <LoadError error={feed.error} icon testId={`${testId}-error`} />
     )
   }
   return (

@@ -1,8 +1,8 @@
 /**
- * `useLiveFeed({ key, fetchPage, keyOf, timeOf, accepts, live })` — a newest-first list that grows
+ * `useLiveFeed({ queryKey, fetchPage, keyOf, timeOf, accepts, live })` — a newest-first list that grows
  * from realtime pushes over a paged REST history (monitor events and submissions, admin logs).
  *
- * - The first page is a `useQuery` under `key` (its path with the server-side filters): it loads
+ * - The first page is a query under `queryKey` (its path with the server-side filters): it loads
  *   from the cache at once, refreshes every 10 s while the socket is down (`live: false`), on
  *   focus and after every reconnection (the page calls `revalidate()` from `onResync`).
  * - `push(item)` adds a pushed row. Rows carry no id on the wire, so they are matched by a
@@ -19,8 +19,8 @@
  *   (more than a page happened while the socket was down) replaces the table too.
  */
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { useCacheStore } from '../../api/cache'
-import { useQuery } from '../../api/useQuery'
+import { hashKey, skipToken, type QueryKey } from '@tanstack/react-query'
+import { useLiveQuery } from '../../api/useLiveQuery'
 
 export interface LiveRow<T> {
   key: string
@@ -30,8 +30,8 @@ export interface LiveRow<T> {
 }
 
 export interface LiveFeedOptions<T> {
-  /** Cache key of the first page, including the server-side filters; null disables the feed. */
-  key: string | null
+  /** Query key of the first page, including the server-side filters; null disables the feed. */
+  queryKey: QueryKey | null
   fetchPage: (count: number, skip: number) => Promise<T[]>
   /** Identity of a row (stable across a status change). */
   keyOf: (item: T) => string
@@ -82,7 +82,8 @@ const empty = <T>(key: string | null): FeedState<T> => ({ key, rows: [], buffer:
 export const DEFAULT_PAGE_SIZE = 50
 
 export function useLiveFeed<T>(options: LiveFeedOptions<T>): LiveFeed<T> {
-  const { key, live } = options
+  const { queryKey, live } = options
+  const key = queryKey === null ? null : hashKey(queryKey)
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE
   const optionsRef = useRef(options)
   optionsRef.current = options
@@ -163,8 +164,13 @@ export function useLiveFeed<T>(options: LiveFeedOptions<T>): LiveFeed<T> {
   const keyStart = useRef<{ key: string | null; at: number }>({ key, at: Date.now() })
   if (keyStart.current.key !== key) keyStart.current = { key, at: Date.now() }
 
-  const query = useQuery<T[]>(key, () => optionsRef.current.fetchPage(pageSize, 0), { live })
-  const updatedAt = useCacheStore((s) => (key === null ? 0 : (s.entries[key]?.updatedAt ?? 0)))
+  const query = useLiveQuery<T[], QueryKey>(
+    { queryKey: queryKey ?? ['live-feed-disabled'], queryFn: queryKey === null ? skipToken : () => optionsRef.current.fetchPage(pageSize, 0) },
+    live,
+  )
+  const updatedAt = query.dataUpdatedAt
+  const { refetch } = query
+  const revalidate = useCallback(() => (key === null ? Promise.resolve() : refetch()), [key, refetch])
 
   useEffect(() => {
     if (!query.data) return
@@ -258,9 +264,9 @@ export function useLiveFeed<T>(options: LiveFeedOptions<T>): LiveFeed<T> {
     hasMore: visible.hasMore,
     loadingMore,
     isLoading: query.isLoading && visible.rows.length === 0,
-    error: query.error,
+    error: query.error ?? undefined,
     moreError,
-    revalidate: query.revalidate,
+    revalidate,
   }
 }
 

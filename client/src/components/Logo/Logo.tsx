@@ -1,6 +1,6 @@
 import { Group, Text } from '@mantine/core'
 import { Link } from 'react-router-dom'
-import { platformName, useGlobalConfig } from '../../stores/config'
+import { platformName, useGlobalConfig } from '../../api/globalConfig'
 import classes from './Logo.module.css'
 
 /** The flag mark and `{title}::CTF`, linking home. */

@@ -40,4 +40,3 @@ export function Markdown({ source, className, testId }: MarkdownProps) {
   )
 }
 
-export default Markdown

@@ -99,4 +99,3 @@ export function MarkdownEditor({
   )
 }
 
-export default MarkdownEditor

@@ -3,7 +3,7 @@ import { Badge, type BadgeProps } from '@mantine/core'
 import { IconBug, IconCheck, IconFlag, IconHourglass, IconInfoCircle, IconPlayerPlay, IconPlayerStop, IconQuestionMark, IconX } from '@tabler/icons-react'
 import { answerResultText, type AnswerResult, type EventType } from '@flagwave/shared/enums'
 
-export const ANSWER_META: Record<AnswerResult, { color: string; icon: typeof IconCheck }> = {
+const ANSWER_META: Record<AnswerResult, { color: string; icon: typeof IconCheck }> = {
   FlagSubmitted: { color: 'gray', icon: IconHourglass },
   Accepted: { color: 'brand', icon: IconCheck },
   WrongAnswer: { color: 'orange', icon: IconX },
@@ -30,7 +30,7 @@ export const EVENT_META: Record<EventType, { label: string; color: string; icon:
 }
 
 /** A FlagSubmit event says `[答案正确]` or `[答案错误]` (CONTRACT §4.7): colour it accordingly. */
-export function eventColor(type: EventType, content: string): string {
+function eventColor(type: EventType, content: string): string {
   if (type === 'FlagSubmit' && content.startsWith(`[${answerResultText.WrongAnswer}]`)) return 'orange'
   return EVENT_META[type].color
 }

@@ -9,17 +9,17 @@ import { useNavigate } from 'react-router-dom'
 import { downloadFile, monitorPaths } from '../../api/monitor'
 import { notifyError, notifySuccess } from '../../utils/notify'
 
-export const MONITOR_SECTIONS = [
+const MONITOR_SECTIONS = [
   { value: 'events', label: '比赛事件' },
   { value: 'submissions', label: '提交记录' },
   { value: 'cheatinfo', label: '作弊信息' },
   { value: 'traffic', label: '流量捕获' },
 ] as const
 
-export type MonitorSection = (typeof MONITOR_SECTIONS)[number]['value']
+type MonitorSection = (typeof MONITOR_SECTIONS)[number]['value']
 
 /** Download a sheet, reporting the server's title on failure. */
-export function SheetDownloads({ gameId }: { gameId: number }) {
+function SheetDownloads({ gameId }: { gameId: number }) {
   const [busy, setBusy] = useState<string | null>(null)
   const download = async (kind: 'submissions' | 'scoreboard') => {
     setBusy(kind)

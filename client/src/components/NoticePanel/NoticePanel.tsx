@@ -17,7 +17,7 @@ const TYPE_META: Record<NoticeType, { color: string; icon: typeof IconFlag; labe
   NewChallenge: { color: 'var(--mantine-color-blue-5)', icon: IconFlag, label: '新题' },
 }
 
-export function NoticeItem({ notice }: { notice: GameNotice }) {
+function NoticeItem({ notice }: { notice: GameNotice }) {
   const meta = TYPE_META[notice.type] ?? TYPE_META.Normal
   const Icon = meta.icon
   return (
@@ -71,4 +71,3 @@ export function NoticePanel({ notices, height = 420 }: NoticePanelProps) {
   )
 }
 
-export default NoticePanel

@@ -6,16 +6,14 @@
 import { lazy, Suspense, useMemo } from 'react'
 import { Group, Paper, Skeleton, Stack, Text } from '@mantine/core'
 import { challengeScore, minScore as minScoreOf } from '@flagwave/shared/scoring'
+import type { ScoreCurvePoint } from './scoreCurvePoint'
 
 const ScoreCurveChart = lazy(() => import('./ScoreCurveChart'))
 
-export interface ScoreCurvePoint {
-  solves: number
-  score: number
-}
+export type { ScoreCurvePoint }
 
 /** Number of solves shown on the curve. */
-export const SCORE_CURVE_SOLVES = 50
+const SCORE_CURVE_SOLVES = 50
 
 export interface ScoreCurveProps {
   originalScore: number
@@ -29,7 +27,7 @@ export interface ScoreCurveProps {
 const finite = (value: number, fallback: number): number => (Number.isFinite(value) ? value : fallback)
 
 /** The points of the curve, or null when the parameters cannot produce one. */
-export function scoreCurve(originalScore: number, minScoreRate: number, difficulty: number, solves = SCORE_CURVE_SOLVES): ScoreCurvePoint[] | null {
+function scoreCurve(originalScore: number, minScoreRate: number, difficulty: number, solves = SCORE_CURVE_SOLVES): ScoreCurvePoint[] | null {
   if (![originalScore, minScoreRate, difficulty].every(Number.isFinite)) return null
   const points: ScoreCurvePoint[] = []
   for (let n = 1; n <= solves; n++) {
@@ -80,4 +78,3 @@ export function ScoreCurve({ originalScore, minScoreRate, difficulty, solved, he
   )
 }
 
-export default ScoreCurve

@@ -4,7 +4,7 @@
  */
 import '@mantine/charts/styles.css'
 import { LineChart } from '@mantine/charts'
-import type { ScoreCurvePoint } from './ScoreCurve'
+import type { ScoreCurvePoint } from './scoreCurvePoint'
 
 export interface ScoreCurveChartProps {
   data: ScoreCurvePoint[]

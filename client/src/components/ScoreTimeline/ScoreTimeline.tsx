@@ -8,9 +8,9 @@ import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, X
 import dayjs from 'dayjs'
 import type { TopTimeLine } from '@flagwave/shared/schemas/scoreboard'
 
-export const TIMELINE_COLORS = ['#1de9b6', '#ff6767', '#4dabf7', '#ffd43b', '#b197fc', '#ffa94d', '#63e6be', '#f783ac', '#74c0fc', '#a9e34b']
+const TIMELINE_COLORS = ['#1de9b6', '#ff6767', '#4dabf7', '#ffd43b', '#b197fc', '#ffa94d', '#63e6be', '#f783ac', '#74c0fc', '#a9e34b']
 
-export interface ScoreTimelineProps {
+interface ScoreTimelineProps {
   timeLines: TopTimeLine[]
   start: string
   end: string
@@ -25,7 +25,7 @@ export interface ScoreTimelineProps {
 
 type Row = { time: number } & Record<string, number>
 
-export function buildTimelineRows(timeLines: TopTimeLine[], startMs: number, endMs: number): Row[] {
+function buildTimelineRows(timeLines: TopTimeLine[], startMs: number, endMs: number): Row[] {
   const points = new Map<number, Map<string, number>>()
   for (const team of timeLines) {
     for (const item of team.items) {
@@ -45,7 +45,7 @@ export function buildTimelineRows(timeLines: TopTimeLine[], startMs: number, end
   return rows
 }
 
-export function ScoreTimeline({ timeLines, start, end, now, height = 320, large = false, dark = false }: ScoreTimelineProps) {
+function ScoreTimeline({ timeLines, start, end, now, height = 320, large = false, dark = false }: ScoreTimelineProps) {
   const computed = useComputedColorScheme('dark')
   const scheme = dark ? 'dark' : computed
   const startMs = Date.parse(start)

@@ -25,7 +25,7 @@ export interface ScoreboardTableProps {
   showOrganization?: boolean
 }
 
-export function orderedChallenges(scoreboard: ScoreboardModel): { tag: ChallengeTag; challenges: ChallengeInfo[] }[] {
+function orderedChallenges(scoreboard: ScoreboardModel): { tag: ChallengeTag; challenges: ChallengeInfo[] }[] {
   return TAG_ORDER.filter((tag) => (scoreboard.challenges[tag]?.length ?? 0) > 0).map((tag) => ({ tag, challenges: scoreboard.challenges[tag]! }))
 }
 
@@ -139,4 +139,3 @@ export function ScoreboardTable({ scoreboard, items, highlight, organizationRank
   )
 }
 
-export default ScoreboardTable

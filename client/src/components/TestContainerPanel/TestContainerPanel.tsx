@@ -16,7 +16,7 @@ import { notifyError, notifySuccess } from '../../utils/notify'
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** The address of a test container entry, and a command that connects to it. */
-export function testContainerAccess(entry: string): { address: string; hint: string } {
+function testContainerAccess(entry: string): { address: string; hint: string } {
   if (GUID.test(entry)) {
     const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws'
     const address = `${scheme}://${window.location.host}/api/proxy/noinst/${entry}`
@@ -133,4 +133,3 @@ export function TestContainerPanel({ gameId, challengeId, container, onChanged }
   )
 }
 
-export default TestContainerPanel

@@ -1,10 +1,12 @@
 import { useMemo, useState } from 'react'
-import { Alert, Button, Code, Group, List, Modal, Stack, Text, Textarea } from '@mantine/core'
+import { Alert, Code, List, Modal, Stack, Text, Textarea } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import type { z } from 'zod'
 import { UserCreateModel } from '@flagwave/shared/schemas/users'
 import { adminApi } from '../../api/admin'
-import { notifyError, notifySuccess } from '../../utils/notify'
+import { notifySuccess } from '../../utils/notify'
+import { ModalFooter } from '../ModalFooter/ModalFooter'
+import { useAction } from '../../hooks/useAction'
 
 type CreateInput = z.input<typeof UserCreateModel>
 
@@ -21,7 +23,7 @@ export interface ParsedBatch {
  * commas or tabs (spreadsheet paste). Empty lines and `#` comments are skipped; every line is
  * checked with the shared `UserCreateModel`, so the messages are the server's.
  */
-export function parseUserLines(text: string): ParsedBatch {
+function parseUserLines(text: string): ParsedBatch {
   const users: CreateInput[] = []
   const errors: string[] = []
   text.split(/\r?\n/).forEach((raw, index) => {
@@ -46,25 +48,20 @@ export function parseUserLines(text: string): ParsedBatch {
 /** POST /api/admin/users from pasted lines: one transaction; equal team names form one new team. */
 export function UserBatchCreate({ opened, onClose, onCreated }: { opened: boolean; onClose: () => void; onCreated: () => void }) {
   const [text, setText] = useState('')
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useAction()
   const [debounced] = useDebouncedValue(text, 200)
   const parsed = useMemo(() => parseUserLines(debounced), [debounced])
 
   const submit = async () => {
     const { users, errors } = parseUserLines(text)
     if (errors.length || users.length === 0) return
-    setBusy(true)
-    try {
+    await run('批量添加失败', async () => {
       await adminApi.users.create(users)
       notifySuccess(`已添加 ${users.length} 个用户`)
       setText('')
       onCreated()
       onClose()
-    } catch (error) {
-      notifyError(error, '批量添加失败')
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (
@@ -98,14 +95,14 @@ export function UserBatchCreate({ opened, onClose, onCreated }: { opened: boolea
             {parsed.users.length > 0 ? `将添加 ${parsed.users.length} 个用户` : '尚未输入用户'}
           </Text>
         )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            取消
-          </Button>
-          <Button onClick={() => void submit()} loading={busy} disabled={parsed.errors.length > 0 || parsed.users.length === 0 || text !== debounced} data-testid="user-batch-submit">
-            添加
-          </Button>
-        </Group>
+        <ModalFooter
+          onCancel={onClose}
+          confirmLabel="添加"
+          onConfirm={() => void submit()}
+          loading={busy}
+          disabled={parsed.errors.length > 0 || parsed.users.length === 0 || text !== debounced}
+          confirmTestId="user-batch-submit"
+        />
       </Stack>
     </Modal>
   )

@@ -1,12 +1,13 @@
-import { ActionIcon, Avatar, Badge, Group, Menu, Select, Stack, Switch, Table, Text, Tooltip } from '@mantine/core'
+import { ActionIcon, Badge, Group, Menu, Select, Switch, Table, Text, Tooltip } from '@mantine/core'
 import { IconBan, IconCircleCheck, IconDots, IconEdit, IconKey, IconTrash } from '@tabler/icons-react'
 import dayjs from 'dayjs'
 import { Role } from '@flagwave/shared/enums'
 import type { UserInfoModel } from '@flagwave/shared/schemas/users'
+import { NameCell } from '../NameCell/NameCell'
 
 const ROLE_LABELS: Record<Role, string> = { Banned: '已封禁', User: '用户', Monitor: '监视者', Admin: '管理员' }
 const ROLE_COLORS: Record<Role, string> = { Banned: 'alert', User: 'brand', Monitor: 'yellow', Admin: 'grape' }
-export const roleOptions = Role.map((role) => ({ value: role, label: `${ROLE_LABELS[role]} (${role})` }))
+const roleOptions = Role.map((role) => ({ value: role, label: `${ROLE_LABELS[role]} (${role})` }))
 
 /** `1970-01-01…` is the "never" sentinel of the wire (CONTRACT §2.4). */
 const formatTime = (value: string): string => (dayjs(value).year() <= 1970 ? '—' : dayjs(value).format('YYYY-MM-DD HH:mm'))
@@ -50,15 +51,15 @@ export function UserTable({ users, selfId, busy, onRoleChange, onToggleBan, onTo
             return (
               <Table.Tr key={user.id} data-testid="admin-user-row" data-user-id={user.id} data-user-name={user.userName ?? ''} data-role={role}>
                 <Table.Td>
-                  <Group gap="sm" wrap="nowrap">
-                    <Avatar src={user.avatar ?? undefined} size={32} radius="xl" color={ROLE_COLORS[role]}>
-                      {user.userName?.slice(0, 1).toUpperCase()}
-                    </Avatar>
-                    <Stack gap={0} style={{ minWidth: 0 }}>
-                      <Group gap={6} wrap="nowrap">
-                        <Text size="sm" fw={500} truncate>
-                          {user.userName}
-                        </Text>
+                  <NameCell
+                    avatar={user.avatar}
+                    name={user.userName}
+                    avatarSize={32}
+                    avatarRadius="xl"
+                    avatarColor={ROLE_COLORS[role]}
+                    detail={user.email}
+                    tags={
+                      <>
                         {banned && (
                           <Badge size="xs" color="alert" variant="filled" data-testid="user-banned-badge">
                             封禁
@@ -69,12 +70,9 @@ export function UserTable({ users, selfId, busy, onRoleChange, onToggleBan, onTo
                             我
                           </Badge>
                         )}
-                      </Group>
-                      <Text size="xs" c="dimmed" truncate>
-                        {user.email}
-                      </Text>
-                    </Stack>
-                  </Group>
+                      </>
+                    }
+                  />
                 </Table.Td>
                 <Table.Td>
                   <Text size="sm">{user.realName || '—'}</Text>

@@ -2,12 +2,13 @@ import { useEffect, useState } from 'react'
 import { Avatar, Badge, Button, Divider, FileButton, Grid, Group, Paper, PasswordInput, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
 import { useForm } from '@mantine/form'
 import { IconUpload } from '@tabler/icons-react'
-import { IMAGE_MAX_BYTES, IMAGE_MIME_TYPES } from '@flagwave/shared/limits'
+import { IMAGE_MIME_TYPES } from '@flagwave/shared/limits'
 import { MailChangeModel, PasswordChangeModel, ProfileUpdateModel, isValidUserName, type ProfileUserInfoModel } from '@flagwave/shared/schemas/account'
 import { accountApi } from '../../api/account'
 import { useSession } from '../../stores/session'
 import { notifyError, notifySuccess } from '../../utils/notify'
 import { zodErrors } from '../../utils/zodForm'
+import { acceptImage } from '../../utils/acceptImage'
 
 interface DetailsValues {
   userName: string
@@ -109,15 +110,7 @@ function AvatarUpload({ profile }: { profile: ProfileUserInfoModel }) {
   const [busy, setBusy] = useState(false)
 
   const upload = async (file: File | null) => {
-    if (!file) return
-    if (!(IMAGE_MIME_TYPES as readonly string[]).includes(file.type)) {
-      notifyError(new Error(`不支持的图片格式：${file.type || '未知'}`), '头像上传失败')
-      return
-    }
-    if (file.size > IMAGE_MAX_BYTES) {
-      notifyError(new Error('文件过大'), '头像上传失败')
-      return
-    }
+    if (!file || !acceptImage(file, '头像上传失败')) return
     setBusy(true)
     try {
       await accountApi.avatar(file)

@@ -13,7 +13,7 @@ import { useSession } from '../../stores/session'
 import { notifyError, notifySuccess } from '../../utils/notify'
 import { zodValidate } from '../../utils/zodForm'
 
-export const REGISTRATION_DISABLED = '注册功能已禁用'
+const REGISTRATION_DISABLED = '注册功能已禁用'
 
 interface Outcome {
   status: RegisterStatus

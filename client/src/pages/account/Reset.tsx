@@ -1,12 +1,12 @@
-import { useState } from 'react'
 import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core'
 import { useForm } from '@mantine/form'
 import { Link, useNavigate, useSearchParams } from 'react-router-dom'
 import { PasswordResetModel } from '@flagwave/shared/schemas/account'
 import { accountApi } from '../../api/account'
 import { AccountPanel } from '../../components/AccountPanel/AccountPanel'
-import { notifyError, notifySuccess } from '../../utils/notify'
+import { notifySuccess } from '../../utils/notify'
 import { zodErrors } from '../../utils/zodForm'
+import { useAction } from '../../hooks/useAction'
 
 /**
  * Reset link target `/account/reset?token=…&email=…` (CONTRACT §3.1.3): posts `rToken` (= token)
@@ -17,7 +17,7 @@ export default function Reset() {
   const navigate = useNavigate()
   const token = params.get('token') ?? ''
   const email = params.get('email') ?? ''
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useAction()
   const form = useForm({
     mode: 'controlled',
     initialValues: { password: '', confirm: '' },
@@ -28,16 +28,11 @@ export default function Reset() {
   })
 
   const submit = form.onSubmit(async (values) => {
-    setBusy(true)
-    try {
+    await run('重置密码失败', async () => {
       await accountApi.passwordReset({ rToken: token, email, password: values.password })
       notifySuccess('密码已重置，请使用新密码登录')
       navigate('/account/login', { replace: true })
-    } catch (error) {
-      notifyError(error, '重置密码失败')
-    } finally {
-      setBusy(false)
-    }
+    })
   })
 
   return (

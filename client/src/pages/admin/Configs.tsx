@@ -13,9 +13,11 @@ import { useForm } from '@mantine/form'
 import { IconAlertCircle, IconDeviceFloppy, IconRestore } from '@tabler/icons-react'
 import type { z } from 'zod'
 import type { ConfigEditInput, ConfigEditModel } from '@flagwave/shared/schemas/config'
-import { adminConfigApi, adminConfigKeys } from '../../api/adminConfig'
-import { useQuery } from '../../api/useQuery'
+import { adminConfigApi } from '../../api/adminConfig'
+import { useQuery } from '@tanstack/react-query'
+import { queryKeys } from '../../api/queryKeys'
 import { notifyError, notifySuccess } from '../../utils/notify'
+import { LoadError } from '../../components/LoadError/LoadError'
 
 interface ConfigValues {
   accountPolicy: {
@@ -29,14 +31,14 @@ interface ConfigValues {
   gamePolicy: { autoDestroyOnLimitReached: boolean }
 }
 
-export const CONFIG_SAVED = '全局设置已更新'
-export const TITLE_MAX = 32
-export const SLOGAN_MAX = 128
+const CONFIG_SAVED = '全局设置已更新'
+const TITLE_MAX = 32
+const SLOGAN_MAX = 128
 
 const DOMAIN = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*\.[a-z]{2,63}$/i
 
 /** The entries of a comma-separated domain list (blanks dropped). */
-export const domainEntries = (list: string): string[] =>
+const domainEntries = (list: string): string[] =>
   list
     .split(',')
     .map((d) => d.trim())
@@ -98,7 +100,7 @@ function SectionCard({ title, description, dirty, children, testId }: { title: s
 }
 
 export default function Configs() {
-  const query = useQuery(adminConfigKeys.config, adminConfigApi.config, { refreshInterval: 0 })
+  const query = useQuery({ queryKey: queryKeys.admin.config, queryFn: adminConfigApi.config, refetchInterval: false })
   const [saving, setSaving] = useState(false)
   const form = useForm<ConfigValues>({
     mode: 'controlled',
@@ -149,7 +151,7 @@ export default function Configs() {
       form.setValues(saved)
       form.resetDirty(saved)
       notifySuccess(CONFIG_SAVED)
-      void query.revalidate()
+      void query.refetch()
     } catch (error) {
       notifyError(error, '保存失败')
     } finally {
@@ -159,9 +161,7 @@ export default function Configs() {
 
   if (!data && query.error) {
     return (
-      <Alert color="alert" variant="light" icon={<IconAlertCircle />} title="加载失败" data-testid="admin-configs-error">
-        {query.error.message}
-      </Alert>
+      <LoadError error={query.error} icon testId="admin-configs-error" />
     )
   }
   if (!data) return <Loader />

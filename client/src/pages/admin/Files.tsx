@@ -1,13 +1,16 @@
 import { useState } from 'react'
-import { ActionIcon, Alert, Anchor, Button, Center, Code, FileButton, Group, Loader, Stack, Table, Text, Title, Tooltip } from '@mantine/core'
+import { ActionIcon, Anchor, Button, Center, Code, FileButton, Group, Loader, Stack, Table, Text, Title, Tooltip } from '@mantine/core'
 import { IconChevronLeft, IconChevronRight, IconDownload, IconLink, IconTrash, IconUpload } from '@tabler/icons-react'
 import type { ArrayResponse } from '@flagwave/shared/schemas/common'
 import type { LocalFile } from '@flagwave/shared/schemas/admin'
-import { adminApi, adminKeys, fileUrl } from '../../api/admin'
-import { useQuery } from '../../api/useQuery'
+import { adminApi, fileUrl } from '../../api/admin'
+import { useQuery } from '@tanstack/react-query'
+import { queryKeys } from '../../api/queryKeys'
 import { confirmDialog } from '../../components/ConfirmDialog/confirm'
 import { copyToClipboard } from '../../components/CopyableText/CopyableText'
 import { notifyError, notifySuccess } from '../../utils/notify'
+import { LoadError } from '../../components/LoadError/LoadError'
+import { RowAction } from '../../components/RowAction/RowAction'
 
 const PAGE_SIZE = 50
 
@@ -21,7 +24,7 @@ export default function Files() {
   const [page, setPage] = useState(0)
   const [uploading, setUploading] = useState(false)
   const [busy, setBusy] = useState<Record<string, boolean>>({})
-  const query = useQuery<ArrayResponse<LocalFile>>(adminKeys.files(PAGE_SIZE, page * PAGE_SIZE), () => adminApi.files.list(PAGE_SIZE, page * PAGE_SIZE))
+  const query = useQuery<ArrayResponse<LocalFile>>({ queryKey: queryKeys.admin.files(PAGE_SIZE, page * PAGE_SIZE), queryFn: () => adminApi.files.list(PAGE_SIZE, page * PAGE_SIZE) })
   const { data, error, isLoading } = query
   const files = data?.data ?? []
 
@@ -31,7 +34,7 @@ export default function Files() {
     try {
       const stored = await adminApi.files.upload(selected)
       notifySuccess(stored.length === 1 ? `已上传 ${stored[0].name}` : `已上传 ${stored.length} 个文件`)
-      await query.revalidate()
+      await query.refetch()
     } catch (cause) {
       notifyError(cause, '上传失败')
     } finally {
@@ -51,7 +54,7 @@ export default function Files() {
     try {
       await adminApi.files.remove(file.hash)
       notifySuccess(`已删除 ${file.name}`)
-      await query.revalidate()
+      await query.refetch()
     } catch (cause) {
       notifyError(cause, '删除失败')
     } finally {
@@ -77,11 +80,7 @@ export default function Files() {
           )}
         </FileButton>
       </Group>
-      {error && (
-        <Alert color="alert" variant="light" title="加载失败">
-          {error.message}
-        </Alert>
-      )}
+      <LoadError error={error} />
       {isLoading ? (
         <Center py="xl">
           <Loader />
@@ -118,16 +117,8 @@ export default function Files() {
                           <IconDownload size={18} />
                         </ActionIcon>
                       </Tooltip>
-                      <Tooltip label="复制链接" withArrow>
-                        <ActionIcon variant="subtle" onClick={() => void copyLink(file)} aria-label="复制链接" data-testid="admin-file-copy">
-                          <IconLink size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                      <Tooltip label="删除" withArrow>
-                        <ActionIcon variant="subtle" color="alert" loading={busy[file.hash]} onClick={() => void remove(file)} aria-label="删除" data-testid="admin-file-delete">
-                          <IconTrash size={18} />
-                        </ActionIcon>
-                      </Tooltip>
+                      <RowAction label="复制链接" icon={<IconLink size={18} />} onClick={() => void copyLink(file)} testId="admin-file-copy" />
+                      <RowAction label="删除" icon={<IconTrash size={18} />} color="alert" loading={busy[file.hash]} onClick={() => void remove(file)} testId="admin-file-delete" />
                     </Group>
                   </Table.Td>
                 </Table.Tr>

@@ -5,18 +5,21 @@
  * client (POST /api/edit/games), and opens its Info editor.
  */
 import { useState } from 'react'
-import { Alert, Badge, Button, Card, Center, Group, Image, Modal, Pagination, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core'
+import { Badge, Button, Card, Center, Group, Image, Modal, Pagination, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core'
 import { useForm } from '@mantine/form'
 import { IconCalendarEvent, IconPlus } from '@tabler/icons-react'
 import dayjs from 'dayjs'
 import { useNavigate } from 'react-router-dom'
 import { GameInfoInput } from '@flagwave/shared/schemas/games'
-import { editApi, editKeys, invalidateGameLists } from '../../api/edit'
-import { useQuery } from '../../api/useQuery'
+import { editApi, invalidateGameLists } from '../../api/edit'
+import { useQuery } from '@tanstack/react-query'
+import { queryKeys } from '../../api/queryKeys'
 import { DateTimeField, toUtcIso } from '../../components/DateTimeField/DateTimeField'
 import { formatTime, gamePhase, PhaseBadge, useNow } from '../../components/GameTime/GameTime'
-import { notifyError, notifySuccess } from '../../utils/notify'
+import { notifySuccess } from '../../utils/notify'
 import { zodErrors } from '../../utils/zodForm'
+import { LoadError } from '../../components/LoadError/LoadError'
+import { useAction } from '../../hooks/useAction'
 
 const PAGE_SIZE = 20
 /** The reference client sets the write-up deadline 3 hours after the end. */
@@ -35,7 +38,7 @@ function defaultWindow(): { start: string; end: string } {
 
 function CreateGameModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const navigate = useNavigate()
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useAction()
   const form = useForm<CreateValues>({
     mode: 'controlled',
     initialValues: { title: '', ...defaultWindow() },
@@ -48,8 +51,7 @@ function CreateGameModal({ opened, onClose }: { opened: boolean; onClose: () => 
   })
 
   const submit = form.onSubmit(async (values) => {
-    setBusy(true)
-    try {
+    await run('创建比赛失败', async () => {
       const end = toUtcIso(values.end!)
       const game = await editApi.games.create({
         title: values.title.trim(),
@@ -62,11 +64,7 @@ function CreateGameModal({ opened, onClose }: { opened: boolean; onClose: () => 
       form.setValues({ title: '', ...defaultWindow() })
       onClose()
       navigate(`/admin/games/${game.id}/info`)
-    } catch (error) {
-      notifyError(error, '创建比赛失败')
-    } finally {
-      setBusy(false)
-    }
+    })
   })
 
   return (
@@ -105,7 +103,7 @@ export default function Games() {
   const [page, setPage] = useState(1)
   const [creating, setCreating] = useState(false)
   const skip = (page - 1) * PAGE_SIZE
-  const { data, error, isLoading } = useQuery(editKeys.games(PAGE_SIZE, skip), () => editApi.games.list(PAGE_SIZE, skip))
+  const { data, error, isLoading } = useQuery({ queryKey: queryKeys.edit.games(PAGE_SIZE, skip), queryFn: () => editApi.games.list(PAGE_SIZE, skip) })
   const pages = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1
 
   return (
@@ -118,11 +116,7 @@ export default function Games() {
       </Group>
       <CreateGameModal opened={creating} onClose={() => setCreating(false)} />
 
-      {error && !data && (
-        <Alert color="alert" variant="light" title="加载失败">
-          {error.message}
-        </Alert>
-      )}
+      {!data && <LoadError error={error} />}
       {isLoading && !data ? (
         <Stack gap="xs">
           {Array.from({ length: 4 }, (_, i) => (

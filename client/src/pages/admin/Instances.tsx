@@ -8,8 +8,10 @@ import { ActionIcon, Alert, Avatar, Badge, Code, Group, Loader, Stack, Table, Te
 import { IconAlertCircle, IconCopy, IconRefresh, IconSearch, IconTrash } from '@tabler/icons-react'
 import type { ContainerInstanceModel } from '@flagwave/shared/schemas/admin'
 import type { ArrayResponse } from '@flagwave/shared/schemas/common'
-import { adminConfigApi, adminConfigKeys } from '../../api/adminConfig'
-import { useQuery } from '../../api/useQuery'
+import { adminConfigApi } from '../../api/adminConfig'
+import { useQuery } from '@tanstack/react-query'
+import { queryClient } from '../../api/queryClient'
+import { queryKeys } from '../../api/queryKeys'
 import { confirmDialog } from '../../components/ConfirmDialog/confirm'
 import { copyToClipboard } from '../../components/CopyableText/CopyableText'
 import { ChallengeTagBadge } from '../../components/ChallengeTag/ChallengeTag'
@@ -18,7 +20,7 @@ import { notifyError, notifySuccess } from '../../utils/notify'
 
 const WARN_MS = 10 * 60_000
 
-export const entryOf = (i: ContainerInstanceModel): string => `${i.ip}:${i.port}`
+const entryOf = (i: ContainerInstanceModel): string => `${i.ip}:${i.port}`
 
 function Remaining({ until, now }: { until: string; now: number }) {
   const left = Date.parse(until) - now
@@ -35,8 +37,10 @@ function Remaining({ until, now }: { until: string; now: number }) {
   )
 }
 
+const queryKey = queryKeys.admin.instances
+
 export default function Instances() {
-  const query = useQuery<ArrayResponse<ContainerInstanceModel>>(adminConfigKeys.instances, adminConfigApi.instances)
+  const query = useQuery<ArrayResponse<ContainerInstanceModel>>({ queryKey, queryFn: adminConfigApi.instances })
   const now = useNow()
   const [search, setSearch] = useState('')
   const [destroying, setDestroying] = useState<string | null>(null)
@@ -69,14 +73,14 @@ export default function Instances() {
     try {
       await adminConfigApi.destroyInstance(instance.containerGuid)
       notifySuccess('容器实例已销毁')
-      await query.mutate((current) => {
+      queryClient.setQueryData<ArrayResponse<ContainerInstanceModel>>(queryKey, (current) => {
         const data = (current?.data ?? []).filter((i) => i.containerGuid !== instance.containerGuid)
         return { data, length: data.length, total: data.length }
       })
-      void query.revalidate()
+      void query.refetch()
     } catch (error) {
       notifyError(error, '销毁失败')
-      void query.revalidate()
+      void query.refetch()
     } finally {
       setDestroying(null)
     }
@@ -99,7 +103,7 @@ export default function Instances() {
         <Group gap="xs">
           <TextInput size="xs" w={240} leftSection={<IconSearch size={14} />} placeholder="搜索队伍、题目、镜像或入口" value={search} onChange={(e) => setSearch(e.currentTarget.value)} data-testid="instances-search" />
           <Tooltip label="刷新" withArrow>
-            <ActionIcon variant="subtle" onClick={() => void query.revalidate()} loading={query.isValidating} aria-label="刷新" data-testid="instances-refresh">
+            <ActionIcon variant="subtle" onClick={() => void query.refetch()} loading={query.isFetching} aria-label="刷新" data-testid="instances-refresh">
               <IconRefresh size={16} />
             </ActionIcon>
           </Tooltip>

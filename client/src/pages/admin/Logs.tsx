@@ -7,14 +7,15 @@ import { useMemo, useState } from 'react'
 import { Badge, Group, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core'
 import { IconSearch } from '@tabler/icons-react'
 import type { LogMessageModel } from '@flagwave/shared/schemas/admin'
-import { adminConfigApi, adminConfigKeys, LOG_LEVEL_FILTERS, type LogLevelFilter } from '../../api/adminConfig'
+import { adminConfigApi, LOG_LEVEL_FILTERS, type LogLevelFilter } from '../../api/adminConfig'
+import { queryKeys } from '../../api/queryKeys'
 import { useHubEvent } from '../../realtime/hooks'
 import { LiveTable, type LiveColumn } from '../../components/LiveTable/LiveTable'
 import { DEFAULT_PAGE_SIZE, timeMs, useLiveFeed } from '../../components/LiveTable/useLiveFeed'
 import { LiveFeedControls } from '../../components/LiveFeedControls/LiveFeedControls'
 import { formatTime } from '../../components/GameTime/GameTime'
 
-export const LEVEL_META: Record<string, { label: string; color: string }> = {
+const LEVEL_META: Record<string, { label: string; color: string }> = {
   Information: { label: 'INFO', color: 'brand' },
   Warning: { label: 'WARN', color: 'yellow' },
   Error: { label: 'ERROR', color: 'alert' },
@@ -24,7 +25,7 @@ export const LEVEL_META: Record<string, { label: string; color: string }> = {
 const LEVEL_LABELS: Record<LogLevelFilter, string> = { All: '全部', Information: '信息', Warning: '警告', Error: '错误' }
 
 /** TaskStatus names (CONTRACT §4.11). */
-export const STATUS_META: Record<string, { label: string; color: string }> = {
+const STATUS_META: Record<string, { label: string; color: string }> = {
   Success: { label: '成功', color: 'brand' },
   Failed: { label: '失败', color: 'alert' },
   Pending: { label: '等待', color: 'gray' },
@@ -34,7 +35,7 @@ export const STATUS_META: Record<string, { label: string; color: string }> = {
   Exit: { label: '退出', color: 'gray' },
 }
 
-export function LevelBadge({ level }: { level: string | null }) {
+function LevelBadge({ level }: { level: string | null }) {
   const meta = (level && LEVEL_META[level]) || { label: level ?? '—', color: 'gray' }
   return (
     <Badge size="sm" variant="light" color={meta.color} radius="sm" ff="monospace" data-testid="log-level" data-level={level ?? ''}>
@@ -43,7 +44,7 @@ export function LevelBadge({ level }: { level: string | null }) {
   )
 }
 
-export function StatusBadge({ status }: { status: string | null }) {
+function StatusBadge({ status }: { status: string | null }) {
   if (!status) return <Text c="dimmed" span size="sm">—</Text>
   const meta = STATUS_META[status] ?? { label: status, color: 'gray' }
   return (
@@ -70,7 +71,7 @@ export default function Logs() {
 
   const { connected } = useHubEvent('admin', 'ReceivedLog', (log) => feed.push(log))
   const feed = useLiveFeed<LogMessageModel>({
-    key: adminConfigKeys.logs(level, DEFAULT_PAGE_SIZE),
+    queryKey: queryKeys.admin.logs(level, DEFAULT_PAGE_SIZE),
     fetchPage: (count, skip) => adminConfigApi.logs(level, count, skip),
     keyOf: logKey,
     timeOf: (l) => timeMs(l.time),

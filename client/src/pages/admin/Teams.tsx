@@ -1,36 +1,32 @@
 import { useEffect, useState } from 'react'
 import {
-  ActionIcon,
-  Alert,
-  Avatar,
   Badge,
   Button,
-  Center,
-  CloseButton,
   Group,
-  Loader,
   Modal,
-  Pagination,
   Stack,
   Switch,
   Table,
   Text,
   Textarea,
   TextInput,
-  Title,
-  Tooltip,
 } from '@mantine/core'
 import { useForm } from '@mantine/form'
-import { IconCrown, IconEdit, IconSearch, IconTrash } from '@tabler/icons-react'
+import { IconCrown, IconEdit, IconTrash } from '@tabler/icons-react'
 import { TEAM_BIO_MAX, TEAM_NAME_MAX } from '@flagwave/shared/limits'
-import type { ArrayResponse } from '@flagwave/shared/schemas/common'
 import { AdminTeamModel, type TeamInfoModel } from '@flagwave/shared/schemas/teams'
-import { adminApi, adminKeys } from '../../api/admin'
-import { useQuery } from '../../api/useQuery'
+import { adminApi } from '../../api/admin'
+import { queryKeys } from '../../api/queryKeys'
+import { SearchableList } from '../../components/SearchableList/SearchableList'
+import { useSearchableList } from '../../components/SearchableList/useSearchableList'
+import { useRowActions } from '../../hooks/useAction'
 import { confirmDialog } from '../../components/ConfirmDialog/confirm'
 import { sortedMembers } from '../../stores/teams'
-import { notifyError, notifySuccess } from '../../utils/notify'
+import { notifySuccess } from '../../utils/notify'
 import { zodErrors } from '../../utils/zodForm'
+import { RowAction } from '../../components/RowAction/RowAction'
+import { NameCell } from '../../components/NameCell/NameCell'
+import { useAction } from '../../hooks/useAction'
 
 const PAGE_SIZE = 20
 
@@ -41,7 +37,7 @@ interface EditValues {
 }
 
 function EditTeamModal({ team, onClose, onSaved }: { team: TeamInfoModel | null; onClose: () => void; onSaved: () => void }) {
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useAction()
   const form = useForm<EditValues>({
     mode: 'controlled',
     initialValues: { name: '', bio: '', locked: false },
@@ -56,17 +52,12 @@ function EditTeamModal({ team, onClose, onSaved }: { team: TeamInfoModel | null;
 
   const submit = form.onSubmit(async (values) => {
     if (!team) return
-    setBusy(true)
-    try {
+    await run('更新队伍失败', async () => {
       await adminApi.teams.update(team.id, { name: values.name.trim(), bio: values.bio, locked: values.locked })
       notifySuccess(`已更新队伍 ${values.name.trim() || team.name}`)
       onSaved()
       onClose()
-    } catch (error) {
-      notifyError(error, '更新队伍失败')
-    } finally {
-      setBusy(false)
-    }
+    })
   })
 
   return (
@@ -99,30 +90,25 @@ function EditTeamModal({ team, onClose, onSaved }: { team: TeamInfoModel | null;
 
 /** admin/Teams: paged teams with members (GET /api/admin/teams), search, edit (name, bio, lock), delete. */
 export default function Teams() {
-  const [page, setPage] = useState(1)
-  const [input, setInput] = useState('')
-  const [hint, setHint] = useState('')
-  const [busy, setBusy] = useState<Record<number, boolean>>({})
   const [editing, setEditing] = useState<TeamInfoModel | null>(null)
-
-  const key = hint ? adminKeys.teamSearch(hint) : adminKeys.teams(PAGE_SIZE, (page - 1) * PAGE_SIZE)
-  const query = useQuery<ArrayResponse<TeamInfoModel>>(key, () => (hint ? adminApi.teams.search(hint) : adminApi.teams.list(PAGE_SIZE, (page - 1) * PAGE_SIZE)))
-  const { data, error, isLoading } = query
-  const pages = Math.max(1, Math.ceil((data?.total ?? 0) / PAGE_SIZE))
-  const setRowBusy = (id: number, value: boolean) => setBusy((state) => ({ ...state, [id]: value }))
+  const list = useSearchableList<TeamInfoModel>({
+    pageSize: PAGE_SIZE,
+    listKey: queryKeys.admin.teams,
+    list: adminApi.teams.list,
+    searchKey: queryKeys.admin.teamSearch,
+    search: adminApi.teams.search,
+  })
+  const rows = useRowActions<number>()
+  const busy = rows.busy
+  const data = list.query.data
 
   const toggleLock = async (team: TeamInfoModel, locked: boolean) => {
-    setRowBusy(team.id, true)
-    try {
+    await rows.run(team.id, '操作失败', async () => {
       await adminApi.teams.update(team.id, { locked })
-      await query.mutate((current) => (current ? { ...current, data: current.data.map((t) => (t.id === team.id ? { ...t, locked } : t)) } : current!))
+      list.patchRows((t) => (t.id === team.id ? { ...t, locked } : t))
       notifySuccess(locked ? `已锁定队伍 ${team.name}` : `已解锁队伍 ${team.name}`)
-    } catch (cause) {
-      notifyError(cause, '操作失败')
-    } finally {
-      setRowBusy(team.id, false)
-      void query.revalidate()
-    }
+    })
+    void list.query.refetch()
   }
 
   const remove = async (team: TeamInfoModel) => {
@@ -133,153 +119,93 @@ export default function Teams() {
       danger: true,
     })
     if (!ok) return
-    setRowBusy(team.id, true)
-    try {
+    await rows.run(team.id, '删除队伍失败', async () => {
       await adminApi.teams.remove(team.id)
       notifySuccess(`已删除队伍 ${team.name}`)
-      await query.revalidate()
-    } catch (cause) {
-      notifyError(cause, '删除队伍失败')
-    } finally {
-      setRowBusy(team.id, false)
-    }
-  }
-
-  const search = () => {
-    setHint(input.trim())
-    setPage(1)
+      await list.query.refetch()
+    })
   }
 
   return (
-    <Stack gap="md" data-testid="admin-teams-page">
-      <Group justify="space-between" align="flex-end">
-        <Title order={2}>队伍管理</Title>
-        <Group gap="xs">
-          <TextInput
-            placeholder="搜索队伍名称"
-            w={280}
-            leftSection={<IconSearch size={16} />}
-            rightSection={
-              input ? (
-                <CloseButton
-                  size="sm"
-                  aria-label="清除搜索"
-                  onClick={() => {
-                    setInput('')
-                    setHint('')
-                  }}
-                />
-              ) : null
-            }
-            value={input}
-            onChange={(event) => setInput(event.currentTarget.value)}
-            onKeyDown={(event) => event.key === 'Enter' && search()}
-            data-testid="admin-team-search"
-          />
-          <Button variant="default" onClick={search} data-testid="admin-team-search-submit">
-            搜索
-          </Button>
-        </Group>
-      </Group>
-      {error && (
-        <Alert color="alert" variant="light" title="加载失败">
-          {error.message}
-        </Alert>
-      )}
-      {isLoading ? (
-        <Center py="xl">
-          <Loader />
-        </Center>
-      ) : data && data.data.length > 0 ? (
-        <Table.ScrollContainer minWidth={860}>
-          <Table striped highlightOnHover verticalSpacing="xs" data-testid="admin-team-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>队伍</Table.Th>
-                <Table.Th>成员</Table.Th>
-                <Table.Th w={90}>锁定</Table.Th>
-                <Table.Th w={100} ta="right">
-                  操作
-                </Table.Th>
+    <>
+      <SearchableList
+        list={list}
+        title="队伍管理"
+        pageTestId="admin-teams-page"
+        searchTestId="admin-team"
+        searchPlaceholder="搜索队伍名称"
+        searchWidth={280}
+        emptyTestId="admin-teams-empty"
+        emptyText="队伍"
+        totalText={(total) => `共 ${total} 支队伍`}
+      >
+      <Table.ScrollContainer minWidth={860}>
+        <Table striped highlightOnHover verticalSpacing="xs" data-testid="admin-team-table">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>队伍</Table.Th>
+              <Table.Th>成员</Table.Th>
+              <Table.Th w={90}>锁定</Table.Th>
+              <Table.Th w={100} ta="right">
+                操作
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {(data?.data ?? []).map((team) => (
+              <Table.Tr key={team.id} data-testid="admin-team-row" data-team-id={team.id} data-team-name={team.name ?? ''}>
+                <Table.Td>
+                  <NameCell
+                    avatar={team.avatar}
+                    name={team.name}
+                    avatarSize={36}
+                    avatarRadius="md"
+                    avatarColor="brand"
+                    detail={team.bio || '—'}
+                    detailWidth={320}
+                    tags={
+                      <Text size="xs" c="dimmed">
+                        #{team.id}
+                      </Text>
+                    }
+                  />
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={4}>
+                    {sortedMembers(team).map((member) => (
+                      <Badge
+                        key={member.id}
+                        variant={member.captain ? 'light' : 'default'}
+                        leftSection={member.captain ? <IconCrown size={12} /> : undefined}
+                        style={{ textTransform: 'none' }}
+                      >
+                        {member.userName}
+                      </Badge>
+                    ))}
+                  </Group>
+                </Table.Td>
+                <Table.Td>
+                  <Switch
+                    checked={team.locked}
+                    disabled={busy[team.id]}
+                    onChange={(event) => void toggleLock(team, event.currentTarget.checked)}
+                    aria-label="锁定队伍"
+                    data-testid="admin-team-locked"
+                  />
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={4} justify="flex-end" wrap="nowrap">
+                    <RowAction label="编辑" icon={<IconEdit size={18} />} onClick={() => setEditing(team)} testId="admin-team-edit" />
+                    <RowAction label="删除" icon={<IconTrash size={18} />} color="alert" loading={busy[team.id]} onClick={() => void remove(team)} testId="admin-team-delete" />
+                  </Group>
+                </Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.data.map((team) => (
-                <Table.Tr key={team.id} data-testid="admin-team-row" data-team-id={team.id} data-team-name={team.name ?? ''}>
-                  <Table.Td>
-                    <Group gap="sm" wrap="nowrap">
-                      <Avatar src={team.avatar ?? undefined} size={36} radius="md" color="brand">
-                        {team.name?.slice(0, 1).toUpperCase()}
-                      </Avatar>
-                      <Stack gap={0} style={{ minWidth: 0 }}>
-                        <Group gap={6} wrap="nowrap">
-                          <Text size="sm" fw={500} truncate>
-                            {team.name}
-                          </Text>
-                          <Text size="xs" c="dimmed">
-                            #{team.id}
-                          </Text>
-                        </Group>
-                        <Text size="xs" c="dimmed" truncate maw={320}>
-                          {team.bio || '—'}
-                        </Text>
-                      </Stack>
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap={4}>
-                      {sortedMembers(team).map((member) => (
-                        <Badge
-                          key={member.id}
-                          variant={member.captain ? 'light' : 'default'}
-                          leftSection={member.captain ? <IconCrown size={12} /> : undefined}
-                          style={{ textTransform: 'none' }}
-                        >
-                          {member.userName}
-                        </Badge>
-                      ))}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    <Switch
-                      checked={team.locked}
-                      disabled={busy[team.id]}
-                      onChange={(event) => void toggleLock(team, event.currentTarget.checked)}
-                      aria-label="锁定队伍"
-                      data-testid="admin-team-locked"
-                    />
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap={4} justify="flex-end" wrap="nowrap">
-                      <Tooltip label="编辑" withArrow>
-                        <ActionIcon variant="subtle" onClick={() => setEditing(team)} aria-label="编辑" data-testid="admin-team-edit">
-                          <IconEdit size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                      <Tooltip label="删除" withArrow>
-                        <ActionIcon variant="subtle" color="alert" loading={busy[team.id]} onClick={() => void remove(team)} aria-label="删除" data-testid="admin-team-delete">
-                          <IconTrash size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      ) : (
-        <Text c="dimmed" ta="center" py="xl" data-testid="admin-teams-empty">
-          {hint ? `没有与「${hint}」匹配的队伍` : '暂无队伍'}
-        </Text>
-      )}
-      <Group justify="space-between">
-        <Text size="sm" c="dimmed">
-          {hint ? `搜索结果 ${data?.length ?? 0} 个（最多 30 个）` : `共 ${data?.total ?? 0} 支队伍`}
-        </Text>
-        {!hint && pages > 1 && <Pagination total={pages} value={page} onChange={setPage} size="sm" />}
-      </Group>
-      <EditTeamModal team={editing} onClose={() => setEditing(null)} onSaved={() => void query.revalidate()} />
-    </Stack>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      </SearchableList>
+      <EditTeamModal team={editing} onClose={() => setEditing(null)} onSaved={() => void list.query.refetch()} />
+    </>
   )
 }

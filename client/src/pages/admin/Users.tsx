@@ -1,20 +1,23 @@
 import { useEffect, useState } from 'react'
-import { Alert, Button, Center, CloseButton, Group, Loader, Modal, Pagination, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
+import { Button, Group, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core'
 import { useForm } from '@mantine/form'
 import { notifications } from '@mantine/notifications'
-import { IconSearch, IconUserPlus } from '@tabler/icons-react'
+import { IconUserPlus } from '@tabler/icons-react'
 import type { Role } from '@flagwave/shared/enums'
 import { AdminUserInfoModel, type UserInfoModel } from '@flagwave/shared/schemas/users'
-import type { ArrayResponse } from '@flagwave/shared/schemas/common'
-import { adminApi, adminKeys } from '../../api/admin'
-import { useQuery } from '../../api/useQuery'
+import { adminApi } from '../../api/admin'
+import { queryKeys } from '../../api/queryKeys'
 import { confirmDialog } from '../../components/ConfirmDialog/confirm'
 import { CopyableText } from '../../components/CopyableText/CopyableText'
 import { UserBatchCreate } from '../../components/UserBatchCreate/UserBatchCreate'
 import { UserTable } from '../../components/UserTable/UserTable'
 import { useSession } from '../../stores/session'
-import { notifyError, notifySuccess } from '../../utils/notify'
+import { notifySuccess } from '../../utils/notify'
 import { zodErrors } from '../../utils/zodForm'
+import { SearchableList } from '../../components/SearchableList/SearchableList'
+import { useSearchableList } from '../../components/SearchableList/useSearchableList'
+import { useRowActions } from '../../hooks/useAction'
+import { useAction } from '../../hooks/useAction'
 
 const PAGE_SIZE = 20
 
@@ -38,7 +41,7 @@ const editBody = (values: EditValues) => ({
 })
 
 function EditUserModal({ user, onClose, onSaved }: { user: UserInfoModel | null; onClose: () => void; onSaved: () => void }) {
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useAction()
   const form = useForm<EditValues>({
     mode: 'controlled',
     initialValues: { userName: '', email: '', realName: '', stdNumber: '', phone: '', bio: '' },
@@ -60,8 +63,7 @@ function EditUserModal({ user, onClose, onSaved }: { user: UserInfoModel | null;
 
   const submit = form.onSubmit(async (values) => {
     if (!user) return
-    setBusy(true)
-    try {
+    await run('更新用户失败', async () => {
       const body = editBody(values)
       await adminApi.users.update(user.id, body)
       // The server answers 200 even when the account store refused the change (CONTRACT §3.2.9).
@@ -73,11 +75,7 @@ function EditUserModal({ user, onClose, onSaved }: { user: UserInfoModel | null;
       }
       onSaved()
       onClose()
-    } catch (error) {
-      notifyError(error, '更新用户失败')
-    } finally {
-      setBusy(false)
-    }
+    })
   })
 
   return (
@@ -118,34 +116,27 @@ function EditUserModal({ user, onClose, onSaved }: { user: UserInfoModel | null;
  */
 export default function Users() {
   const selfId = useSession((state) => state.profile?.userId ?? null)
-  const [page, setPage] = useState(1)
-  const [input, setInput] = useState('')
-  const [hint, setHint] = useState('')
-  const [busy, setBusy] = useState<Record<string, boolean>>({})
   const [editing, setEditing] = useState<UserInfoModel | null>(null)
   const [password, setPassword] = useState<{ userName: string; value: string } | null>(null)
   const [batchOpened, setBatchOpened] = useState(false)
-
-  const key = hint ? adminKeys.userSearch(hint) : adminKeys.users(PAGE_SIZE, (page - 1) * PAGE_SIZE)
-  const query = useQuery<ArrayResponse<UserInfoModel>>(key, () => (hint ? adminApi.users.search(hint) : adminApi.users.list(PAGE_SIZE, (page - 1) * PAGE_SIZE)))
-  const { data, error, isLoading } = query
-  const pages = Math.max(1, Math.ceil((data?.total ?? 0) / PAGE_SIZE))
-
-  const setRowBusy = (id: string, value: boolean) => setBusy((state) => ({ ...state, [id]: value }))
+  const list = useSearchableList<UserInfoModel>({
+    pageSize: PAGE_SIZE,
+    listKey: queryKeys.admin.users,
+    list: adminApi.users.list,
+    searchKey: queryKeys.admin.userSearch,
+    search: adminApi.users.search,
+  })
+  const refetch = () => void list.query.refetch()
+  const rows = useRowActions<string>()
 
   /** Apply a change locally at once, send it, then refetch the page. */
   const change = async (user: UserInfoModel, body: Parameters<typeof adminApi.users.update>[1], patch: Partial<UserInfoModel>, success: string) => {
-    setRowBusy(user.id, true)
-    try {
+    await rows.run(user.id, '操作失败', async () => {
       await adminApi.users.update(user.id, body)
-      await query.mutate((current) => (current ? { ...current, data: current.data.map((u) => (u.id === user.id ? { ...u, ...patch } : u)) } : current!))
+      list.patchRows((u) => (u.id === user.id ? { ...u, ...patch } : u))
       notifySuccess(success)
-    } catch (cause) {
-      notifyError(cause, '操作失败')
-    } finally {
-      setRowBusy(user.id, false)
-      void query.revalidate()
-    }
+    })
+    refetch()
   }
 
   const setRole = (user: UserInfoModel, role: Role) => void change(user, { role }, { role }, `${user.userName} 的角色已改为 ${role}`)
@@ -167,106 +158,55 @@ export default function Users() {
   const resetPassword = async (user: UserInfoModel) => {
     const ok = await confirmDialog({ title: '重置密码', message: `确定为 ${user.userName} 生成一个新的随机密码吗？该用户现有的登录会话将失效。`, confirmLabel: '重置' })
     if (!ok) return
-    setRowBusy(user.id, true)
-    try {
+    await rows.run(user.id, '重置密码失败', async () => {
       const value = await adminApi.users.resetPassword(user.id)
       setPassword({ userName: user.userName ?? '', value })
-    } catch (cause) {
-      notifyError(cause, '重置密码失败')
-    } finally {
-      setRowBusy(user.id, false)
-    }
+    })
   }
 
   const remove = async (user: UserInfoModel) => {
     const ok = await confirmDialog({ title: '删除用户', message: `确定删除用户 ${user.userName} 吗？此操作不可恢复。`, confirmLabel: '删除', danger: true })
     if (!ok) return
-    setRowBusy(user.id, true)
-    try {
+    await rows.run(user.id, '删除用户失败', async () => {
       await adminApi.users.remove(user.id)
       notifySuccess(`已删除用户 ${user.userName}`)
-      await query.revalidate()
-    } catch (cause) {
-      notifyError(cause, '删除用户失败')
-    } finally {
-      setRowBusy(user.id, false)
-    }
-  }
-
-  const search = () => {
-    setHint(input.trim())
-    setPage(1)
+      await list.query.refetch()
+    })
   }
 
   return (
-    <Stack gap="md" data-testid="admin-users-page">
-      <Group justify="space-between" align="flex-end">
-        <Title order={2}>用户管理</Title>
-        <Group gap="xs" align="flex-end">
-          <TextInput
-            placeholder="搜索用户名、邮箱、学工号、姓名或 ID"
-            w={320}
-            leftSection={<IconSearch size={16} />}
-            rightSection={
-              input ? (
-                <CloseButton
-                  size="sm"
-                  aria-label="清除搜索"
-                  onClick={() => {
-                    setInput('')
-                    setHint('')
-                  }}
-                  data-testid="admin-user-search-clear"
-                />
-              ) : null
-            }
-            value={input}
-            onChange={(event) => setInput(event.currentTarget.value)}
-            onKeyDown={(event) => event.key === 'Enter' && search()}
-            data-testid="admin-user-search"
-          />
-          <Button variant="default" onClick={search} data-testid="admin-user-search-submit">
-            搜索
-          </Button>
+    <>
+      <SearchableList
+        list={list}
+        title="用户管理"
+        pageTestId="admin-users-page"
+        searchTestId="admin-user"
+        searchPlaceholder="搜索用户名、邮箱、学工号、姓名或 ID"
+        searchWidth={320}
+        emptyTestId="admin-users-empty"
+        emptyText="用户"
+        totalText={(total) => `共 ${total} 个用户`}
+        totalTestId="admin-users-total"
+        paginationTestId="admin-users-pagination"
+        actions={
           <Button leftSection={<IconUserPlus size={16} />} onClick={() => setBatchOpened(true)} data-testid="admin-user-batch-open">
             批量添加
           </Button>
-        </Group>
-      </Group>
-      {error && (
-        <Alert color="alert" variant="light" title="加载失败">
-          {error.message}
-        </Alert>
-      )}
-      {isLoading ? (
-        <Center py="xl">
-          <Loader />
-        </Center>
-      ) : data && data.data.length > 0 ? (
-        <UserTable
-          users={data.data}
-          selfId={selfId}
-          busy={busy}
-          onRoleChange={setRole}
-          onToggleBan={(user) => void toggleBan(user)}
-          onToggleConfirmed={toggleConfirmed}
-          onEdit={setEditing}
-          onResetPassword={(user) => void resetPassword(user)}
-          onDelete={(user) => void remove(user)}
-        />
-      ) : (
-        <Text c="dimmed" ta="center" py="xl" data-testid="admin-users-empty">
-          {hint ? `没有与「${hint}」匹配的用户` : '暂无用户'}
-        </Text>
-      )}
-      <Group justify="space-between">
-        <Text size="sm" c="dimmed" data-testid="admin-users-total">
-          {hint ? `搜索结果 ${data?.length ?? 0} 个（最多 30 个）` : `共 ${data?.total ?? 0} 个用户`}
-        </Text>
-        {!hint && pages > 1 && <Pagination total={pages} value={page} onChange={setPage} size="sm" data-testid="admin-users-pagination" />}
-      </Group>
-
-      <EditUserModal user={editing} onClose={() => setEditing(null)} onSaved={() => void query.revalidate()} />
+        }
+      >
+      <UserTable
+        users={list.query.data?.data ?? []}
+        selfId={selfId}
+        busy={rows.busy}
+        onRoleChange={setRole}
+        onToggleBan={(user) => void toggleBan(user)}
+        onToggleConfirmed={toggleConfirmed}
+        onEdit={setEditing}
+        onResetPassword={(user) => void resetPassword(user)}
+        onDelete={(user) => void remove(user)}
+      />
+      </SearchableList>
+      <EditUserModal user={editing} onClose={() => setEditing(null)} onSaved={refetch} />
       <Modal opened={password !== null} onClose={() => setPassword(null)} title="密码已重置" data-testid="reset-password-modal">
         <Stack gap="sm">
           <Text size="sm">
@@ -280,7 +220,7 @@ export default function Users() {
           </Group>
         </Stack>
       </Modal>
-      <UserBatchCreate opened={batchOpened} onClose={() => setBatchOpened(false)} onCreated={() => void query.revalidate()} />
-    </Stack>
+      <UserBatchCreate opened={batchOpened} onClose={() => setBatchOpened(false)} onCreated={refetch} />
+    </>
   )
 }

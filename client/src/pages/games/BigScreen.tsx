@@ -4,24 +4,25 @@
  * Blood notices (`ReceivedGameNotice` FirstBlood/SecondBlood/ThirdBlood) queue banners.
  */
 import { useCallback, useEffect, useState } from 'react'
-import { gameApi, gameKeys } from '../../api/game'
-import { useQuery } from '../../api/useQuery'
+import { useQuery } from '@tanstack/react-query'
+import type { GameNotice } from '@flagwave/shared/schemas/games'
+import { gameQuery } from '../../live/queries'
 import { BigScreen } from '../../components/BigScreen/BigScreen'
 import { parseBloodNotice, type BloodEvent } from '../../components/BigScreen/BloodBanner'
 import { useGameId } from '../../layouts/WithGameTab'
 import { useRealtimeStatus } from '../../realtime/hub'
-import { useNoticesStore } from '../../stores/notices'
-import { useScoreboardStore } from '../../stores/scoreboard'
-import { platformName, useConfigStore } from '../../stores/config'
+import { platformName, useGlobalConfig } from '../../api/globalConfig'
 import { useGameLive } from './useGameLive'
 
 /** At most this many banners wait; older ones are dropped when solves come in bursts. */
 const MAX_QUEUE = 6
 
+const NO_NOTICES: GameNotice[] = []
+
 export default function BigScreenPage() {
   const gameId = useGameId()
   const [queue, setQueue] = useState<BloodEvent[]>([])
-  const { data: game, error: gameError } = useQuery(gameId === null ? null : gameKeys.detail(gameId), () => gameApi.detail(gameId!), { refreshInterval: 60_000 })
+  const { data: game, error: gameError } = useQuery({ ...gameQuery(gameId), refetchInterval: 60_000 })
   const live = useGameLive(gameId, {
     scoreboard: true,
     notices: true,
@@ -31,9 +32,9 @@ export default function BigScreenPage() {
       if (event) setQueue((q) => [...q, event].slice(-MAX_QUEUE))
     },
   })
-  const scoreboard = useScoreboardStore((s) => (s.gameId === gameId ? s.scoreboard : null))
-  const notices = useNoticesStore((s) => (s.gameId === gameId ? s.notices : []))
-  const config = useConfigStore((s) => s.config)
+  const scoreboard = live.scoreboard.data?.scoreboard ?? null
+  const notices = live.notices.data ?? NO_NOTICES
+  const config = useGlobalConfig()
   const status = useRealtimeStatus((s) => s.user)
   const done = useCallback(() => setQueue((q) => q.slice(1)), [])
 

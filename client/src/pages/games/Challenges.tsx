@@ -9,26 +9,29 @@ import { Alert, Avatar, Button, Card, Grid, Group, SegmentedControl, SimpleGrid,
 import { IconArrowLeft, IconTrophy } from '@tabler/icons-react'
 import { Link } from 'react-router-dom'
 import type { ChallengeTag } from '@flagwave/shared/enums'
+import type { GameNotice } from '@flagwave/shared/schemas/games'
 import type { ChallengeInfo } from '@flagwave/shared/schemas/scoreboard'
-import { gameApi, gameKeys } from '../../api/game'
-import { useQuery } from '../../api/useQuery'
+import { useQuery } from '@tanstack/react-query'
+import { gameQuery } from '../../live/queries'
 import { ChallengeCard } from '../../components/ChallengeCard/ChallengeCard'
 import { ChallengeModal } from '../../components/ChallengeModal/ChallengeModal'
 import { TAG_ORDER, tagMeta } from '../../components/ChallengeTag/ChallengeTag'
 import { NoticePanel } from '../../components/NoticePanel/NoticePanel'
 import { RealtimeStatus } from '../../components/RealtimeStatus/RealtimeStatus'
 import { useGameId } from '../../layouts/WithGameTab'
-import { boardChallenges, isSolvedByMe, useGameStore } from '../../stores/game'
-import { useNoticesStore } from '../../stores/notices'
+import { boardChallenges, isSolvedByMe } from '../../live/reducers'
+import { useGameStore } from '../../stores/game'
 import { useGameLive } from './useGameLive'
+
+const NO_NOTICES: GameNotice[] = []
 
 export default function Challenges() {
   const gameId = useGameId()
-  const { data: game } = useQuery(gameId === null ? null : gameKeys.detail(gameId), () => gameApi.detail(gameId!))
+  const { data: game } = useQuery(gameQuery(gameId))
   const live = useGameLive(gameId, { board: true, notices: true, toasts: true, start: game?.start })
-  const details = useGameStore((s) => (s.gameId === gameId ? s.details : null))
+  const details = live.board.data ?? null
   const solvedLocal = useGameStore((s) => s.solvedLocal)
-  const notices = useNoticesStore((s) => (s.gameId === gameId ? s.notices : []))
+  const notices = live.notices.data ?? NO_NOTICES
   const [tag, setTag] = useState<'all' | ChallengeTag>('all')
   const [hideSolved, setHideSolved] = useState(false)
   const [open, setOpen] = useState<ChallengeInfo | null>(null)

@@ -11,8 +11,9 @@ import { IconChartBar, IconDoorExit, IconFlag, IconLogin, IconUsers, IconUsersPl
 import { Link, useLocation } from 'react-router-dom'
 import type { ParticipationStatus } from '@flagwave/shared/enums'
 import type { DetailedGameInfoModel } from '@flagwave/shared/schemas/games'
-import { gameApi, gameKeys } from '../../api/game'
-import { useQuery } from '../../api/useQuery'
+import { gameApi } from '../../api/game'
+import { useQuery } from '@tanstack/react-query'
+import { gameQuery, myTeamsQuery } from '../../live/queries'
 import { GamePoster } from '../../components/GameCard/GameCard'
 import { Countdown, formatTime, gamePhase, PhaseBadge, useNow } from '../../components/GameTime/GameTime'
 import { Markdown } from '../../components/Markdown/Markdown'
@@ -20,8 +21,11 @@ import { useGameId } from '../../layouts/WithGameTab'
 import { loginUrl } from '../../layouts/WithRole'
 import { useSession } from '../../stores/session'
 import { notifyError, notifySuccess } from '../../utils/notify'
+import { LoadError } from '../../components/LoadError/LoadError'
+import { ModalFooter } from '../../components/ModalFooter/ModalFooter'
+import { useAction } from '../../hooks/useAction'
 
-export const PARTICIPATION_META: Record<ParticipationStatus, { label: string; color: string }> = {
+const PARTICIPATION_META: Record<ParticipationStatus, { label: string; color: string }> = {
   Unsubmitted: { label: '未报名', color: 'gray' },
   Pending: { label: '审核中', color: 'yellow' },
   Accepted: { label: '已通过', color: 'brand' },
@@ -31,7 +35,7 @@ export const PARTICIPATION_META: Record<ParticipationStatus, { label: string; co
 
 export default function GameDetail() {
   const gameId = useGameId()
-  const { data: game, error, isLoading, revalidate } = useQuery(gameId === null ? null : gameKeys.detail(gameId), () => gameApi.detail(gameId!))
+  const { data: game, error, isLoading, refetch: revalidate } = useQuery(gameQuery(gameId))
   const now = useNow()
 
   if (gameId === null) return <Alert color="alert">无效的比赛</Alert>
@@ -45,9 +49,7 @@ export default function GameDetail() {
   }
   if (!game) {
     return (
-      <Alert color="alert" variant="light" title="加载失败" data-testid="game-detail-page">
-        {error?.message}
-      </Alert>
+      <LoadError error={error} testId="game-detail-page" />
     )
   }
 
@@ -199,11 +201,11 @@ function Participation({ game, onChanged }: { game: DetailedGameInfoModel; onCha
 
 /** Choose one of my teams (+ organization / invite code) and POST /api/game/{id}. */
 function JoinModal({ game, opened, onClose, onJoined }: { game: DetailedGameInfoModel; opened: boolean; onClose: () => void; onJoined: () => void }) {
-  const teams = useQuery(opened ? gameKeys.myTeams : null, gameApi.myTeams, { refreshInterval: 0 })
+  const teams = useQuery({ ...myTeamsQuery(opened), refetchInterval: false })
   const [teamId, setTeamId] = useState<string | null>(null)
   const [organization, setOrganization] = useState<string | null>(null)
   const [inviteCode, setInviteCode] = useState('')
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useAction()
   const organizations = game.organizations ?? []
   const needsOrg = organizations.length > 0
 
@@ -213,8 +215,7 @@ function JoinModal({ game, opened, onClose, onJoined }: { game: DetailedGameInfo
 
   const submit = async () => {
     if (!valid) return
-    setBusy(true)
-    try {
+    await run('报名失败', async () => {
       await gameApi.join(game.id, {
         teamId: Number(selected),
         organization: needsOrg ? organization : null,
@@ -223,11 +224,7 @@ function JoinModal({ game, opened, onClose, onJoined }: { game: DetailedGameInfo
       notifySuccess(game.status === 'Rejected' ? '已重新报名' : '报名成功')
       onClose()
       onJoined()
-    } catch (error) {
-      notifyError(error, '报名失败')
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (
@@ -271,14 +268,7 @@ function JoinModal({ game, opened, onClose, onJoined }: { game: DetailedGameInfo
             本比赛每支队伍至多 {game.limit} 名队员报名。
           </Text>
         )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            取消
-          </Button>
-          <Button onClick={() => void submit()} loading={busy} disabled={!valid} data-testid="join-submit">
-            报名
-          </Button>
-        </Group>
+        <ModalFooter onCancel={onClose} confirmLabel="报名" onConfirm={() => void submit()} loading={busy} disabled={!valid} confirmTestId="join-submit" />
       </Stack>
     </Modal>
   )

@@ -1,15 +1,17 @@
 /** Game list (GET /api/game): poster cards in a responsive grid, running games first. */
 import { useMemo, useState } from 'react'
-import { Alert, Center, Loader, SegmentedControl, SimpleGrid, Stack, Text, Group, Title } from '@mantine/core'
-import { gameApi, gameKeys } from '../../api/game'
-import { useQuery } from '../../api/useQuery'
+import { Center, Loader, SegmentedControl, SimpleGrid, Stack, Text, Group, Title } from '@mantine/core'
+import { gameApi } from '../../api/game'
+import { useQuery } from '@tanstack/react-query'
+import { queryKeys } from '../../api/queryKeys'
 import { GameCard } from '../../components/GameCard/GameCard'
 import { gamePhase, useNow, type GamePhase } from '../../components/GameTime/GameTime'
+import { LoadError } from '../../components/LoadError/LoadError'
 
 const ORDER: Record<GamePhase, number> = { running: 0, upcoming: 1, ended: 2 }
 
 export default function Games() {
-  const { data: games, error, isLoading } = useQuery(gameKeys.list, gameApi.list)
+  const { data: games, error, isLoading } = useQuery({ queryKey: queryKeys.game.list, queryFn: gameApi.list })
   const now = useNow()
   const [filter, setFilter] = useState<'all' | GamePhase>('all')
 
@@ -36,11 +38,7 @@ export default function Games() {
           data-testid="games-filter"
         />
       </Group>
-      {error && !games && (
-        <Alert color="alert" variant="light" title="加载失败">
-          {error.message}
-        </Alert>
-      )}
+      {!games && <LoadError error={error} />}
       {isLoading ? (
         <Center py="xl">
           <Loader />

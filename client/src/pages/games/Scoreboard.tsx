@@ -7,13 +7,13 @@ import { lazy, Suspense, useMemo, useState } from 'react'
 import { Alert, Badge, Button, Card, Group, Pagination, Select, Skeleton, Stack, Text } from '@mantine/core'
 import { IconDeviceTv, IconFileSpreadsheet } from '@tabler/icons-react'
 import { Link } from 'react-router-dom'
-import { gameApi, gameKeys } from '../../api/game'
-import { useQuery } from '../../api/useQuery'
+import { gameApi } from '../../api/game'
+import { useQuery } from '@tanstack/react-query'
+import { gameQuery, myTeamsQuery } from '../../live/queries'
 import { Countdown, formatTime, useNow } from '../../components/GameTime/GameTime'
 import { RealtimeStatus } from '../../components/RealtimeStatus/RealtimeStatus'
 import { ScoreboardTable } from '../../components/ScoreboardTable/ScoreboardTable'
 import { useGameId } from '../../layouts/WithGameTab'
-import { useScoreboardStore } from '../../stores/scoreboard'
 import { hasRole, useRole, useSession } from '../../stores/session'
 import { useGameLive } from './useGameLive'
 
@@ -23,18 +23,18 @@ const PAGE_SIZE = 50
 const ALL = '__all__'
 
 /** Team ids of the signed-in user (for highlighting), empty when signed out. */
-export function useMyTeamIds(): ReadonlySet<number> {
+function useMyTeamIds(): ReadonlySet<number> {
   const status = useSession((s) => s.status)
-  const { data } = useQuery(status === 'authenticated' ? gameKeys.myTeams : null, gameApi.myTeams, { refreshInterval: 0 })
+  const { data } = useQuery({ ...myTeamsQuery(status === 'authenticated'), refetchInterval: false })
   return useMemo(() => new Set((data ?? []).map((t) => t.id)), [data])
 }
 
 export default function Scoreboard() {
   const gameId = useGameId()
-  const { data: game } = useQuery(gameId === null ? null : gameKeys.detail(gameId), () => gameApi.detail(gameId!))
+  const { data: game } = useQuery(gameQuery(gameId))
   const live = useGameLive(gameId, { scoreboard: true, start: game?.start })
-  const scoreboard = useScoreboardStore((s) => (s.gameId === gameId ? s.scoreboard : null))
-  const version = useScoreboardStore((s) => s.version)
+  const scoreboard = live.scoreboard.data?.scoreboard ?? null
+  const version = live.scoreboard.data?.version ?? -1
   const role = useRole()
   const mine = useMyTeamIds()
   const now = useNow(15_000)

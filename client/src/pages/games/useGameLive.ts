@@ -1,31 +1,40 @@
 /**
  * `useGameLive(gameId, { board, scoreboard, notices, toasts })` — the one place where a game
- * screen subscribes to its room (`/hub/user?game={id}`) and keeps the live stores current:
+ * screen subscribes to its room (`/hub/user?game={id}`) and keeps its queries current:
  *
- * - `ReceivedScoreboardUpdate` → scoreboard store (versioned differences; a gap triggers a refetch)
- *   and, from the folded board, the team's row and challenges in the game store (the board is
- *   followed whenever the team's board is, so differences have something to apply to);
- * - `ReceivedChallengeUpdate` → both (a challenge the board does not know yet → refetch details);
- * - `ReceivedGameNotice` → notices store (+ toasts for Normal, NewChallenge, NewHint); new
+ * - `ReceivedScoreboardUpdate` → the scoreboard query (versioned differences; a gap triggers a
+ *   refetch) and, from the folded board, the team's row and challenges in the board query (the
+ *   scoreboard is followed whenever the team's board is, so differences have something to apply to);
+ * - `ReceivedChallengeUpdate` → both (a challenge the board does not know yet → refetch the board);
+ * - `ReceivedGameNotice` → the notices query (+ toasts for Normal, NewChallenge, NewHint); new
  *   challenges refetch the board, new hints the open challenge;
- * - `ReceivedSubmissionResult`, `ReceivedContainerUpdate` → game store (team-private).
+ * - `ReceivedSubmissionResult`, `ReceivedContainerUpdate` → the game store (team-private, client-only).
  *
- * The REST reads behind them use `useQuery` with `live: connected`: the 10-second refresh pauses
- * while the socket is up and resumes as the fallback when it drops. Every (re)connection to the
- * game's room refetches what is shown (events may have been missed meanwhile).
+ * The queries are live while the socket is connected: the 10-second refresh pauses then and
+ * resumes as the fallback when it drops. Every (re)connection to the game's room refetches what
+ * is shown (events may have been missed meanwhile).
  */
 import { useEffect, useRef } from 'react'
 import { notifications } from '@mantine/notifications'
-import type { GameNotice } from '@flagwave/shared/schemas/games'
+import type { GameDetailModel, GameNotice } from '@flagwave/shared/schemas/games'
+import type { UpdateOutcome } from '@flagwave/shared/scoreboardDelta'
 import type { NoticeType } from '@flagwave/shared/enums'
-import { gameApi, gameKeys } from '../../api/game'
-import { getCachedData, revalidateQueries } from '../../api/cache'
-import { useQuery } from '../../api/useQuery'
+import { queryClient, refetchIfShown } from '../../api/queryClient'
+import { queryKeys } from '../../api/queryKeys'
+import { useLiveQuery } from '../../api/useLiveQuery'
+import { boardQuery, noticePushedAt, noticesQuery, scoreboardQuery } from '../../live/queries'
+import {
+  boardChallengesPatched,
+  boardWithScoreboard,
+  noticesWithPush,
+  scoreboardChallengesPatched,
+  scoreboardFromPush,
+  scoreboardResynced,
+  type LiveScoreboard,
+} from '../../live/reducers'
 import { useGameRoom } from '../../realtime/hooks'
 import { hubs, useRealtimeStatus } from '../../realtime/hub'
 import { useGameStore } from '../../stores/game'
-import { useNoticesStore } from '../../stores/notices'
-import { useScoreboardStore } from '../../stores/scoreboard'
 import { markdownToText } from '../../utils/markdownText'
 
 export interface GameLiveOptions {
@@ -37,7 +46,7 @@ export interface GameLiveOptions {
   notices?: boolean
   /** Toast Normal / NewChallenge / NewHint notices as they arrive. */
   toasts?: boolean
-  /** Called for every pushed notice (after the store has it). */
+  /** Called for every pushed notice (after the cache has it). */
   onNotice?: (notice: GameNotice) => void
   /**
    * The game's start (wire date). When it lies ahead, everything is refetched the moment the
@@ -56,36 +65,51 @@ export function useGameLive(gameId: number | null, options: GameLiveOptions = {}
   const optionsRef = useRef(options)
   optionsRef.current = options
 
-  // Follow the game in the stores (a different game clears them), seeding from the REST cache.
+  // Team-private pushes of another game do not carry over.
   useEffect(() => {
-    if (gameId === null) return
-    useScoreboardStore.getState().follow(gameId)
-    useGameStore.getState().follow(gameId)
-    useNoticesStore.getState().follow(gameId)
+    if (gameId !== null) useGameStore.getState().follow(gameId)
   }, [gameId])
-
-  const refetch = (key: string) => revalidateQueries((k) => k === key)
 
   const { connected } = useGameRoom(gameId, {
     events: {
       ReceivedScoreboardUpdate: (update) => {
         if (update.gameId !== gameId) return
-        const outcome = useScoreboardStore.getState().applyPush(update)
-        const { scoreboard } = useScoreboardStore.getState()
-        if (outcome === 'applied' && scoreboard) useGameStore.getState().applyScoreboard(update.gameId, scoreboard)
-        if (outcome === 'gap') refetch(gameKeys.scoreboard(update.gameId))
+        let outcome = 'stale' as UpdateOutcome
+        let board = undefined as LiveScoreboard | undefined
+        queryClient.setQueryData<LiveScoreboard>(queryKeys.game.scoreboard(update.gameId), (held) => {
+          const next = scoreboardFromPush(held, update)
+          outcome = next.outcome
+          board = next.held
+          return next.held
+        })
+        const scoreboard = board?.scoreboard
+        if (outcome === 'applied' && scoreboard) {
+          queryClient.setQueryData<GameDetailModel>(queryKeys.game.details(update.gameId), (details) => details && boardWithScoreboard(details, scoreboard))
+        }
+        if (outcome === 'gap') void refetchIfShown(queryKeys.game.scoreboard(update.gameId))
       },
       ReceivedChallengeUpdate: (update) => {
         if (update.gameId !== gameId) return
-        useScoreboardStore.getState().applyChallengeUpdate(update)
-        if (useGameStore.getState().applyChallengeUpdate(update)) refetch(gameKeys.details(update.gameId))
+        queryClient.setQueryData<LiveScoreboard>(queryKeys.game.scoreboard(update.gameId), (held) => held && scoreboardChallengesPatched(held, update))
+        let unknown = false as boolean
+        queryClient.setQueryData<GameDetailModel>(queryKeys.game.details(update.gameId), (details) => {
+          if (!details) return details
+          const next = boardChallengesPatched(details, update)
+          unknown = next.unknown
+          return next.details
+        })
+        if (unknown) void refetchIfShown(queryKeys.game.details(update.gameId))
       },
       ReceivedGameNotice: (notice) => {
         if (gameId === null) return
-        const fresh = useNoticesStore.getState().addNotice(gameId, notice)
-        if (!fresh) return
-        if (notice.type === 'NewChallenge') refetch(gameKeys.details(gameId))
-        if (notice.type === 'NewHint') revalidateQueries((k) => k.startsWith(`/api/game/${gameId}/challenges/`))
+        const key = queryKeys.game.notices(gameId)
+        const before = queryClient.getQueryData<GameNotice[]>(key)
+        const after = noticesWithPush(before, notice)
+        if (after === before) return
+        noticePushedAt.set(notice.id, Date.now())
+        queryClient.setQueryData(key, after)
+        if (notice.type === 'NewChallenge') void refetchIfShown(queryKeys.game.details(gameId))
+        if (notice.type === 'NewHint') void refetchIfShown(queryKeys.game.challenges(gameId), false)
         const title = TOAST_TITLES[notice.type]
         if (optionsRef.current.toasts && title) {
           notifications.show({ color: notice.type === 'Normal' ? 'brand' : 'blue', title, message: markdownToText(notice.content), autoClose: 8_000 })
@@ -96,33 +120,24 @@ export function useGameLive(gameId: number | null, options: GameLiveOptions = {}
       ReceivedContainerUpdate: (update) => {
         if (gameId === null) return
         useGameStore.getState().recordContainer(gameId, update)
-        revalidateQueries((k) => k === gameKeys.challenge(gameId, update.challengeId))
+        void refetchIfShown(queryKeys.game.challenge(gameId, update.challengeId))
       },
     },
     onResync: () => {
       if (gameId === null) return
       const o = optionsRef.current
       if (o.scoreboard || o.board) {
-        useScoreboardStore.getState().resync(gameId)
-        refetch(gameKeys.scoreboard(gameId))
+        queryClient.setQueryData<LiveScoreboard>(queryKeys.game.scoreboard(gameId), (held) => held && scoreboardResynced(held))
+        void refetchIfShown(queryKeys.game.scoreboard(gameId))
       }
-      if (o.board) refetch(gameKeys.details(gameId))
-      if (o.notices) refetch(gameKeys.notices(gameId))
+      if (o.board) void refetchIfShown(queryKeys.game.details(gameId))
+      if (o.notices) void refetchIfShown(queryKeys.game.notices(gameId))
     },
   })
 
-  const scoreboard = useQuery((options.scoreboard || options.board) && gameId !== null ? gameKeys.scoreboard(gameId) : null, () => gameApi.scoreboard(gameId!), {
-    live: connected,
-    onSuccess: (value) => useScoreboardStore.getState().setFromRest(gameId!, value),
-  })
-  const board = useQuery(options.board && gameId !== null ? gameKeys.details(gameId) : null, () => gameApi.details(gameId!), {
-    live: connected,
-    onSuccess: (details) => useGameStore.getState().setDetails(gameId!, details),
-  })
-  const notices = useQuery(options.notices && gameId !== null ? gameKeys.notices(gameId) : null, () => gameApi.notices(gameId!), {
-    live: connected,
-    onSuccess: (list) => useNoticesStore.getState().setNotices(gameId!, list),
-  })
+  const scoreboard = useLiveQuery(scoreboardQuery(options.scoreboard || options.board ? gameId : null), connected)
+  const board = useLiveQuery(boardQuery(options.board ? gameId : null), connected)
+  const notices = useLiveQuery(noticesQuery(options.notices ? gameId : null), connected)
 
   // A game that has not started yet: catch up the moment it starts.
   const start = options.start
@@ -133,30 +148,12 @@ export function useGameLive(gameId: number | null, options: GameLiveOptions = {}
     const timer = setTimeout(() => {
       if (useRealtimeStatus.getState().user === 'refused') hubs.user.restart()
       const o = optionsRef.current
-      if (o.scoreboard) refetch(gameKeys.scoreboard(gameId))
-      if (o.board) refetch(gameKeys.details(gameId))
-      if (o.notices) refetch(gameKeys.notices(gameId))
+      if (o.scoreboard) void refetchIfShown(queryKeys.game.scoreboard(gameId))
+      if (o.board) void refetchIfShown(queryKeys.game.details(gameId))
+      if (o.notices) void refetchIfShown(queryKeys.game.notices(gameId))
     }, delay)
     return () => clearTimeout(timer)
   }, [gameId, start])
-
-  // Seed the stores from the persisted cache so a reload renders at once.
-  useEffect(() => {
-    if (gameId === null) return
-    const o = optionsRef.current
-    if (o.scoreboard && !useScoreboardStore.getState().scoreboard) {
-      const cached = getCachedData<{ version: number; scoreboard: never }>(gameKeys.scoreboard(gameId))
-      if (cached?.scoreboard) useScoreboardStore.getState().setFromRest(gameId, cached)
-    }
-    if (o.board && !useGameStore.getState().details) {
-      const cached = getCachedData<never>(gameKeys.details(gameId))
-      if (cached) useGameStore.getState().setDetails(gameId, cached)
-    }
-    if (o.notices && useNoticesStore.getState().notices.length === 0) {
-      const cached = getCachedData<GameNotice[]>(gameKeys.notices(gameId))
-      if (cached) useNoticesStore.getState().setNotices(gameId, cached)
-    }
-  }, [gameId])
 
   return { connected, scoreboard, board, notices }
 }

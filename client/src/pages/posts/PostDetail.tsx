@@ -2,8 +2,9 @@ import { Avatar, Badge, Button, Center, Divider, Group, Loader, Stack, Text, Tit
 import { IconArrowLeft, IconEdit, IconPinned } from '@tabler/icons-react'
 import dayjs from 'dayjs'
 import { Link, useParams } from 'react-router-dom'
-import { postKey, postsApi } from '../../api/posts'
-import { useQuery } from '../../api/useQuery'
+import { skipToken, useQuery } from '@tanstack/react-query'
+import { postsApi } from '../../api/posts'
+import { queryKeys } from '../../api/queryKeys'
 import { Markdown } from '../../components/Markdown/Markdown'
 import { StatusScreen } from '../../components/StatusScreen/StatusScreen'
 import { hasRole, useRole } from '../../stores/session'
@@ -12,7 +13,7 @@ import { hasRole, useRole } from '../../stores/session'
 export default function PostDetail() {
   const { postId = '' } = useParams()
   const admin = hasRole(useRole(), 'Admin')
-  const { data: post, error, isLoading } = useQuery(postId ? postKey(postId) : null, () => postsApi.get(postId))
+  const { data: post, error, isLoading } = useQuery({ queryKey: queryKeys.posts.detail(postId ?? ''), queryFn: postId ? () => postsApi.get(postId) : skipToken })
 
   if (isLoading)
     return (

@@ -2,8 +2,9 @@ import { useMemo, useState } from 'react'
 import { Button, Center, Group, Loader, Stack, Title } from '@mantine/core'
 import { IconArrowLeft, IconEye } from '@tabler/icons-react'
 import { Link, useNavigate, useParams } from 'react-router-dom'
-import { forgetPost, invalidatePosts, postKey, postsApi } from '../../api/posts'
-import { useQuery } from '../../api/useQuery'
+import { skipToken, useQuery } from '@tanstack/react-query'
+import { forgetPost, invalidatePosts, postsApi } from '../../api/posts'
+import { queryKeys } from '../../api/queryKeys'
 import { confirmDialog } from '../../components/ConfirmDialog/confirm'
 import { EMPTY_POST, PostEditor, type PostEditValues } from '../../components/PostEditor/PostEditor'
 import { StatusScreen } from '../../components/StatusScreen/StatusScreen'
@@ -16,7 +17,7 @@ export default function PostEdit() {
   const navigate = useNavigate()
   const [saving, setSaving] = useState(false)
   const [deleting, setDeleting] = useState(false)
-  const { data: post, error, isLoading } = useQuery(isNew ? null : postKey(postId), () => postsApi.get(postId), { refreshInterval: 0, revalidateOnFocus: false })
+  const { data: post, error, isLoading } = useQuery({ queryKey: queryKeys.posts.detail(postId), queryFn: isNew ? skipToken : () => postsApi.get(postId), refetchInterval: false, refetchOnWindowFocus: false })
 
   const initial = useMemo<PostEditValues>(
     () => (post ? { title: post.title, summary: post.summary, content: post.content, tags: post.tags ?? [], isPinned: post.isPinned } : EMPTY_POST),

@@ -1,8 +1,9 @@
 import { Button, Center, Group, Loader, Stack, Text, Title } from '@mantine/core'
 import { IconPlus } from '@tabler/icons-react'
 import { Link } from 'react-router-dom'
-import { pinnedFirst, postsApi, POSTS_KEY } from '../../api/posts'
-import { useQuery } from '../../api/useQuery'
+import { useQuery } from '@tanstack/react-query'
+import { pinnedFirst, postsApi } from '../../api/posts'
+import { queryKeys } from '../../api/queryKeys'
 import { PostItem } from '../../components/PostItem/PostItem'
 import { hasRole, useRole } from '../../stores/session'
 import { usePinToggle } from './usePinToggle'
@@ -10,7 +11,7 @@ import { usePinToggle } from './usePinToggle'
 /** All posts (GET /api/posts), pinned first; admins can pin, edit and write posts. */
 export default function PostList() {
   const admin = hasRole(useRole(), 'Admin')
-  const { data: posts, error, isLoading } = useQuery(POSTS_KEY, postsApi.list)
+  const { data: posts, error, isLoading } = useQuery({ queryKey: queryKeys.posts.list, queryFn: postsApi.list })
   const { toggle, busyId } = usePinToggle()
 
   return (

@@ -1,16 +1,16 @@
-import { useState } from 'react'
 import { Button, Group, Modal, Stack, Textarea, TextInput } from '@mantine/core'
 import { useForm } from '@mantine/form'
 import { TEAM_BIO_MAX, TEAM_NAME_MAX } from '@flagwave/shared/limits'
 import { TEAM_NAME_EMPTY_MESSAGE, TeamUpdateModel } from '@flagwave/shared/schemas/teams'
 import { teamApi } from '../../api/teams'
-import { notifyError, notifySuccess } from '../../utils/notify'
+import { notifySuccess } from '../../utils/notify'
 import { zodErrors } from '../../utils/zodForm'
 import { upsertTeam } from './teamCache'
+import { useAction } from '../../hooks/useAction'
 
 /** POST /api/team: name (≤ 15, required) and bio (≤ 31); the creator becomes captain. */
 export function CreateTeamModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useAction()
   const form = useForm({
     mode: 'controlled',
     initialValues: { name: '', bio: '' },
@@ -21,18 +21,13 @@ export function CreateTeamModal({ opened, onClose }: { opened: boolean; onClose:
   })
 
   const submit = form.onSubmit(async (values) => {
-    setBusy(true)
-    try {
+    await run('创建队伍失败', async () => {
       const team = await teamApi.create({ name: values.name.trim(), bio: values.bio })
       upsertTeam(team)
       notifySuccess(`队伍「${team.name}」已创建`)
       form.reset()
       onClose()
-    } catch (error) {
-      notifyError(error, '创建队伍失败')
-    } finally {
-      setBusy(false)
-    }
+    })
   })
 
   return (

@@ -1,13 +1,14 @@
-import { useState } from 'react'
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core'
 import { useForm } from '@mantine/form'
-import { teamApi, TEAMS_KEY } from '../../api/teams'
-import { revalidateQueries } from '../../api/cache'
-import { notifyError, notifySuccess } from '../../utils/notify'
+import { teamApi } from '../../api/teams'
+import { refetchIfShown } from '../../api/queryClient'
+import { queryKeys } from '../../api/queryKeys'
+import { notifySuccess } from '../../utils/notify'
+import { useAction } from '../../hooks/useAction'
 
 /** POST /api/team/accept with the invite code as a bare JSON string body (CONTRACT §3.8.9). */
 export function JoinTeamModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useAction()
   const form = useForm({
     mode: 'controlled',
     initialValues: { code: '' },
@@ -15,19 +16,14 @@ export function JoinTeamModal({ opened, onClose }: { opened: boolean; onClose: (
   })
 
   const submit = form.onSubmit(async ({ code }) => {
-    setBusy(true)
-    try {
+    await run('加入队伍失败', async () => {
       await teamApi.accept(code.trim())
       // The push adds the team as well; the refetch covers a missed push.
-      revalidateQueries((key) => key === TEAMS_KEY)
+      void refetchIfShown(queryKeys.teams)
       notifySuccess('已加入队伍')
       form.reset()
       onClose()
-    } catch (error) {
-      notifyError(error, '加入队伍失败')
-    } finally {
-      setBusy(false)
-    }
+    })
   })
 
   return (

@@ -19,7 +19,7 @@ import {
 } from '@mantine/core'
 import { useForm } from '@mantine/form'
 import { IconCrown, IconLock, IconTrash, IconUpload, IconUserMinus } from '@tabler/icons-react'
-import { IMAGE_MAX_BYTES, IMAGE_MIME_TYPES, TEAM_BIO_MAX, TEAM_NAME_MAX } from '@flagwave/shared/limits'
+import { IMAGE_MIME_TYPES, TEAM_BIO_MAX, TEAM_NAME_MAX } from '@flagwave/shared/limits'
 import { TeamUpdateModel, type TeamInfoModel } from '@flagwave/shared/schemas/teams'
 import { teamApi } from '../../api/teams'
 import { confirmDialog } from '../../components/ConfirmDialog/confirm'
@@ -28,8 +28,8 @@ import { sortedMembers, useTeamsStore } from '../../stores/teams'
 import { notifyError, notifySuccess } from '../../utils/notify'
 import { zodErrors } from '../../utils/zodForm'
 import { removeTeam, upsertTeam } from './teamCache'
+import { acceptImage } from '../../utils/acceptImage'
 
-const ACCEPTED_IMAGES = IMAGE_MIME_TYPES as readonly string[]
 
 function DetailsForm({ team }: { team: TeamInfoModel }) {
   const [busy, setBusy] = useState(false)
@@ -82,15 +82,7 @@ function DetailsForm({ team }: { team: TeamInfoModel }) {
 function AvatarUpload({ team }: { team: TeamInfoModel }) {
   const [busy, setBusy] = useState(false)
   const upload = async (file: File | null) => {
-    if (!file) return
-    if (!ACCEPTED_IMAGES.includes(file.type)) {
-      notifyError(new Error(`不支持的图片格式：${file.type || '未知'}`), '头像上传失败')
-      return
-    }
-    if (file.size > IMAGE_MAX_BYTES) {
-      notifyError(new Error('文件过大'), '头像上传失败')
-      return
-    }
+    if (!file || !acceptImage(file, '头像上传失败')) return
     setBusy(true)
     try {
       await teamApi.avatar(team.id, file)

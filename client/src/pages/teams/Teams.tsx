@@ -1,13 +1,14 @@
 import { useCallback, useEffect, useState } from 'react'
-import { Alert, Button, Center, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { Button, Center, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { IconDoorExit, IconLink, IconPlus, IconSettings, IconUsersGroup } from '@tabler/icons-react'
 import type { TeamUpdate } from '@flagwave/shared/events'
 import type { TeamInfoModel } from '@flagwave/shared/schemas/teams'
-import { getCachedData, setCachedData } from '../../api/cache'
+import { queryClient } from '../../api/queryClient'
+import { queryKeys } from '../../api/queryKeys'
+import { useLiveQuery } from '../../api/useLiveQuery'
 import { ApiError } from '../../api/http'
-import { teamApi, TEAMS_KEY } from '../../api/teams'
-import { useQuery } from '../../api/useQuery'
+import { teamApi } from '../../api/teams'
 import { confirmDialog } from '../../components/ConfirmDialog/confirm'
 import { TeamCard } from '../../components/TeamCard/TeamCard'
 import { useHubEvent } from '../../realtime/hooks'
@@ -18,6 +19,7 @@ import { CreateTeamModal } from './CreateTeamModal'
 import { JoinTeamModal } from './JoinTeamModal'
 import { TeamManageModal } from './TeamManageModal'
 import { removeTeam } from './teamCache'
+import { LoadError } from '../../components/LoadError/LoadError'
 
 /**
  * A banned user gets 403 from every RequireUser endpoint (CONTRACT §2.5) and the server drops
@@ -26,6 +28,16 @@ import { removeTeam } from './teamCache'
  */
 function recheckSession(error: Error): void {
   if (error instanceof ApiError && (error.status === 401 || error.effectiveStatus === 403)) void useSession.getState().refresh().catch(() => undefined)
+}
+
+/** GET /api/team, re-checking the session when it is refused. */
+async function listTeams(): Promise<TeamInfoModel[]> {
+  try {
+    return await teamApi.list()
+  } catch (error) {
+    recheckSession(error as Error)
+    throw error
+  }
 }
 
 /** Tell the user what a push changed, unless they did it themselves from this tab. */
@@ -61,15 +73,15 @@ export default function Teams() {
 
   const onTeamUpdate = useCallback(
     (update: TeamUpdate) => {
-      const result = applyTeamUpdate(getCachedData<TeamInfoModel[]>(TEAMS_KEY), update, userId)
+      const result = applyTeamUpdate(queryClient.getQueryData<TeamInfoModel[]>(queryKeys.teams), update, userId)
       if (result.kind === 'ignored' || result.teams === undefined) return
-      setCachedData<TeamInfoModel[]>(TEAMS_KEY, result.teams)
+      queryClient.setQueryData<TeamInfoModel[]>(queryKeys.teams, result.teams)
       if (userId) announce(update, userId, result)
     },
     [userId],
   )
   const { connected } = useHubEvent('user', 'ReceivedTeamUpdate', onTeamUpdate)
-  const { data: teams, error, isLoading } = useQuery(TEAMS_KEY, teamApi.list, { live: connected, onError: recheckSession })
+  const { data: teams, error, isLoading } = useLiveQuery({ queryKey: queryKeys.teams, queryFn: listTeams }, connected)
 
   // The managed team as it is now; gone (or no longer captained) closes the dialog.
   const managed = teams?.find((team) => team.id === managedId && isCaptainOf(team, userId)) ?? null
@@ -110,9 +122,7 @@ export default function Teams() {
         {actions}
       </Group>
       {error && (
-        <Alert color="alert" variant="light" title="加载失败" data-testid="teams-error">
-          {error.message}
-        </Alert>
+        <LoadError error={error} testId="teams-error" />
       )}
       {isLoading ? (
         <Center py="xl">

@@ -8,10 +8,9 @@
  * (shared `challengeScore`). Beside it: the challenge attachment (None / Local upload / Remote),
  * the test container and deletion. Unsaved changes are guarded.
  */
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import {
   ActionIcon,
-  Alert,
   Button,
   Card,
   Divider,
@@ -19,7 +18,6 @@ import {
   Group,
   NumberInput,
   Select,
-  Skeleton,
   Stack,
   Switch,
   Text,
@@ -27,31 +25,31 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core'
-import { useForm } from '@mantine/form'
 import { IconDeviceFloppy, IconPlus, IconTrash, IconX } from '@tabler/icons-react'
 import { useNavigate } from 'react-router-dom'
 import { isContainerType, type ChallengeTag, type ChallengeType } from '@flagwave/shared/enums'
 import { WEAK_TEMPLATE_MESSAGE } from '@flagwave/shared/flags'
 import { FLAG_TEMPLATE_MAX } from '@flagwave/shared/limits'
 import { ChallengeUpdateModel, type ChallengeEditDetailModel } from '@flagwave/shared/schemas/challenges'
-import { setCachedData } from '../../../api/cache'
-import { editApi, editKeys, forgetEdit, invalidateEdit, type ChallengeUpdateRequest } from '../../../api/edit'
+import { queryClient } from '../../../api/queryClient'
+import { queryKeys } from '../../../api/queryKeys'
+import { editApi, forgetEdit, invalidateEdit, type ChallengeUpdateRequest } from '../../../api/edit'
 import { ChallengeAttachment } from '../../../components/ChallengeAttachment/ChallengeAttachment'
 import { ChallengeHeader, useEditChallenge } from '../../../components/ChallengeForm/ChallengeHeader'
 import { TAG_META, TAG_ORDER } from '../../../components/ChallengeTag/ChallengeTag'
 import { confirmDialog } from '../../../components/ConfirmDialog/confirm'
-import { useDirtyFormGuard } from '../../../components/DirtyFormGuard/DirtyFormGuard'
 import { FlagTemplateCheck, FlagTemplateHelp, checkTemplate } from '../../../components/FlagTemplateHelp/FlagTemplateHelp'
-import { GameEditFrame, useEditChallengeId, useEditGameId } from '../../../components/GameEditFrame/GameEditFrame'
 import { MarkdownEditor } from '../../../components/MarkdownEditor/MarkdownEditor'
 import { ScoreCurve } from '../../../components/ScoreCurve/ScoreCurve'
 import { TestContainerPanel } from '../../../components/TestContainerPanel/TestContainerPanel'
 import { notifyError, notifySuccess } from '../../../utils/notify'
 import { zodErrors } from '../../../utils/zodForm'
+import { EditChallengeScreen } from '../../../components/ChallengeForm/EditChallengeScreen'
+import { useServerForm } from '../../../hooks/useServerForm'
 
 type NumberValue = number | string
 
-interface ChallengeValues {
+type ChallengeValues = {
   title: string
   content: string
   tag: ChallengeTag
@@ -174,31 +172,19 @@ function ChallengeForm({ gameId, challenge }: { gameId: number; challenge: Chall
   const { type } = challenge
   const container = isContainerType(type)
   const [busy, setBusy] = useState<'save' | 'delete' | null>(null)
-  const form = useForm<ChallengeValues>({ mode: 'controlled', initialValues: valuesOf(challenge), validate: validateWith(type) })
-  const dirty = form.isDirty()
-  const guard = useDirtyFormGuard(dirty)
-  const key = editKeys.challenge(gameId, challenge.id)
-  const { revalidate } = useEditChallenge(gameId, challenge.id)
-
-  const serverValues = JSON.stringify(valuesOf(challenge))
-  useEffect(() => {
-    if (!form.isDirty()) {
-      const values = JSON.parse(serverValues) as ChallengeValues
-      form.setInitialValues(values)
-      form.setValues(values)
-    }
-  }, [serverValues])
+  const { form, dirty, guard, saved: savedForm } = useServerForm({ entity: challenge, valuesOf, validate: validateWith(type) })
+  const key = queryKeys.edit.challenge(gameId, challenge.id)
+  const { refetch: revalidate } = useEditChallenge(gameId, challenge.id)
 
   const applyServer = (detail: ChallengeEditDetailModel) => {
-    invalidateEdit(editKeys.challenges(gameId), { key, data: detail })
+    invalidateEdit(queryKeys.edit.challenges(gameId), { key, data: detail })
   }
 
   const submit = form.onSubmit(async (values) => {
     setBusy('save')
     try {
       const saved = await editApi.challenges.update(gameId, challenge.id, bodyOf(values, type))
-      form.setInitialValues(valuesOf(saved))
-      form.setValues(valuesOf(saved))
+      savedForm(saved)
       applyServer(saved)
       notifySuccess('题目已保存')
     } catch (error) {
@@ -222,7 +208,7 @@ function ChallengeForm({ gameId, challenge }: { gameId: number; challenge: Chall
       guard.allowNavigation()
       navigate(`/admin/games/${gameId}/challenges`)
       forgetEdit(key)
-      invalidateEdit(editKeys.challenges(gameId))
+      invalidateEdit(queryKeys.edit.challenges(gameId))
     } catch (error) {
       notifyError(error, '删除失败')
       setBusy(null)
@@ -242,7 +228,7 @@ function ChallengeForm({ gameId, challenge }: { gameId: number; challenge: Chall
           gameId={gameId}
           challenge={challenge}
           current="edit"
-          onUpdated={(detail) => setCachedData(key, detail)}
+          onUpdated={(detail) => queryClient.setQueryData(key, detail)}
           actions={
             <Group gap="xs">
               <Button variant="default" disabled={!dirty || busy !== null} onClick={() => form.reset()} data-testid="challenge-reset">
@@ -393,23 +379,9 @@ function ChallengeForm({ gameId, challenge }: { gameId: number; challenge: Chall
 }
 
 export default function ChallengeEdit() {
-  const gameId = useEditGameId()
-  const challengeId = useEditChallengeId()
-  const { data: challenge, error } = useEditChallenge(gameId, challengeId)
   return (
-    <GameEditFrame testId="admin-challenge-edit-page">
-      {challenge && gameId !== null && challenge.id === challengeId ? (
-        <ChallengeForm key={challenge.id} gameId={gameId} challenge={challenge} />
-      ) : error ? (
-        <Alert color="alert" variant="light" title="加载失败">
-          {error.message}
-        </Alert>
-      ) : (
-        <Stack gap="sm">
-          <Skeleton height={36} />
-          <Skeleton height={320} />
-        </Stack>
-      )}
-    </GameEditFrame>
+    <EditChallengeScreen testId="admin-challenge-edit-page" skeletonHeight={320}>
+      {(gameId, challenge) => <ChallengeForm key={challenge.id} gameId={gameId} challenge={challenge} />}
+    </EditChallengeScreen>
   )
 }

@@ -6,22 +6,25 @@
  * "新建题目" creates one (title, category, type) and opens its editor.
  */
 import { useState } from 'react'
-import { ActionIcon, Alert, Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Switch, Text, Title, Tooltip } from '@mantine/core'
+import { ActionIcon, Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Switch, Text, Title, Tooltip } from '@mantine/core'
 import { IconEdit, IconFlag, IconPlus } from '@tabler/icons-react'
 import { Link, useNavigate } from 'react-router-dom'
 import type { ChallengeTag } from '@flagwave/shared/enums'
 import type { ChallengeInfoModel } from '@flagwave/shared/schemas/challenges'
-import { editApi, editKeys, invalidateEdit } from '../../../api/edit'
-import { gameApi, gameKeys } from '../../../api/game'
-import { useQuery } from '../../../api/useQuery'
+import { editApi, invalidateEdit } from '../../../api/edit'
+import { skipToken, useQuery } from '@tanstack/react-query'
+import { queryClient } from '../../../api/queryClient'
+import { queryKeys } from '../../../api/queryKeys'
+import { scoreboardQuery } from '../../../live/queries'
 import { ChallengeCreateModal } from '../../../components/ChallengeForm/ChallengeCreateModal'
 import { ChallengeTypeBadge } from '../../../components/ChallengeForm/ChallengeTypes'
 import { ChallengeTagBadge, TAG_ORDER } from '../../../components/ChallengeTag/ChallengeTag'
 import { GameEditFrame, useEditGame, useEditGameId } from '../../../components/GameEditFrame/GameEditFrame'
 import { notifyError, notifySuccess } from '../../../utils/notify'
+import { LoadError } from '../../../components/LoadError/LoadError'
 
 /** The challenges grouped by tag, in tag order; inside a tag by id. */
-export function groupByTag(challenges: ChallengeInfoModel[]): [ChallengeTag, ChallengeInfoModel[]][] {
+function groupByTag(challenges: ChallengeInfoModel[]): [ChallengeTag, ChallengeInfoModel[]][] {
   return TAG_ORDER.map((tag) => [tag, challenges.filter((c) => c.tag === tag).sort((a, b) => a.id - b.id)] as [ChallengeTag, ChallengeInfoModel[]]).filter(
     ([, list]) => list.length > 0,
   )
@@ -34,11 +37,11 @@ export function groupByTag(challenges: ChallengeInfoModel[]): [ChallengeTag, Cha
 function useSolvedCounts(gameId: number | null): Map<number, number> | null {
   const { data: game } = useEditGame(gameId)
   const started = game !== undefined && Date.parse(game.start) <= Date.now()
-  const { data } = useQuery(gameId === null || !started ? null : gameKeys.scoreboard(gameId), () => gameApi.scoreboard(gameId!), { refreshInterval: 30_000, retry: false })
+  const { data } = useQuery({ ...scoreboardQuery(started ? gameId : null), refetchInterval: 30_000, retry: false })
   if (game && !started) return new Map()
   if (!data) return null
   const counts = new Map<number, number>()
-  for (const list of Object.values(data.scoreboard.challenges)) for (const c of list ?? []) counts.set(c.id, c.solved)
+  for (const list of Object.values(data.scoreboard?.challenges ?? {})) for (const c of list ?? []) counts.set(c.id, c.solved)
   return counts
 }
 
@@ -49,7 +52,7 @@ function ChallengeCard({ gameId, challenge, solved, onToggled }: { gameId: numbe
     try {
       const detail = await editApi.challenges.setEnabled(gameId, challenge.id, enabled)
       onToggled({ ...challenge, isEnabled: detail.isEnabled, title: detail.title, tag: detail.tag, originalScore: detail.originalScore })
-      invalidateEdit(editKeys.challenge(gameId, challenge.id), { key: editKeys.challenge(gameId, challenge.id), data: detail })
+      invalidateEdit(queryKeys.edit.challenge(gameId, challenge.id), { key: queryKeys.edit.challenge(gameId, challenge.id), data: detail })
       notifySuccess(detail.isEnabled ? `「${detail.title}」已启用` : `「${detail.title}」已禁用`)
     } catch (error) {
       notifyError(error, enabled ? '启用失败' : '禁用失败')
@@ -114,7 +117,9 @@ export default function Challenges() {
   const gameId = useEditGameId()
   const navigate = useNavigate()
   const [creating, setCreating] = useState(false)
-  const { data, error, isLoading, mutate } = useQuery(gameId === null ? null : editKeys.challenges(gameId), () => editApi.challenges.list(gameId!))
+  const queryKey = queryKeys.edit.challenges(gameId ?? 0)
+  const { data, error, isLoading } = useQuery({ queryKey, queryFn: gameId === null ? skipToken : () => editApi.challenges.list(gameId) })
+  const mutate = (update: (current: ChallengeInfoModel[] | undefined) => ChallengeInfoModel[]) => queryClient.setQueryData(queryKey, update)
   const solvedCounts = useSolvedCounts(gameId)
 
   const solvedOf = (challenge: ChallengeInfoModel): number | null => {
@@ -141,16 +146,12 @@ export default function Challenges() {
           onCreated={(created) => {
             setCreating(false)
             notifySuccess(`题目「${created.title}」已创建`)
-            invalidateEdit(editKeys.challenges(gameId), { key: editKeys.challenge(gameId, created.id), data: created })
+            invalidateEdit(queryKeys.edit.challenges(gameId), { key: queryKeys.edit.challenge(gameId, created.id), data: created })
             navigate(`/admin/games/${gameId}/challenges/${created.id}`)
           }}
         />
       )}
-      {error && !data && (
-        <Alert color="alert" variant="light" title="加载失败">
-          {error.message}
-        </Alert>
-      )}
+      {!data && <LoadError error={error} />}
       {isLoading && !data ? (
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
           {Array.from({ length: 3 }, (_, i) => (

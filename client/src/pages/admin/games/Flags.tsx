@@ -8,26 +8,27 @@
  * last flag disables the challenge.
  */
 import { useState } from 'react'
-import { ActionIcon, Alert, Anchor, Button, Card, Code, FileButton, Group, Skeleton, Stack, Table, Text, Textarea, TextInput, Title, Tooltip } from '@mantine/core'
+import { ActionIcon, Alert, Anchor, Button, Card, Code, FileButton, Group, Stack, Table, Text, Textarea, TextInput, Title, Tooltip } from '@mantine/core'
 import { IconFilePlus, IconInfoCircle, IconPlus, IconTrash, IconUpload, IconX } from '@tabler/icons-react'
 import { Link } from 'react-router-dom'
 import { FLAG_MAX } from '@flagwave/shared/limits'
 import { FlagCreateModel, type ChallengeEditDetailModel, type FlagInfoModel } from '@flagwave/shared/schemas/challenges'
-import { setCachedData } from '../../../api/cache'
-import { editApi, editKeys, invalidateEdit, type FlagCreateRequest } from '../../../api/edit'
+import { queryClient } from '../../../api/queryClient'
+import { queryKeys } from '../../../api/queryKeys'
+import { editApi, invalidateEdit, type FlagCreateRequest } from '../../../api/edit'
 import { AttachmentLink, formatBytes } from '../../../components/ChallengeAttachment/ChallengeAttachment'
 import { ChallengeHeader, useEditChallenge } from '../../../components/ChallengeForm/ChallengeHeader'
 import { confirmDialog } from '../../../components/ConfirmDialog/confirm'
 import { DirtyFormGuard } from '../../../components/DirtyFormGuard/DirtyFormGuard'
-import { GameEditFrame, useEditChallengeId, useEditGameId } from '../../../components/GameEditFrame/GameEditFrame'
 import { notifyError, notifySuccess } from '../../../utils/notify'
 import { zodErrors } from '../../../utils/zodForm'
+import { EditChallengeScreen } from '../../../components/ChallengeForm/EditChallengeScreen'
 
 /** The first validation message of a flag text (the shared FlagCreateModel rules). */
 const flagError = (flag: string): string | null => zodErrors(FlagCreateModel, { flag }).flag ?? null
 
 /** Distinct non-blank lines. */
-export function parseFlagLines(text: string): string[] {
+function parseFlagLines(text: string): string[] {
   return [...new Set(text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean))]
 }
 
@@ -220,11 +221,11 @@ function DynamicFlagsForm({ onSubmit }: { onSubmit: (flags: FlagCreateRequest[])
 }
 
 function FlagsEditor({ gameId, challenge }: { gameId: number; challenge: ChallengeEditDetailModel }) {
-  const key = editKeys.challenge(gameId, challenge.id)
-  const { revalidate } = useEditChallenge(gameId, challenge.id)
+  const key = queryKeys.edit.challenge(gameId, challenge.id)
+  const { refetch: revalidate } = useEditChallenge(gameId, challenge.id)
   const refresh = async () => {
     await revalidate()
-    invalidateEdit(editKeys.challenges(gameId))
+    invalidateEdit(queryKeys.edit.challenges(gameId))
   }
 
   const add = async (flags: FlagCreateRequest[]): Promise<boolean> => {
@@ -270,7 +271,7 @@ function FlagsEditor({ gameId, challenge }: { gameId: number; challenge: Challen
 
   return (
     <Stack gap="md" data-testid="flags-editor" data-type={challenge.type}>
-      <ChallengeHeader gameId={gameId} challenge={challenge} current="flags" onUpdated={(detail) => setCachedData(key, detail)} />
+      <ChallengeHeader gameId={gameId} challenge={challenge} current="flags" onUpdated={(detail) => queryClient.setQueryData(key, detail)} />
       {challenge.type === 'DynamicContainer' && (
         <Alert variant="light" color="blue" icon={<IconInfoCircle size={16} />} data-testid="flags-dynamic-container">
           动态容器题目的 flag 由 flag 模板为每支队伍生成，并通过环境变量 GZCTF_FLAG 传入容器，无需在此添加。可在
@@ -299,23 +300,9 @@ function FlagsEditor({ gameId, challenge }: { gameId: number; challenge: Challen
 }
 
 export default function Flags() {
-  const gameId = useEditGameId()
-  const challengeId = useEditChallengeId()
-  const { data: challenge, error } = useEditChallenge(gameId, challengeId)
   return (
-    <GameEditFrame testId="admin-challenge-flags-page">
-      {challenge && gameId !== null && challenge.id === challengeId ? (
-        <FlagsEditor gameId={gameId} challenge={challenge} />
-      ) : error ? (
-        <Alert color="alert" variant="light" title="加载失败">
-          {error.message}
-        </Alert>
-      ) : (
-        <Stack gap="sm">
-          <Skeleton height={36} />
-          <Skeleton height={200} />
-        </Stack>
-      )}
-    </GameEditFrame>
+    <EditChallengeScreen testId="admin-challenge-flags-page" skeletonHeight={200}>
+      {(gameId, challenge) => <FlagsEditor gameId={gameId} challenge={challenge} />}
+    </EditChallengeScreen>
   )
 }

@@ -7,9 +7,8 @@
  * [TEAM_HASH] salt (GET …/teamhashsalt) and the public key with copy buttons, and deletion.
  * Unsaved changes are guarded (route change and tab close).
  */
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import {
-  Alert,
   Button,
   Card,
   Divider,
@@ -26,26 +25,28 @@ import {
   TextInput,
   Title,
 } from '@mantine/core'
-import { useForm } from '@mantine/form'
 import { IconDeviceFloppy, IconDice5, IconTrash, IconUpload } from '@tabler/icons-react'
 import { useNavigate } from 'react-router-dom'
-import { IMAGE_MAX_BYTES, IMAGE_MIME_TYPES, INVITE_CODE_MAX } from '@flagwave/shared/limits'
+import { IMAGE_MIME_TYPES, INVITE_CODE_MAX } from '@flagwave/shared/limits'
 import { GameInfoInput, type GameInfoModel } from '@flagwave/shared/schemas/games'
-import { setCachedData } from '../../../api/cache'
-import { editApi, editKeys, forgetEdit, invalidateGameLists, type GameInfoRequest } from '../../../api/edit'
-import { useQuery } from '../../../api/useQuery'
+import { queryClient } from '../../../api/queryClient'
+import { queryKeys } from '../../../api/queryKeys'
+import { editApi, forgetEdit, invalidateGameLists, type GameInfoRequest } from '../../../api/edit'
+import { useQuery } from '@tanstack/react-query'
 import { BloodBonusInput, bloodBonusError, bloodBonusToPercents, percentsToBloodBonus, type BloodBonusPercents } from '../../../components/BloodBonusInput/BloodBonusInput'
 import { confirmDialog } from '../../../components/ConfirmDialog/confirm'
 import { CopyableText } from '../../../components/CopyableText/CopyableText'
 import { DateTimeField, toUtcIso } from '../../../components/DateTimeField/DateTimeField'
-import { useDirtyFormGuard } from '../../../components/DirtyFormGuard/DirtyFormGuard'
 import { GamePoster } from '../../../components/GameCard/GameCard'
 import { GameEditFrame, useEditGame, useEditGameId } from '../../../components/GameEditFrame/GameEditFrame'
 import { MarkdownEditor } from '../../../components/MarkdownEditor/MarkdownEditor'
 import { notifyError, notifySuccess } from '../../../utils/notify'
 import { zodErrors } from '../../../utils/zodForm'
+import { LoadError } from '../../../components/LoadError/LoadError'
+import { acceptImage } from '../../../utils/acceptImage'
+import { useServerForm } from '../../../hooks/useServerForm'
 
-interface InfoValues {
+type InfoValues = {
   title: string
   summary: string
   content: string
@@ -124,17 +125,9 @@ function generateInviteCode(): string {
 
 function PosterCard({ game }: { game: GameInfoModel }) {
   const [busy, setBusy] = useState(false)
-  const { revalidate } = useEditGame(game.id)
+  const { refetch: revalidate } = useEditGame(game.id)
   const upload = async (file: File | null) => {
-    if (!file) return
-    if (!(IMAGE_MIME_TYPES as readonly string[]).includes(file.type)) {
-      notifyError(new Error(`不支持的图片格式：${file.type || '未知'}`), '海报上传失败')
-      return
-    }
-    if (file.size > IMAGE_MAX_BYTES) {
-      notifyError(new Error('文件过大'), '海报上传失败')
-      return
-    }
+    if (!file || !acceptImage(file, '海报上传失败')) return
     setBusy(true)
     try {
       await editApi.games.poster(game.id, file)
@@ -169,7 +162,7 @@ function PosterCard({ game }: { game: GameInfoModel }) {
 }
 
 function KeysCard({ game }: { game: GameInfoModel }) {
-  const { data: salt, error } = useQuery(editKeys.salt(game.id), () => editApi.games.teamHashSalt(game.id), { refreshInterval: 0 })
+  const { data: salt, error } = useQuery({ queryKey: queryKeys.edit.salt(game.id), queryFn: () => editApi.games.teamHashSalt(game.id), refetchInterval: false })
   return (
     <Card withBorder radius="md" padding="sm">
       <Stack gap="xs">
@@ -204,27 +197,14 @@ function KeysCard({ game }: { game: GameInfoModel }) {
 function InfoForm({ game }: { game: GameInfoModel }) {
   const navigate = useNavigate()
   const [busy, setBusy] = useState<'save' | 'delete' | null>(null)
-  const form = useForm<InfoValues>({ mode: 'controlled', initialValues: valuesOf(game), validate })
-  const dirty = form.isDirty()
-  const guard = useDirtyFormGuard(dirty)
-
-  // Follow server-side changes while the editor has no unsaved changes.
-  const serverValues = JSON.stringify(valuesOf(game))
-  useEffect(() => {
-    if (!form.isDirty()) {
-      const values = JSON.parse(serverValues) as InfoValues
-      form.setInitialValues(values)
-      form.setValues(values)
-    }
-  }, [serverValues])
+  const { form, dirty, guard, saved: savedForm } = useServerForm({ entity: game, valuesOf, validate })
 
   const submit = form.onSubmit(async (values) => {
     setBusy('save')
     try {
       const saved = await editApi.games.update(game.id, bodyOf(values))
-      setCachedData(editKeys.game(game.id), saved)
-      form.setInitialValues(valuesOf(saved))
-      form.setValues(valuesOf(saved))
+      queryClient.setQueryData(queryKeys.edit.game(game.id), saved)
+      savedForm(saved)
       invalidateGameLists()
       notifySuccess('比赛信息已保存')
     } catch (error) {
@@ -247,7 +227,7 @@ function InfoForm({ game }: { game: GameInfoModel }) {
       notifySuccess(`比赛「${game.title}」已删除`)
       guard.allowNavigation()
       navigate('/admin/games')
-      forgetEdit(editKeys.game(game.id))
+      forgetEdit(queryKeys.edit.game(game.id))
       invalidateGameLists()
     } catch (error) {
       notifyError(error, '删除失败')
@@ -370,9 +350,7 @@ export default function Info() {
       {game && game.id === gameId ? (
         <InfoForm key={game.id} game={game} />
       ) : error ? (
-        <Alert color="alert" variant="light" title="加载失败">
-          {error.message}
-        </Alert>
+        <LoadError error={error} />
       ) : (
         <Stack gap="sm">
           <Skeleton height={36} />

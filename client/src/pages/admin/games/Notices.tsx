@@ -4,11 +4,13 @@
  * confirmed). Content is Markdown, previewed with the shared renderer.
  */
 import { useState } from 'react'
-import { ActionIcon, Alert, Button, Card, Group, Modal, Skeleton, Stack, Text, Tooltip } from '@mantine/core'
+import { ActionIcon, Button, Card, Group, Modal, Skeleton, Stack, Text, Tooltip } from '@mantine/core'
 import { IconEdit, IconSend, IconTrash } from '@tabler/icons-react'
 import { GameNoticeModel, type GameNotice } from '@flagwave/shared/schemas/games'
-import { editApi, editKeys } from '../../../api/edit'
-import { useQuery } from '../../../api/useQuery'
+import { editApi } from '../../../api/edit'
+import { skipToken, useQuery } from '@tanstack/react-query'
+import { queryClient } from '../../../api/queryClient'
+import { queryKeys } from '../../../api/queryKeys'
 import { confirmDialog } from '../../../components/ConfirmDialog/confirm'
 import { DirtyFormGuard } from '../../../components/DirtyFormGuard/DirtyFormGuard'
 import { formatTime } from '../../../components/GameTime/GameTime'
@@ -17,6 +19,8 @@ import { Markdown } from '../../../components/Markdown/Markdown'
 import { MarkdownEditor } from '../../../components/MarkdownEditor/MarkdownEditor'
 import { notifyError, notifySuccess } from '../../../utils/notify'
 import { zodErrors } from '../../../utils/zodForm'
+import { LoadError } from '../../../components/LoadError/LoadError'
+import { useAction } from '../../../hooks/useAction'
 
 const contentError = (content: string): string | null => zodErrors(GameNoticeModel, { content }).content ?? null
 
@@ -26,21 +30,16 @@ const byTime = (a: GameNotice, b: GameNotice) => Date.parse(b.time) - Date.parse
 function EditNoticeModal({ gameId, notice, onClose, onSaved }: { gameId: number; notice: GameNotice | null; onClose: () => void; onSaved: (notice: GameNotice) => void }) {
   const [content, setContent] = useState(notice?.content ?? '')
   const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useAction()
   const save = async () => {
     if (!notice) return
     const invalid = contentError(content)
     setError(invalid)
     if (invalid) return
-    setBusy(true)
-    try {
+    await run('更新通知失败', async () => {
       onSaved(await editApi.notices.update(gameId, notice.id, { content }))
       notifySuccess('通知已更新')
-    } catch (err) {
-      notifyError(err, '更新通知失败')
-    } finally {
-      setBusy(false)
-    }
+    })
   }
   return (
     <Modal opened={notice !== null} onClose={onClose} title="编辑通知" size="xl" data-testid="notice-edit-modal">
@@ -64,8 +63,9 @@ function EditNoticeModal({ gameId, notice, onClose, onSaved }: { gameId: number;
 
 export default function Notices() {
   const gameId = useEditGameId()
-  const key = gameId === null ? null : editKeys.notices(gameId)
-  const { data, error, isLoading, mutate } = useQuery(key, () => editApi.notices.list(gameId!))
+  const queryKey = queryKeys.edit.notices(gameId ?? 0)
+  const { data, error, isLoading } = useQuery({ queryKey, queryFn: gameId === null ? skipToken : () => editApi.notices.list(gameId) })
+  const mutate = (update: (current: GameNotice[] | undefined) => GameNotice[]) => queryClient.setQueryData(queryKey, update)
   const [draft, setDraft] = useState('')
   const [draftError, setDraftError] = useState<string | null>(null)
   const [posting, setPosting] = useState(false)
@@ -129,11 +129,7 @@ export default function Notices() {
         </Stack>
       </Card>
 
-      {error && !data && (
-        <Alert color="alert" variant="light" title="加载失败">
-          {error.message}
-        </Alert>
-      )}
+      {!data && <LoadError error={error} />}
       {isLoading && !data ? (
         <Skeleton height={80} />
       ) : data && notices.length === 0 ? (

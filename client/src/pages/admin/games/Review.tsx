@@ -5,17 +5,20 @@
  * accept, reject or suspend. Accepting locks the team and creates its challenge instances.
  */
 import { useMemo, useState } from 'react'
-import { Alert, Avatar, Badge, Button, Card, Group, SegmentedControl, Skeleton, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core'
+import { Avatar, Badge, Button, Card, Group, SegmentedControl, Skeleton, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core'
 import { IconBan, IconCheck, IconLock, IconSearch, IconX } from '@tabler/icons-react'
 import type { ParticipationStatus } from '@flagwave/shared/enums'
 import type { ParticipationInfoModel } from '@flagwave/shared/schemas/teams'
-import { editApi, editKeys } from '../../../api/edit'
-import { useQuery } from '../../../api/useQuery'
+import { editApi } from '../../../api/edit'
+import { skipToken, useQuery } from '@tanstack/react-query'
+import { queryClient } from '../../../api/queryClient'
+import { queryKeys } from '../../../api/queryKeys'
 import { confirmDialog } from '../../../components/ConfirmDialog/confirm'
 import { GameEditFrame, useEditGameId } from '../../../components/GameEditFrame/GameEditFrame'
 import { notifyError, notifySuccess } from '../../../utils/notify'
+import { LoadError } from '../../../components/LoadError/LoadError'
 
-export const STATUS_META: Record<ParticipationStatus, { label: string; color: string }> = {
+const STATUS_META: Record<ParticipationStatus, { label: string; color: string }> = {
   Pending: { label: '待审核', color: 'yellow' },
   Accepted: { label: '已通过', color: 'brand' },
   Suspended: { label: '已禁赛', color: 'orange' },
@@ -135,8 +138,9 @@ function ParticipationCard({ participation, busy, onSet }: { participation: Part
 
 export default function Review() {
   const gameId = useEditGameId()
-  const key = gameId === null ? null : editKeys.participations(gameId)
-  const { data, error, isLoading, mutate, revalidate } = useQuery(key, () => editApi.participations.list(gameId!))
+  const queryKey = queryKeys.game.participations(gameId ?? 0)
+  const { data, error, isLoading, refetch: revalidate } = useQuery({ queryKey, queryFn: gameId === null ? skipToken : () => editApi.participations.list(gameId) })
+  const mutate = (update: (current: ParticipationInfoModel[] | undefined) => ParticipationInfoModel[]) => queryClient.setQueryData(queryKey, update)
   const [filter, setFilter] = useState<ParticipationStatus | 'all'>('all')
   const [search, setSearch] = useState('')
   const [busy, setBusy] = useState<{ id: number; status: ParticipationStatus } | null>(null)
@@ -190,11 +194,7 @@ export default function Review() {
         />
         <TextInput placeholder="搜索队伍、单位或成员" leftSection={<IconSearch size={14} />} value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={240} data-testid="review-search" />
       </Group>
-      {error && !data && (
-        <Alert color="alert" variant="light" title="加载失败">
-          {error.message}
-        </Alert>
-      )}
+      {!data && <LoadError error={error} />}
       {isLoading && !data ? (
         <Skeleton height={160} />
       ) : data && visible.length === 0 ? (

@@ -5,22 +5,26 @@
  * after confirmation.
  */
 import { useState } from 'react'
-import { Alert, Avatar, Button, Card, Group, Skeleton, Stack, Table, Text } from '@mantine/core'
+import { Avatar, Button, Card, Group, Skeleton, Stack, Table, Text } from '@mantine/core'
 import { IconDownload, IconFileZip, IconTrash } from '@tabler/icons-react'
-import { editApi, editKeys } from '../../../api/edit'
-import { useQuery } from '../../../api/useQuery'
+import { editApi } from '../../../api/edit'
+import { skipToken, useQuery } from '@tanstack/react-query'
+import { queryKeys } from '../../../api/queryKeys'
 import { confirmDialog } from '../../../components/ConfirmDialog/confirm'
 import { formatTime } from '../../../components/GameTime/GameTime'
 import { GameEditFrame, useEditGame, useEditGameId } from '../../../components/GameEditFrame/GameEditFrame'
 import { notifyError, notifySuccess } from '../../../utils/notify'
+import { LoadError } from '../../../components/LoadError/LoadError'
 
 /** The file name at the end of an `/assets/{hash}/{name}` URL. */
 const fileNameOf = (url: string): string => decodeURIComponent(url.split('/').pop() ?? url)
 
 export default function Writeups() {
   const gameId = useEditGameId()
-  const key = gameId === null ? null : editKeys.writeups(gameId)
-  const { data, error, isLoading, revalidate } = useQuery(key, () => editApi.writeups.list(gameId!))
+  const { data, error, isLoading, refetch: revalidate } = useQuery({
+    queryKey: queryKeys.edit.writeups(gameId ?? 0),
+    queryFn: gameId === null ? skipToken : () => editApi.writeups.list(gameId),
+  })
   const { data: game } = useEditGame(gameId)
   const [removing, setRemoving] = useState(false)
 
@@ -70,11 +74,7 @@ export default function Writeups() {
           </Button>
         </Group>
       </Group>
-      {error && !data && (
-        <Alert color="alert" variant="light" title="加载失败">
-          {error.message}
-        </Alert>
-      )}
+      {!data && <LoadError error={error} />}
       {isLoading && !data ? (
         <Skeleton height={120} />
       ) : data && data.length === 0 ? (

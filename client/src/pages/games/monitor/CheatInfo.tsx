@@ -8,7 +8,8 @@ import { useMemo, useState } from 'react'
 import { Avatar, Group, Select, Stack, Text } from '@mantine/core'
 import type { CheatInfoModel } from '@flagwave/shared/schemas/play'
 import type { ParticipationModel } from '@flagwave/shared/schemas/teams'
-import { monitorApi, monitorKeys } from '../../../api/monitor'
+import { monitorApi } from '../../../api/monitor'
+import { queryKeys } from '../../../api/queryKeys'
 import { useGameRoom } from '../../../realtime/hooks'
 import { useGameId } from '../../../layouts/WithGameTab'
 import { LiveTable, type LiveColumn } from '../../../components/LiveTable/LiveTable'
@@ -63,7 +64,7 @@ export default function CheatInfo() {
     onResync: () => void feed.revalidate(),
   })
   const feed = useLiveFeed<CheatInfoModel>({
-    key: gameId === null ? null : monitorKeys.cheatInfo(gameId),
+    queryKey: gameId === null ? null : queryKeys.monitor.cheatInfo(gameId),
     // One unpaged list: the page size is never reached, so there is no "load more".
     fetchPage: () => monitorApi.cheatInfo(gameId!),
     pageSize: Number.POSITIVE_INFINITY,

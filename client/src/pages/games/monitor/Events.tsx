@@ -5,22 +5,24 @@
  * rows. Pause/resume, load more, sheet exports in the frame.
  */
 import { useMemo, useState } from 'react'
-import { Group, MultiSelect, Select, Switch, Text } from '@mantine/core'
+import { Group, MultiSelect, Switch, Text } from '@mantine/core'
 import { EventType } from '@flagwave/shared/enums'
 import type { GameEvent } from '@flagwave/shared/schemas/games'
-import { monitorApi, monitorKeys } from '../../../api/monitor'
-import { useGameRoom } from '../../../realtime/hooks'
+import { monitorApi } from '../../../api/monitor'
+import { queryKeys } from '../../../api/queryKeys'
 import { useGameId } from '../../../layouts/WithGameTab'
 import { LiveTable, type LiveColumn } from '../../../components/LiveTable/LiveTable'
-import { DEFAULT_PAGE_SIZE, timeMs, useLiveFeed } from '../../../components/LiveTable/useLiveFeed'
+import { DEFAULT_PAGE_SIZE, timeMs } from '../../../components/LiveTable/useLiveFeed'
 import { LiveFeedControls } from '../../../components/LiveFeedControls/LiveFeedControls'
 import { MonitorFrame } from '../../../components/MonitorFrame/MonitorFrame'
 import { EVENT_META, EventTypeBadge } from '../../../components/MonitorBadges/MonitorBadges'
 import { formatTime } from '../../../components/GameTime/GameTime'
+import { distinct, useMonitorFeed } from './useMonitorFeed'
+import { ValueFilter } from './ValueFilter'
 
 const CONTAINER_EVENTS: readonly EventType[] = ['ContainerStart', 'ContainerDestroy']
 
-export const eventKey = (e: GameEvent): string => `${timeMs(e.time)}|${e.type}|${e.team}|${e.user}|${e.content}`
+const eventKey = (e: GameEvent): string => `${timeMs(e.time)}|${e.type}|${e.team}|${e.user}|${e.content}`
 
 const COLUMNS: LiveColumn<GameEvent>[] = [
   { key: 'time', header: '时间', width: 150, render: (e) => formatTime(e.time, 'MM-DD HH:mm:ss') },
@@ -37,21 +39,15 @@ export default function Events() {
   const [team, setTeam] = useState<string | null>(null)
 
   const filter = useMemo(() => ({ hideContainer }), [hideContainer])
-  const { connected } = useGameRoom(gameId, {
-    namespace: 'monitor',
-    events: { ReceivedGameEvent: (event) => feed.push(event) },
-    onResync: () => void feed.revalidate(),
-  })
-  const feed = useLiveFeed<GameEvent>({
-    key: gameId === null ? null : monitorKeys.events(gameId, filter, DEFAULT_PAGE_SIZE),
+  const feed = useMonitorFeed<GameEvent>(gameId, (push) => ({ ReceivedGameEvent: push }), {
+    queryKey: gameId === null ? null : queryKeys.monitor.events(gameId, filter, DEFAULT_PAGE_SIZE),
     fetchPage: (count, skip) => monitorApi.events(gameId!, filter, count, skip),
     keyOf: eventKey,
     timeOf: (e) => timeMs(e.time),
     accepts: (e) => !hideContainer || !CONTAINER_EVENTS.includes(e.type),
-    live: connected,
   })
 
-  const teams = useMemo(() => [...new Set(feed.rows.map((r) => r.item.team).filter(Boolean))].sort((a, b) => a.localeCompare(b, 'zh-CN')), [feed.rows])
+  const teams = useMemo(() => distinct(feed.rows.map((r) => r.item.team)), [feed.rows])
   const typeOptions = useMemo(
     () => EventType.filter((t) => !hideContainer || !CONTAINER_EVENTS.includes(t)).map((value) => ({ value, label: EVENT_META[value].label })),
     [hideContainer],
@@ -82,19 +78,7 @@ export default function Events() {
               aria-label="事件类型"
               data-testid="event-type-filter"
             />
-            <Select
-              size="xs"
-              w={180}
-              data={team && !teams.includes(team) ? [team, ...teams] : teams}
-              value={team}
-              onChange={setTeam}
-              placeholder="全部队伍"
-              searchable
-              clearable
-              nothingFoundMessage="无匹配队伍"
-              aria-label="队伍"
-              data-testid="event-team-filter"
-            />
+            <ValueFilter values={teams} value={team} onChange={setTeam} noun="队伍" testId="event-team-filter" />
             <Switch
               size="sm"
               label="隐藏容器事件"

@@ -8,21 +8,21 @@ import { useMemo, useState } from 'react'
 import { Group, Select, Text } from '@mantine/core'
 import { AnswerResult, answerResultText } from '@flagwave/shared/enums'
 import type { Submission } from '@flagwave/shared/schemas/play'
-import { monitorApi, monitorKeys } from '../../../api/monitor'
-import { useGameRoom } from '../../../realtime/hooks'
+import { monitorApi } from '../../../api/monitor'
+import { queryKeys } from '../../../api/queryKeys'
 import { useGameId } from '../../../layouts/WithGameTab'
 import { LiveTable, type LiveColumn } from '../../../components/LiveTable/LiveTable'
-import { DEFAULT_PAGE_SIZE, timeMs, useLiveFeed } from '../../../components/LiveTable/useLiveFeed'
+import { DEFAULT_PAGE_SIZE, timeMs } from '../../../components/LiveTable/useLiveFeed'
 import { LiveFeedControls } from '../../../components/LiveFeedControls/LiveFeedControls'
 import { MonitorFrame } from '../../../components/MonitorFrame/MonitorFrame'
 import { AnswerResultBadge } from '../../../components/MonitorBadges/MonitorBadges'
 import { formatTime } from '../../../components/GameTime/GameTime'
+import { distinct, useMonitorFeed } from './useMonitorFeed'
+import { ValueFilter } from './ValueFilter'
 
-export const submissionKey = (s: Submission): string => `${timeMs(s.time)}|${s.team}|${s.user}|${s.challenge}|${s.answer}`
+const submissionKey = (s: Submission): string => `${timeMs(s.time)}|${s.team}|${s.user}|${s.challenge}|${s.answer}`
 
 const STATUS_OPTIONS = [{ value: 'All', label: '全部状态' }, ...AnswerResult.map((value) => ({ value, label: answerResultText[value] }))]
-
-const distinct = (values: string[]): string[] => [...new Set(values)].sort((a, b) => a.localeCompare(b, 'zh-CN'))
 
 const COLUMNS: LiveColumn<Submission>[] = [
   { key: 'time', header: '时间', width: 150, render: (s) => <span data-testid="submission-time">{formatTime(s.time, 'MM-DD HH:mm:ss')}</span> },
@@ -40,18 +40,12 @@ export default function Submissions() {
   const [challenge, setChallenge] = useState<string | null>(null)
 
   const filter = useMemo(() => ({ type: status }), [status])
-  const { connected } = useGameRoom(gameId, {
-    namespace: 'monitor',
-    events: { ReceivedSubmissions: (submission) => feed.push(submission) },
-    onResync: () => void feed.revalidate(),
-  })
-  const feed = useLiveFeed<Submission>({
-    key: gameId === null ? null : monitorKeys.submissions(gameId, filter, DEFAULT_PAGE_SIZE),
+  const feed = useMonitorFeed<Submission>(gameId, (push) => ({ ReceivedSubmissions: push }), {
+    queryKey: gameId === null ? null : queryKeys.monitor.submissions(gameId, filter, DEFAULT_PAGE_SIZE),
     fetchPage: (count, skip) => monitorApi.submissions(gameId!, filter, count, skip),
     keyOf: submissionKey,
     timeOf: (s) => timeMs(s.time),
     accepts: (s) => status === null || s.status === status,
-    live: connected,
   })
 
   const teams = useMemo(() => distinct(feed.rows.map((r) => r.item.team)), [feed.rows])
@@ -80,32 +74,8 @@ export default function Submissions() {
               aria-label="提交状态"
               data-testid="submission-status-filter"
             />
-            <Select
-              size="xs"
-              w={180}
-              data={team && !teams.includes(team) ? [team, ...teams] : teams}
-              value={team}
-              onChange={setTeam}
-              placeholder="全部队伍"
-              searchable
-              clearable
-              nothingFoundMessage="无匹配队伍"
-              aria-label="队伍"
-              data-testid="submission-team-filter"
-            />
-            <Select
-              size="xs"
-              w={180}
-              data={challenge && !challenges.includes(challenge) ? [challenge, ...challenges] : challenges}
-              value={challenge}
-              onChange={setChallenge}
-              placeholder="全部题目"
-              searchable
-              clearable
-              nothingFoundMessage="无匹配题目"
-              aria-label="题目"
-              data-testid="submission-challenge-filter"
-            />
+            <ValueFilter values={teams} value={team} onChange={setTeam} noun="队伍" testId="submission-team-filter" />
+            <ValueFilter values={challenges} value={challenge} onChange={setChallenge} noun="题目" testId="submission-challenge-filter" />
           </Group>
           <LiveFeedControls feed={feed} namespace="monitor" shown={rows.length} testId="submissions-live" />
         </Group>

@@ -10,25 +10,16 @@ import { ActionIcon, Alert, Avatar, Badge, Button, Center, Group, Loader, NavLin
 import { IconAlertCircle, IconDownload, IconFileZip, IconRefresh } from '@tabler/icons-react'
 import { useSearchParams } from 'react-router-dom'
 import type { ChallengeTrafficModel, FileRecord, TeamTrafficModel } from '@flagwave/shared/schemas/admin'
-import { downloadFile, monitorApi, monitorKeys, monitorPaths } from '../../../api/monitor'
-import { useQuery } from '../../../api/useQuery'
+import { downloadFile, monitorApi, monitorPaths } from '../../../api/monitor'
+import { refetchIfShown } from '../../../api/queryClient'
+import { queryKeys } from '../../../api/queryKeys'
+import { skipToken, useQuery } from '@tanstack/react-query'
 import { useGameId } from '../../../layouts/WithGameTab'
 import { MonitorFrame } from '../../../components/MonitorFrame/MonitorFrame'
 import { ChallengeTagBadge } from '../../../components/ChallengeTag/ChallengeTag'
 import { formatTime } from '../../../components/GameTime/GameTime'
 import { notifyError } from '../../../utils/notify'
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`
-  const units = ['KB', 'MB', 'GB', 'TB']
-  let value = bytes / 1024
-  let unit = 0
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024
-    unit += 1
-  }
-  return `${value.toFixed(value >= 100 ? 0 : value >= 10 ? 1 : 2)} ${units[unit]}`
-}
+import { formatBytes } from '../../../utils/formatBytes'
 
 const positive = (value: string | null): number | null => (value && /^\d+$/.test(value) && Number(value) > 0 ? Number(value) : null)
 
@@ -46,7 +37,7 @@ function Column({ title, children, extra, testId }: { title: string; children: R
   )
 }
 
-function QueryState({ isLoading, error, empty, emptyText }: { isLoading: boolean; error: Error | undefined; empty: boolean; emptyText: string }) {
+function QueryState({ isLoading, error, empty, emptyText }: { isLoading: boolean; error: Error | null; empty: boolean; emptyText: string }) {
   if (error)
     return (
       <Alert color="alert" variant="light" icon={<IconAlertCircle />} data-testid="traffic-error">
@@ -75,11 +66,21 @@ export default function Traffic() {
   const partId = positive(params.get('team'))
   const [downloading, setDownloading] = useState<string | null>(null)
 
-  const challenges = useQuery<ChallengeTrafficModel[]>(gameId === null ? null : monitorKeys.captures(gameId), () => monitorApi.captures(gameId!))
-  const teams = useQuery<TeamTrafficModel[]>(challengeId === null ? null : monitorKeys.challengeCaptures(challengeId), () => monitorApi.challengeCaptures(challengeId!))
-  const files = useQuery<FileRecord[]>(challengeId === null || partId === null ? null : monitorKeys.teamCaptures(challengeId, partId), () =>
-    monitorApi.teamCaptures(challengeId!, partId!),
-  )
+  const challengesKey = queryKeys.monitor.captures(gameId ?? 0)
+  const teamsKey = queryKeys.monitor.challengeCaptures(challengeId ?? 0)
+  const filesKey = queryKeys.monitor.teamCaptures(challengeId ?? 0, partId ?? 0)
+  const challenges = useQuery<ChallengeTrafficModel[]>({
+    queryKey: challengesKey,
+    queryFn: gameId === null ? skipToken : () => monitorApi.captures(gameId),
+  })
+  const teams = useQuery<TeamTrafficModel[]>({
+    queryKey: teamsKey,
+    queryFn: challengeId === null ? skipToken : () => monitorApi.challengeCaptures(challengeId),
+  })
+  const files = useQuery<FileRecord[]>({
+    queryKey: filesKey,
+    queryFn: challengeId === null || partId === null ? skipToken : () => monitorApi.teamCaptures(challengeId, partId),
+  })
 
   const select = (next: { challenge?: number | null; team?: number | null }) => {
     const search = new URLSearchParams(params)
@@ -119,7 +120,7 @@ export default function Traffic() {
           testId="traffic-challenges"
           extra={
             <Tooltip label="刷新" withArrow>
-              <ActionIcon variant="subtle" onClick={() => void Promise.all([challenges.revalidate(), teams.revalidate(), files.revalidate()])} aria-label="刷新" data-testid="traffic-refresh">
+              <ActionIcon variant="subtle" onClick={() => void Promise.all([refetchIfShown(challengesKey), refetchIfShown(teamsKey), refetchIfShown(filesKey)])} aria-label="刷新" data-testid="traffic-refresh">
                 <IconRefresh size={16} />
               </ActionIcon>
             </Tooltip>
@@ -220,7 +221,7 @@ export default function Traffic() {
               {sortedFiles.length > 0 && (
                 <>
                   <Text size="xs" c="dimmed">
-                    {sortedFiles.length} 个文件，共 {formatBytes(totalSize)}
+                    {sortedFiles.length} 个文件，共 {formatBytes(totalSize, 'short')}
                   </Text>
                   <ScrollArea.Autosize mah={560}>
                     <Table verticalSpacing={4} highlightOnHover data-testid="traffic-file-table">
@@ -232,7 +233,7 @@ export default function Traffic() {
                                 {f.fileName}
                               </Text>
                               <Text size="xs" c="dimmed">
-                                {formatTime(f.updateTime, 'MM-DD HH:mm:ss')} · {formatBytes(f.size)}
+                                {formatTime(f.updateTime, 'MM-DD HH:mm:ss')} · {formatBytes(f.size, 'short')}
                               </Text>
                             </Table.Td>
                             <Table.Td w={40}>
