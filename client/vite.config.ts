@@ -3,7 +3,7 @@
  * - Output: client/dist, hashed assets under /static/ (the server caches /static/* immutably).
  * - Dev server: proxies the API, asset downloads, Socket.IO (path /socket.io, namespaces /hub/*)
  *   and the health probe to the platform on :8080.
- * - Build info (SPEC §1, §3): git sha, tag (v2.0.1 unless BUILD_TAG), commit timestamp
+ * - Build info (docs/compatibility.md#defaults-and-build-information): git sha, tag (v2.0.1 unless BUILD_TAG), commit timestamp
  *   (20 characters, YYYY-MM-DDTHH:mm:ssZ) and build time, injected as __FLAGWAVE_BUILD__.
  */
 import { execFileSync } from 'node:child_process'

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm start`: build the client when it is missing or older than its sources, then run the
- * server (TypeScript through tsx) with the caller's environment (DESIGN §8).
+ * server (TypeScript through tsx) with the caller's environment (docs/operations.md#configuration).
  */
 import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'

@@ -26,7 +26,7 @@ function SessionSync() {
   return null
 }
 
-/** GET /api/config once at start: no refresh, no retry (SPEC §9); pushes keep it current. */
+/** GET /api/config once at start: no refresh, no retry (docs/compatibility.md#client-constants); pushes keep it current. */
 function ConfigSync() {
   const config = useQuery({ ...configQuery, refetchOnMount: 'always' }).data ?? DEFAULT_GLOBAL_CONFIG
   useEffect(() => {

@@ -1,5 +1,5 @@
 /**
- * Build information (SPEC §1, §3): sha (40 hex characters), tag, commit timestamp (20 characters,
+ * Build information (docs/compatibility.md#defaults-and-build-information): sha (40 hex characters), tag, commit timestamp (20 characters,
  * `YYYY-MM-DDTHH:mm:ssZ`) and build time. The build counts as official only when all four are
  * well-formed; otherwise the UI says "unofficial" and shows the unknown parts as unknown.
  */

@@ -1,5 +1,5 @@
 /**
- * Every route of SPEC §2. Matching is case-insensitive (react-router's default: no route sets
+ * Every route of docs/compatibility.md#screens-and-routes. Matching is case-insensitive (react-router's default: no route sets
  * `caseSensitive`), each screen is lazy-loaded behind the full-screen bars loader, `*` is the
  * not-found screen and the default error screen catches render and loader errors.
  *

@@ -1,5 +1,5 @@
 /**
- * The Mantine theme and the provider settings of SPEC §1 and §9: teal-green primary colour, a
+ * The Mantine theme and the provider settings of docs/compatibility.md#interface-basics, #client-constants: teal-green primary colour, a
  * red alert palette, sans-serif body and monospace code fonts, bars loader, dark colour scheme by
  * default with the user's choice remembered, notification and modal defaults.
  */
@@ -47,10 +47,10 @@ const FONT_SANS =
   '"IBM Plex Sans", "Noto Sans SC", -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, "Helvetica Neue", Arial, "PingFang SC", "Microsoft YaHei", sans-serif'
 const FONT_MONO = '"JetBrains Mono", "Fira Code", "Cascadia Code", ui-monospace, SFMono-Regular, Menlo, Consolas, monospace'
 
-/** SPEC §9: the fixed bottom panel is 240 px high. */
+/** docs/compatibility.md#client-constants: the fixed bottom panel is 240 px high. */
 const BOTTOM_PANEL_HEIGHT = 240
 
-/** SPEC §9 modal behaviour, shared by `<Modal>` defaults and the modals manager. */
+/** docs/compatibility.md#client-constants modal behaviour, shared by `<Modal>` defaults and the modals manager. */
 const MODAL_SETTINGS = {
   centered: true,
   closeOnEscape: true,
@@ -83,7 +83,7 @@ const COLOR_SCHEME_KEY = 'flagwave-color-scheme'
 export const DEFAULT_COLOR_SCHEME: MantineColorScheme = 'dark'
 export const colorSchemeManager = localStorageColorSchemeManager({ key: COLOR_SCHEME_KEY })
 
-/** SPEC §9: bottom right, 4000 ms, at most 5, 440 px wide, 200 px high at most, 250 ms transition. */
+/** docs/compatibility.md#client-constants: bottom right, 4000 ms, at most 5, 440 px wide, 200 px high at most, 250 ms transition. */
 export const NOTIFICATIONS_PROPS = {
   position: 'bottom-right',
   autoClose: 4000,
@@ -93,7 +93,7 @@ export const NOTIFICATIONS_PROPS = {
   transitionDuration: 250,
 } as const satisfies NotificationsProps
 
-/** SPEC §1, §9: Chinese confirm/cancel labels and the modal behaviour above. */
+/** docs/compatibility.md#interface-basics, #client-constants: Chinese confirm/cancel labels and the modal behaviour above. */
 export const MODALS_PROPS = {
   labels: { confirm: '确认', cancel: '取消' },
   modalProps: MODAL_SETTINGS,

@@ -1,6 +1,6 @@
 /**
  * createApp(): the Koa application, shared by main.ts and the tests. Middleware order is the
- * request flow of DESIGN §4; the routers come from the one route table in routes/index.ts.
+ * request flow of docs/architecture.md#request-flow; the routers come from the one route table in routes/index.ts.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -60,7 +60,7 @@ export function createApp(services: Services): Koa {
   return app
 }
 
-/** The built SPA: hashed assets cached for a year, other files for a week (CONTRACT §2.10). */
+/** The built SPA: hashed assets cached for a year, other files for a week (docs/compatibility.md#other-global-rules). */
 function serveClient(): Koa.Middleware {
   return async (ctx, next) => {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.path.startsWith('/api/') || ctx.path.startsWith('/hub/') || ctx.path.startsWith('/assets/')) {
@@ -82,7 +82,7 @@ function serveClient(): Koa.Middleware {
 }
 
 /**
- * Unmatched requests: API and hub paths get a JSON 404 (DESIGN §2 departs from the reference's
+ * Unmatched requests: API and hub paths get a JSON 404 (a deliberate departure, docs/compatibility.md#deliberate-departures, from the reference's
  * SPA answer here on purpose); every other GET without a file extension gets the SPA.
  */
 function fallback(): Koa.Middleware {

@@ -1,5 +1,5 @@
 /**
- * The process environment, parsed once with zod into a frozen object (DESIGN §8).
+ * The process environment, parsed once with zod into a frozen object (docs/operations.md#configuration).
  * Every problem is collected and reported together, then the process exits.
  */
 import path from 'node:path'
@@ -24,7 +24,7 @@ const EnvSchema = z.object({
   DOCKER_HOST: z.string().optional(),
   /** Public address challenge containers are reached at ("host" or "host:port" prefix for published ports). */
   PUBLIC_ENTRY: z.string().optional(),
-  /** `default` publishes container ports; `proxy` tunnels them through /api/proxy (CONTRACT §3.7). */
+  /** `default` publishes container ports; `proxy` tunnels them through /api/proxy (docs/compatibility.md#group-proxy). */
   CONTAINER_PORT_MAPPING: z.enum(['default', 'proxy']).default('default'),
   CONTAINER_NETWORK: z.string().optional(),
   KUBERNETES_NAMESPACE: z.string().default('flagwave-challenges'),
@@ -37,16 +37,16 @@ const EnvSchema = z.object({
   CONTAINER_PULL_IMAGES: bool.default(true),
   /** Process-count limit of a challenge container. */
   CONTAINER_PIDS_LIMIT: z.coerce.number().int().min(16).max(1_000_000).default(1024),
-  /** How often the reaper destroys expired containers and reconciles the engine (CONTRACT says 3 min). */
+  /** How often the reaper destroys expired containers and reconciles the engine (GZ::CTF uses 3 min). */
   CONTAINER_REAPER_INTERVAL_MS: z.coerce.number().int().min(200).max(3_600_000).default(60_000),
-  /** Global switch of proxy traffic capture; a challenge must enable it too (CONTRACT §3.7.1). */
+  /** Global switch of proxy traffic capture; a challenge must enable it too (docs/compatibility.md#group-proxy). */
   ENABLE_TRAFFIC_CAPTURE: bool.default(true),
   SMTP_URL: z.string().optional(),
   SMTP_FROM: z.string().default('Flagwave <noreply@localhost>'),
   XOR_KEY: z.string().default(''),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DISABLE_RATE_LIMIT: bool.default(false),
-  /** Trust X-Forwarded-For / X-Forwarded-Proto (CONTRACT §2.10)… */
+  /** Trust X-Forwarded-For / X-Forwarded-Proto (docs/compatibility.md#other-global-rules)… */
   TRUST_PROXY: bool.default(false),
   /** …and only from these peers: comma-separated IPs and CIDRs, or `loopback`. */
   TRUSTED_PROXIES: z
@@ -78,7 +78,7 @@ const EnvSchema = z.object({
   CAPTCHA_RECAPTCHA_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.5),
   /** Number of submission-checker workers in this process. */
   CHECKER_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(2),
-  /** Build information shown in the footer (SPEC §3). */
+  /** Build information shown in the footer (docs/compatibility.md#defaults-and-build-information). */
   BUILD_SHA: z.string().default(''),
   BUILD_TAG: z.string().default('v2.0.1'),
   BUILD_TIMESTAMP: z.string().default(''),

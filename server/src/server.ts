@@ -76,7 +76,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
 }
 
 /**
- * WebSocket upgrades of `/api/proxy/…` go to the container proxy (CONTRACT §3.7); every other
+ * WebSocket upgrades of `/api/proxy/…` go to the container proxy (docs/compatibility.md#group-proxy); every other
  * upgrade (Socket.IO at /socket.io) reaches the listeners registered before, unchanged. One
  * dispatcher replaces them so that Socket.IO's "destroy unknown upgrades" timer never sees a
  * proxy connection.

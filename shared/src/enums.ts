@@ -1,5 +1,5 @@
 /**
- * Every enumeration of the wire contract, spelled exactly as on the wire (CONTRACT §5).
+ * Every enumeration of the wire contract, spelled exactly as on the wire (docs/compatibility.md#enums).
  * Each enum is a readonly tuple of names in integer-code order, so `names.indexOf(x)`
  * is the code GZ::CTF stores, and a zod enum derived from it validates input.
  */
@@ -50,7 +50,7 @@ export const ChallengeTag = [
 ] as const
 export type ChallengeTag = (typeof ChallengeTag)[number]
 
-/** Flag submission status (CONTRACT §5.12, "AnswerResult" on the wire). */
+/** Flag submission status (docs/compatibility.md#enums, "AnswerResult" on the wire). */
 export const AnswerResult = ['FlagSubmitted', 'Accepted', 'WrongAnswer', 'NotFound', 'CheatDetected'] as const
 export type AnswerResult = (typeof AnswerResult)[number]
 
@@ -63,7 +63,7 @@ export type CaptchaProvider = (typeof CaptchaProvider)[number]
 export const LogLevel = ['Information', 'Warning', 'Error', 'Fatal'] as const
 export type LogLevel = (typeof LogLevel)[number]
 
-/** Short Chinese texts of AnswerResult used in events and sheets (CONTRACT §5.12). */
+/** Short Chinese texts of AnswerResult used in events and sheets (docs/compatibility.md#enums). */
 export const answerResultText: Record<AnswerResult, string> = {
   FlagSubmitted: '成功提交',
   Accepted: '答案正确',

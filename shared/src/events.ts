@@ -1,5 +1,5 @@
 /**
- * The realtime protocol (DESIGN §5, CONTRACT §6): namespaces, room names and the typed event
+ * The realtime protocol (docs/realtime.md; docs/compatibility.md#realtime-hubs): namespaces, room names and the typed event
  * maps shared by the server's one emitter, the SPA and the tests.
  */
 import type { AnswerResult, ContainerStatus } from './enums.js'

@@ -1,5 +1,5 @@
 /**
- * Dynamic flags and flag templates (CONTRACT §7.4), as GZ::CTF v0.17.6 builds them.
+ * Dynamic flags and flag templates (docs/compatibility.md#dynamic-flags), as GZ::CTF v0.17.6 builds them.
  * Only Web-standard APIs are used (the client runs `leetEntropy`/`isAcceptableTemplate` live);
  * hashing is injected so this file needs no Node import.
  */
@@ -47,11 +47,11 @@ export const LEET_TABLE: Readonly<Record<string, string>> = Object.freeze({
 export const GUID_PLACEHOLDER = '[GUID]'
 export const TEAM_HASH_PLACEHOLDER = '[TEAM_HASH]'
 export const LEET_PREFIX = '[LEET]'
-/** Minimum leet entropy (bits) of a template without placeholder (§7.4). */
+/** Minimum leet entropy (bits) of a template without placeholder (docs/compatibility.md#dynamic-flags). */
 export const MIN_TEMPLATE_ENTROPY = 32
 /** The admin test-container flag when the challenge has no template. */
 export const TEST_FLAG = 'flag{GZCTF_dynamic_flag_test}'
-/** Message of `PUT /api/edit/games/{id}/challenges/{cId}` for a weak template (§3.4.19). */
+/** Message of `PUT /api/edit/games/{id}/challenges/{cId}` for a weak template (docs/compatibility.md#group-edit). */
 export const WEAK_TEMPLATE_MESSAGE = 'flag 复杂度不足，请考虑添加队伍哈希或增加长度'
 
 /** Upper-case one UTF-16 unit like .NET `char.ToUpperInvariant` (a unit that would expand stays). */
@@ -134,7 +134,7 @@ export function isAcceptableTemplate(template: string | null | undefined): boole
 const randomGuid = (): string => globalThis.crypto.randomUUID().toLowerCase()
 
 export interface TeamFlagContext {
-  /** The participation's team token (`GameDetailModel.teamToken`, §7.3). */
+  /** The participation's team token (`GameDetailModel.teamToken`, docs/compatibility.md#team-token). */
   teamToken: string
   /** The game's team hash salt (`GET /api/edit/games/{id}/teamhashsalt`), see `teamHashSalt`. */
   teamHashSalt: string
@@ -152,13 +152,13 @@ export function teamHash(ctx: Pick<TeamFlagContext, 'teamToken' | 'teamHashSalt'
   return ctx.sha256Hex(`${ctx.teamToken}::${ctx.teamHashSalt}::${ctx.challengeId}`).slice(12, 24)
 }
 
-/** The game's team hash salt: sha256(`GZCTF@{privateKeyBase64}@PK`) (§7.4, §3.4.7). */
+/** The game's team hash salt: sha256(`GZCTF@{privateKeyBase64}@PK`) (docs/compatibility.md#dynamic-flags, #group-edit). */
 export function teamHashSalt(privateKeyBase64: string, sha256Hex: (text: string) => string): string {
   return sha256Hex(`GZCTF@${privateKeyBase64}@PK`)
 }
 
 /**
- * The flag of a team's `DynamicContainer` instance (§7.4, rules tried in order):
+ * The flag of a team's `DynamicContainer` instance (docs/compatibility.md#dynamic-flags, rules tried in order):
  * 1. no template → `flag{<guid>}`;
  * 2. `[GUID]` → every `[GUID]` replaced by one new GUID, nothing else changed;
  * 3. `[TEAM_HASH]` → a leading `[LEET]` is removed and the rest leet-transformed (otherwise the

@@ -1,6 +1,6 @@
 /**
  * Wire formatting shared by server, client and tests.
- * Dates travel as ISO-8601 with an explicit `+00:00` offset and trimmed fraction (CONTRACT §2.4).
+ * Dates travel as ISO-8601 with an explicit `+00:00` offset and trimmed fraction (docs/compatibility.md#dates).
  */
 export function toWireDate(date: Date | string | number): string {
   const d = date instanceof Date ? date : new Date(date)

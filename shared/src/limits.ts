@@ -1,4 +1,4 @@
-/** Field limits and patterns shared by server validation and client forms (CONTRACT §4). */
+/** Field limits and patterns shared by server validation and client forms (docs/compatibility.md#shapes). */
 export const USER_NAME_MIN = 3
 export const USER_NAME_MAX = 15
 export const USER_NAME_PATTERN = /^[A-Za-z0-9\-._@+]+$/
@@ -18,21 +18,21 @@ export const FLAG_TEMPLATE_MAX = 120
 export const FLAG_MAX = 125
 export const SUBMIT_FLAG_MAX = 126
 
-/** Upload limits (CONTRACT §3.1.12, §3.5.23). */
+/** Upload limits (docs/compatibility.md#group-account, #group-game-write-ups). */
 export const IMAGE_MAX_BYTES = 3 * 1024 * 1024
 export const WRITEUP_MAX_BYTES = 20 * 1024 * 1024
 export const REQUEST_BODY_MAX_BYTES = 30_000_000
 export const AVATAR_WIDTH = 300
 
-/** SPEC §1: accepted image types. */
+/** docs/compatibility.md#file-and-image-urls: accepted image types. */
 export const IMAGE_MIME_TYPES = ['image/png', 'image/gif', 'image/jpeg', 'image/webp', 'image/bmp', 'image/tiff'] as const
 
-/** Team and game rules (CONTRACT §3.8, §3.5). */
+/** Team and game rules (docs/compatibility.md#group-team, #group-game-reading-and-joining). */
 export const MAX_CAPTAINED_TEAMS = 3
 export const CONTAINER_LIFETIME_MS = 2 * 60 * 60 * 1000
 export const CONTAINER_PROLONG_WINDOW_MS = 10 * 60 * 1000
 export const CONTAINER_COOLDOWN_MS = 10 * 1000
 export const DEFAULT_BLOOD_BONUS = 52459530
 
-/** SPEC §9: client behaviour constants. */
+/** docs/compatibility.md#client-constants: client behaviour constants. */
 export const REFRESH_INTERVAL_MS = 10_000

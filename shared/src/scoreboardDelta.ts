@@ -1,6 +1,6 @@
 /**
  * `applyScoreboardDelta(board, delta)` — the next version of a scoreboard from the previous one and
- * the pushed difference (DESIGN §5). The server's engine (server/src/domain/scoreboard/engine.ts)
+ * the pushed difference (docs/realtime.md#scoreboard-versions-and-gap-repair). The server's engine (server/src/domain/scoreboard/engine.ts)
  * renders the same board from its own state; the rules below are the engine's, restated on the
  * contract shape, and tests fold every pushed delta to check that both agree member for member:
  *
@@ -21,7 +21,7 @@ import { bloodRankOf, compareRanking, solveScore } from './scoring.js'
 
 const isSolved = (item: Pick<ChallengeItem, 'type'>): boolean => item.type !== 'Unaccepted'
 
-/** Scoreboard order (§7.6), made total by team id as the engine does. */
+/** Scoreboard order (docs/scoring.md#ranking), made total by team id as the engine does. */
 function compareRows(a: ScoreboardItem, b: ScoreboardItem): number {
   return compareRanking(a, b) || a.id - b.id
 }

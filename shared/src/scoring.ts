@@ -1,5 +1,5 @@
 /**
- * Scoring (CONTRACT §7.5–7.6, DESIGN §6): pure functions shared by the scoreboard engine,
+ * Scoring (docs/scoring.md#blood-bonus, #dynamic-score, #incremental-engine): pure functions shared by the scoreboard engine,
  * the admin forms and the tests. Arithmetic mirrors GZ::CTF v0.17.6: the dynamic score is
  * computed in doubles and floored; blood factors are single-precision floats
  * (`field / 1000f + 1.0f`) and a blood solve is `Convert.ToInt32(score * factor)`, i.e. the
@@ -72,7 +72,7 @@ export function encodeBloodBonus(a: BloodBonusParts | number, second?: number, t
   return parts.first * SHIFT_FIRST + parts.second * SHIFT_SECOND + parts.third
 }
 
-/** The value stored on write: any 10-bit field above 1000 → the default 52459530 (§7.5). */
+/** The value stored on write: any 10-bit field above 1000 → the default 52459530 (docs/scoring.md#blood-bonus). */
 export function normalizeBloodBonus(value: number): number {
   const { first, second, third } = decodeBloodBonus(value)
   if (first > BLOOD_BONUS_BASE || second > BLOOD_BONUS_BASE || third > BLOOD_BONUS_BASE) return DEFAULT_BLOOD_BONUS
@@ -118,7 +118,7 @@ export interface Rankable {
 }
 
 /**
- * Scoreboard order (§7.6): score descending, then `lastSubmissionTime` ascending. Equal rows compare
+ * Scoreboard order (docs/scoring.md#ranking): score descending, then `lastSubmissionTime` ascending. Equal rows compare
  * as 0, so a stable sort keeps their previous order; ranks are consecutive positions.
  */
 export function compareRanking(a: Rankable, b: Rankable): number {

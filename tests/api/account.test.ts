@@ -1,5 +1,5 @@
 /**
- * Group `account` (CONTRACT §3.1): every endpoint's success shape, its validation and Identity
+ * Group `account` (docs/compatibility.md#group-account): every endpoint's success shape, its validation and Identity
  * messages (with nothing changed in the database), authorization (401 before 400, 403 for
  * banned users), the three registration outcomes, the e-mail link flows, sessions and cookies,
  * captcha, mail failures and the Register rate limit.

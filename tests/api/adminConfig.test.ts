@@ -1,5 +1,5 @@
 /**
- * Runtime settings (CONTRACT §3.2.1, §3.2.2, §3.6.4, §4.4): GET/PUT /api/admin/config, the
+ * Runtime settings (docs/compatibility.md#group-admin, #group-info, #configuration-shapes): GET/PUT /api/admin/config, the
  * "null keeps" rule, type validation, the effect on the next request (also on another node),
  * concurrency and malformed stored values.
  */
@@ -180,7 +180,7 @@ describe('PUT /api/admin/config', () => {
     const anon = await server.client().put('/api/admin/config', json)
     expect(anon.status).toBe(401)
     expect(anon.body).toEqual({ title: '请先登录', status: 401 })
-    // 401 wins over a bad body (CONTRACT §2.5).
+    // 401 wins over a bad body (docs/compatibility.md#sessions-and-roles).
     expect((await server.client().put('/api/admin/config', { accountPolicy: { allowRegister: 'x' } })).status).toBe(401)
     for (const role of ['User', 'Monitor', 'Banned'] as const) {
       const { client } = await createUser(server, { role })

@@ -1,5 +1,5 @@
 /**
- * The audit log (CONTRACT §3.2.14, §4.11 LogMessageModel): GET /api/admin/logs filtering,
+ * The audit log (docs/compatibility.md#group-admin, #administration-shapes LogMessageModel): GET /api/admin/logs filtering,
  * ordering, paging and validation, and AuditLog.write never failing its caller.
  */
 import pino from 'pino'

@@ -1,5 +1,5 @@
 /**
- * Group `admin`, users and teams (CONTRACT §3.2.3–3.2.13): lists and searches, batch creation in
+ * Group `admin`, users and teams (docs/compatibility.md#group-admin): lists and searches, batch creation in
  * one transaction (duplicate-update rule, teams), edits whose Identity refusals are ignored,
  * bans and role changes that take effect at once (sessions and sockets), password resets,
  * deletions — all Admin-only, Monitor included in the refusals.

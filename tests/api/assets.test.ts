@@ -1,5 +1,5 @@
 /**
- * Group `assets` (CONTRACT §3.3) and `GET /api/admin/files` (§3.2.20): content-addressed upload
+ * Group `assets` (docs/compatibility.md#group-assets) and `GET /api/admin/files` (docs/compatibility.md#group-admin): content-addressed upload
  * with reference counts, download with strong caching, conditional GET and byte ranges (our
  * improvement over the reference), delete semantics, and proof that file names are only labels.
  */

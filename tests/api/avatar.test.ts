@@ -1,5 +1,5 @@
 /**
- * PUT /api/account/avatar (CONTRACT §3.1.12, §7.1): content-checked images, GIFs kept byte for
+ * PUT /api/account/avatar (docs/compatibility.md#group-account, #file-and-image-urls): content-checked images, GIFs kept byte for
  * byte, everything else 300 px wide WebP, file references released on replacement, and the
  * error titles of the contract.
  */

@@ -1,7 +1,7 @@
 /**
- * Challenge administration (CONTRACT §3.4.16–3.4.19, §3.4.22–3.4.25): challenges, their partial
+ * Challenge administration (docs/compatibility.md#group-edit): challenges, their partial
  * update with its ordered error table and side effects, flags and attachments with their file
- * references, and the flag-template rules (§7.4) through the API.
+ * references, and the flag-template rules (docs/compatibility.md#dynamic-flags) through the API.
  */
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -1,5 +1,5 @@
 /**
- * Game administration (CONTRACT §3.4.4–3.4.11): create, list, read, replace, delete, poster,
+ * Game administration (docs/compatibility.md#group-edit): create, list, read, replace, delete, poster,
  * team hash salt and write-ups, plus the permission matrix of every game/challenge/notice edit
  * endpoint.
  */
@@ -142,7 +142,7 @@ describe('POST /api/edit/games', () => {
     expect(Buffer.from(body.publicKey, 'base64')).toHaveLength(32)
     expect(body.publicKey).toHaveLength(44)
 
-    // The stored private key signs team tokens that the published public key verifies (CONTRACT §7.3).
+    // The stored private key signs team tokens that the published public key verifies (docs/compatibility.md#team-token).
     const game = (await gameRow(body.id))!
     const [, signature] = teamToken(game, 7, server.services.config.XOR_KEY).split(':')
     const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(body.publicKey, 'base64').toString('base64url') }, format: 'jwk' })

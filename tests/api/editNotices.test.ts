@@ -1,6 +1,6 @@
 /**
- * Game notices (CONTRACT §3.4.12–3.4.15): post, list (Normal only), edit and delete, with the
- * exact titles, and the players' notice cache flushed on every change (§3.5.6).
+ * Game notices (docs/compatibility.md#group-edit): post, list (Normal only), edit and delete, with the
+ * exact titles, and the players' notice cache flushed on every change (docs/compatibility.md#group-game-reading-and-joining).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { GameNotice as GameNoticeModel } from '@flagwave/shared/schemas/games'

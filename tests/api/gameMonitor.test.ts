@@ -1,5 +1,5 @@
 /**
- * Monitor reads (CONTRACT §3.5.7–3.5.9): events (hideContainer, paging, newest first),
+ * Monitor reads (docs/compatibility.md#group-game-monitors): events (hideContainer, paging, newest first),
  * submissions (status filter, `count` ≤ 0 = all, newest first) and cheat reports, with the
  * shared "game exists and has started" checks and the Monitor role.
  */

@@ -1,5 +1,5 @@
 /**
- * Playing a game (CONTRACT §3.5.1, 3.5.2, 3.5.6, 3.5.15, 3.5.19): the public list and detail,
+ * Playing a game (docs/compatibility.md#group-game-reading-and-joining, #group-game-challenges-and-flags): the public list and detail,
  * the context gate on `details` and challenge views, instance loading (dynamic attachments
  * assigned once and exclusively, dynamic-container flags generated once from the template) and
  * the notice list.

@@ -10,7 +10,7 @@ afterAll(async () => {
 })
 
 describe('info', () => {
-  it('GET /api/config answers the global config with the SPEC additions', async () => {
+  it('GET /api/config answers the global config with the Flagwave additions', async () => {
     const res = await server.client().get('/api/config')
     expect(res.status).toBe(200)
     expect(res.body).toEqual({ title: 'GZ', slogan: '黑客为乐，不为牟利', footerInfo: null, beianInfo: null })

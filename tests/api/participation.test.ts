@@ -1,5 +1,5 @@
 /**
- * Joining, leaving and reviewing (CONTRACT §3.5.3, §3.5.4, §3.5.16, §3.2.15): every join check in
+ * Joining, leaving and reviewing (docs/compatibility.md#group-game-reading-and-joining, #group-admin): every join check in
  * the contract's order with nothing changed on a refusal, the side effects of a join and of a
  * review (team lock, instances, scoreboard rebuild), the participations list, and permissions.
  */

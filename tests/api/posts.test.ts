@@ -1,7 +1,7 @@
 /**
- * Posts (CONTRACT §3.4.1–3.4.3, §3.6.1–3.6.3): public reads (pinned first, then newest; latest
+ * Posts (docs/compatibility.md#group-edit, #group-info): public reads (pinned first, then newest; latest
  * 20; served from a cache that every change invalidates), admin create / full-replacement update
- * / delete, and the pin rule that never wipes a post (DESIGN §2, CONTRACT §9).
+ * / delete, and the pin rule that never wipes a post (docs/compatibility.md#deliberate-departures, #neighbouring-versions).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'

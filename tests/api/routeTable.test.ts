@@ -1,5 +1,5 @@
 /**
- * The route table against CONTRACT §8: every endpoint of the contract is served with the
+ * The route table against docs/compatibility.md#routes-by-group: every endpoint of the contract is served with the
  * contract's method, path and minimum role, and no route exists that the contract (or the
  * documented Flagwave additions) does not list — a new route without a row here fails.
  */

@@ -1,5 +1,5 @@
 /**
- * `GET /api/game/{id}/scoreboard` (CONTRACT §3.5.5, §4.9, §7.6; DESIGN §5–6): the shape, scores,
+ * `GET /api/game/{id}/scoreboard` (docs/compatibility.md#group-game-challenges-and-flags, #scoreboard-shapes; docs/scoring.md#dynamic-score; docs/realtime.md#scoreboard-versions-and-gap-repair): the shape, scores,
  * bloods and ranks after real submissions, the version validator (ETag / 304), the errors, and the
  * rebuild requested through `requestScoreboardRebuild`.
  */

@@ -1,5 +1,5 @@
 /**
- * Spreadsheet exports (CONTRACT §3.5.17–3.5.18): real .xlsx files that parse back with exceljs,
+ * Spreadsheet exports (docs/compatibility.md#group-game-monitors): real .xlsx files that parse back with exceljs,
  * with the contract's sheet names, columns and download names; the error quirks (404 with body
  * status 400, `遇到问题，请重试` for an empty board) and the Monitor role.
  */

@@ -1,5 +1,5 @@
 /**
- * Flag submission and its status (CONTRACT §3.5.20, §3.5.21, §3.5.0, §7.4, DESIGN §6): the
+ * Flag submission and its status (docs/compatibility.md#group-game-challenges-and-flags, #group-game-the-context-gate, #dynamic-flags; docs/scoring.md#submission-queue): the
  * durable queue, judging, blood notices, cheat detection, validation, the context gate and the
  * Submit rate limit.
  */

@@ -1,5 +1,5 @@
 /**
- * Group `team` (CONTRACT §3.8): the 12 endpoints with their checks in order, exact titles and
+ * Group `team` (docs/compatibility.md#group-team): the 12 endpoints with their checks in order, exact titles and
  * body statuses (including the HTTP 400 `队伍未找到` quirk), the invite code, the team lock and
  * its unlock side effect, kick and registrations, and the avatar.
  */

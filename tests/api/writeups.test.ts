@@ -1,5 +1,5 @@
 /**
- * Write-ups (CONTRACT §3.5.22–3.5.23, §3.2.16–3.2.17): the team's view and upload (PDF rules in
+ * Write-ups (docs/compatibility.md#group-game-write-ups, #group-admin): the team's view and upload (PDF rules in
  * order before the gate, gate steps 1–4 so ended games still take write-ups, the deadline, the
  * previous file released), the admin list and the zip of every write-up.
  */

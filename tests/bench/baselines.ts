@@ -1,5 +1,5 @@
 /**
- * What this PostgreSQL can do on its own, measured in the same run as the queue (DESIGN §10): how
+ * What this PostgreSQL can do on its own, measured in the same run as the queue (docs/operations.md#benchmarks): how
  * many single-row, autocommitted inserts of a submission-shaped row it takes per second from
  * several clients — the pgbench way. `pgbench` itself when it is installed (Debian's
  * postgresql-client ships it); otherwise the same loop with node-postgres.

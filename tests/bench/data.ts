@@ -1,5 +1,5 @@
 /**
- * Benchmark data sets (DESIGN §10), written with set-based SQL (`generate_series`):
+ * Benchmark data sets (docs/operations.md#benchmarks), written with set-based SQL (`generate_series`):
  * - `small`: 110 teams of one user, 20 dynamic challenges, team i solves challenges 0 … 19 − (i mod 5) (1,980 solves);
  * - `large`: 1,000 teams × 100 challenges × 200,000 submissions, a quarter of them correct;
  * - plain games with teams, challenges and instances for the queue and latency runs.
@@ -102,7 +102,7 @@ export async function createBenchInstances(pool: pg.Pool, teams: BenchTeam[], ch
   )
 }
 
-/** The small set of DESIGN §10. */
+/** The small set of docs/operations.md#benchmarks. */
 export async function smallDataSet(pool: pg.Pool): Promise<BenchGame> {
   const gameId = await createBenchGame(pool, 'bench small')
   const challengeIds = await createBenchChallenges(pool, gameId, 20, 'DynamicContainer')
@@ -121,7 +121,7 @@ export async function smallDataSet(pool: pg.Pool): Promise<BenchGame> {
   return { gameId, challengeIds, teams }
 }
 
-/** The large set of DESIGN §10: 1,000 teams × 100 challenges × 200,000 submissions, a quarter correct. */
+/** The large set of docs/operations.md#benchmarks: 1,000 teams × 100 challenges × 200,000 submissions, a quarter correct. */
 export async function largeDataSet(pool: pg.Pool): Promise<BenchGame> {
   const gameId = await createBenchGame(pool, 'bench large')
   const challengeIds = await createBenchChallenges(pool, gameId, 100, 'StaticAttachment')

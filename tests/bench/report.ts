@@ -1,6 +1,6 @@
 /**
  * The bench's figures as a short markdown table (each beside its baseline of the same run and its
- * goal from DESIGN §10), written to tests/bench/results.md and into the README between the
+ * goal from docs/operations.md#benchmarks), written to tests/bench/results.md and into the README between the
  * `<!-- bench:start -->` / `<!-- bench:end -->` markers.
  */
 import fs from 'node:fs/promises'
@@ -74,7 +74,7 @@ export function markdownTable(r: Results): string {
   return [
     `${m.cpus} × ${m.cpuModel}, ${m.memoryGb} GB, Node ${m.node}, PostgreSQL ${m.postgres}, Redis ${m.redis ? 'on' : 'off'}, ${r.date.slice(0, 10)}; load generators on the same cores.`,
     '',
-    '| Figure | This machine | Goal (DESIGN §10) |',
+    '| Figure | This machine | Goal (docs/operations.md#benchmarks) |',
     '|---|---|---|',
     ...rows.map((row) => `| ${row.join(' | ')} |`),
   ].join('\n')

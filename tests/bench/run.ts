@@ -1,5 +1,5 @@
 /**
- * `npm run bench` — the figures of DESIGN §10 on this machine (not part of `npm test`):
+ * `npm run bench` — the figures of docs/operations.md#benchmarks on this machine (not part of `npm test`):
  *
  * 1. scoreboard GET throughput (small data set) beside a bare Koa endpoint, with `wrk -t2 -c50`;
  * 2. full rebuild of the large data set (1,000 teams × 100 challenges × 200,000 submissions),
@@ -155,7 +155,7 @@ async function readThroughput(server: RunningServer, pool: pg.Pool) {
   await server.services.scoreboard.rebuild(small.gameId)
   const snapshot = (await server.services.scoreboard.snapshot(small.gameId))!
   const gz = await snapshot.gzipped()
-  // The bare endpoint of DESIGN §10, and beside it bare Koa handing out the very same bytes: the
+  // The bare endpoint of docs/operations.md#benchmarks, and beside it bare Koa handing out the very same bytes: the
   // difference between the two is the cost of moving the board, the rest is the platform's.
   const bare = new Koa()
   bare.use((ctx) => {

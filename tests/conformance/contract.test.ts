@@ -1,5 +1,5 @@
 /**
- * Conformance walk over CONTRACT §8 (tests/support/contract.ts): every endpoint is called
+ * Conformance walk over docs/compatibility.md#routes-by-group (tests/support/contract.ts): every endpoint is called
  * successfully with the fixtures of tests/support/fixtures.ts, as the right caller, and checked for
  *   - the method (another method on the same path matches nothing: 404),
  *   - the path, case-insensitively (GETs in lower, UPPER and mIxEd case; others in mixed case plus
@@ -8,7 +8,7 @@
  *   - status 200 and the body against the route's shared zod `response` schema: JSON parses with
  *     it, empty-body endpoints send `Content-Length: 0`, string endpoints send a JSON string
  *     literal, downloads carry their media type,
- *   - every date in every JSON response in the wire format (`+00:00` offset, CONTRACT §2.4).
+ *   - every date in every JSON response in the wire format (`+00:00` offset, docs/compatibility.md#dates).
  */
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -292,7 +292,7 @@ const CALLS: Record<number, (w: World) => Promise<Call> | Call> = {
   },
 }
 
-/** Forget the 10-second container throttle of team A's container instance (CONTRACT §3.5.24). */
+/** Forget the 10-second container throttle of team A's container instance (docs/compatibility.md#group-game-containers). */
 async function allowContainerOperation(w: World) {
   await sql(`update instances set last_container_operation = now() - interval '1 hour' where participation_id = ? and challenge_id = ?`, [w.participations.a.id, w.challenges.container.id])
 }
@@ -355,7 +355,7 @@ function checkSuccess(route: RouteSpec, res: ApiResponse, expectedStatus: number
 
 const routeOf = (e: ContractEndpoint) => allRoutes.find((r) => routeKey(r.method, r.path) === routeKey(e.method, e.path))
 
-describe('every contract endpoint answers as CONTRACT §8 says', () => {
+describe('every contract endpoint answers as its GZ::CTF v0.17.6 row says', () => {
   it('every route declares its success response', () => {
     expect(allRoutes.filter((r) => r.response === undefined).map((r) => `${r.method} ${r.path}`)).toEqual([])
   })

@@ -1,6 +1,5 @@
 /**
- * Team containers on the real Docker engine (CONTRACT §3.5.24–3.5.26, §3.2.18–3.2.19,
- * §3.4.20–3.4.21, DESIGN §7): start a container and reach it on its published 127.0.0.1 port,
+ * Team containers on the real Docker engine (docs/compatibility.md#group-game-containers, #group-admin, #group-edit; docs/architecture.md#containers): start a container and reach it on its published 127.0.0.1 port,
  * prolong, destroy, the team limit, the cooldown, the dynamic flag in GZCTF_FLAG, editors' test
  * containers, the admin instance list, and the reaper / reconciliation.
  *

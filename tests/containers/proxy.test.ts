@@ -1,6 +1,5 @@
 /**
- * The platform proxy and traffic capture on the real Docker engine (CONTRACT §3.7, §3.5.10–
- * 3.5.14): with CONTAINER_PORT_MAPPING=proxy a container's entry is its GUID, `ws
+ * The platform proxy and traffic capture on the real Docker engine (docs/compatibility.md#group-proxy, #group-game-monitors): with CONTAINER_PORT_MAPPING=proxy a container's entry is its GUID, `ws
  * /api/proxy/{id}` relays a TCP exchange (through the published 127.0.0.1 port), every
  * connection of a capture-enabled challenge becomes a pcap file (parsed here), and monitors
  * list and download the captures.

@@ -1,5 +1,5 @@
 /**
- * The durable submission queue and the scoreboard ownership across nodes (DESIGN §6): submissions
+ * The durable submission queue and the scoreboard ownership across nodes (docs/scoring.md#engine-ownership): submissions
  * queued by a node without checkers, or left behind by a node that stopped mid-queue, are settled
  * by other nodes exactly once (status transitions counted by a trigger), blood notices are not
  * duplicated, and every node serves the scoreboard a full rebuild computes; when the node owning

@@ -125,7 +125,7 @@ describe.skipIf(!browserAvailable())('account screens (Chromium)', () => {
         expect(await avatarResponse.json()).toMatch(/^\/assets\/[0-9a-f]{64}\/avatar\.webp$/)
         await page.waitForFunction(() => /^\/assets\/[0-9a-f]{64}\/avatar$/.test(document.querySelector('[data-testid="profile-avatar"]')?.getAttribute('data-src') ?? ''))
         const avatarUrl = await page.getByTestId('profile-avatar').getAttribute('data-src')
-        // The extension-less URL is served as octet-stream (CONTRACT §3.3.1); the <img> still decodes it.
+        // The extension-less URL is served as octet-stream (docs/compatibility.md#group-assets); the <img> still decodes it.
         await expect(page.evaluate(async (url) => (await fetch(url!)).status, avatarUrl)).resolves.toBe(200)
         const img = page.locator(`[data-testid="profile-avatar"] img[src="${avatarUrl}"]`)
         await img.waitFor()
@@ -249,7 +249,7 @@ describe.skipIf(!browserAvailable())('account screens (Chromium)', () => {
         await screenshot(page, 'errors-02-banned-signed-out')
 
         // The contract's form of a ban: GET /api/account/profile answers body status 403. The
-        // client logs out and says the account is disabled (CONTRACT §3.1.11).
+        // client logs out and says the account is disabled (docs/compatibility.md#group-account).
         const other = `dis_${randomBytes(3).toString('hex')}`
         await server.client().post('/api/account/register', { userName: other, email: `${other}@example.com`, password })
         await page.goto('/account/login')

@@ -1,5 +1,5 @@
 /**
- * Captcha on the account screens (CONTRACT §3.6.5, §4.2 ModelWithCaptcha), in Chromium against the
+ * Captcha on the account screens (docs/compatibility.md#group-info, #account-shapes ModelWithCaptcha), in Chromium against the
  * real server (which serves client/dist):
  * - with the default settings GET /api/captcha says `None`: no captcha script is requested on the
  *   login, register or recovery screens and logging in works (`challenge: null`);

@@ -1,6 +1,5 @@
 /**
- * Challenge containers in Chromium against the real Docker engine (CONTRACT §3.5.24–3.5.26,
- * §3.4.20–3.4.21; DESIGN §7): a player starts the team's container from the challenge modal,
+ * Challenge containers in Chromium against the real Docker engine (docs/compatibility.md#group-game-containers, #group-edit; docs/architecture.md#containers): a player starts the team's container from the challenge modal,
  * sees its entry and the countdown, reads the dynamic flag from the container itself, sees the
  * reaper's "expiring" push enable prolonging, prolongs, destroys, starts again, and after the
  * correct flag the container is released on its own. An editor starts and stops a test
@@ -119,7 +118,7 @@ describe.skipIf(!browserAvailable() || !available)('challenge containers (Chromi
       const refused = page.waitForResponse((r) => r.request().method() === 'DELETE' && r.url().endsWith(`/container/${box.challenge.id}`))
       await page.getByTestId('container-destroy').click()
       expect(await (await refused).json()).toEqual({ title: '容器操作过于频繁', status: 429 })
-      // Like the reference client, every 429 reads as one fixed "too frequent" toast (CONTRACT §2.7.5).
+      // Like the reference client, every 429 reads as one fixed "too frequent" toast (docs/compatibility.md#rate-limits).
       await page.getByText('操作过于频繁，请稍后再试').first().waitFor({ timeout: LIVE_TIMEOUT })
       await expect(controls.getAttribute('data-state')).resolves.toBe('running')
       await screenshot(page, 'containers-03-cooldown')

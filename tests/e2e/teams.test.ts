@@ -229,7 +229,7 @@ describe.skipIf(!browserAvailable())('teams screen (Chromium)', () => {
         await card(pc, team.name).getByTestId('team-manage').click()
         await pc.getByTestId('invite-box').waitFor()
 
-        // A file type outside SPEC §1 is refused before upload; a PNG is stored as the avatar.
+        // A file type outside docs/compatibility.md#file-and-image-urls is refused before upload; a PNG is stored as the avatar.
         const textFile = path.join(tmpDir, 'notes.txt')
         await fs.writeFile(textFile, 'not an image')
         await pc.getByTestId('team-avatar-input').setInputFiles(textFile)

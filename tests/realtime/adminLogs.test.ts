@@ -1,5 +1,5 @@
 /**
- * The `/hub/admin` push (CONTRACT §6.4): every admin socket receives `ReceivedLog` within
+ * The `/hub/admin` push (docs/realtime.md#admin-hub-events): every admin socket receives `ReceivedLog` within
  * 100 ms of the action, with the server's local offset and a TaskStatus name; sockets of
  * lower roles are disconnected.
  */

@@ -1,5 +1,5 @@
 /**
- * The realtime backbone (CONTRACT §6, DESIGN §5): hub access rules checked on connect, room
+ * The realtime backbone (docs/compatibility.md#realtime-hubs; docs/realtime.md#who-may-join-what): hub access rules checked on connect, room
  * isolation between games, and dropping a user's sockets.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'

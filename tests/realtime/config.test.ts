@@ -1,5 +1,5 @@
 /**
- * `ReceivedConfigUpdate` on `/hub/user` (DESIGN §5): a change of the settings is pushed to
+ * `ReceivedConfigUpdate` on `/hub/user` (docs/realtime.md#user-hub-events): a change of the settings is pushed to
  * every open user-hub socket as the public GlobalConfig, on every node.
  */
 import os from 'node:os'

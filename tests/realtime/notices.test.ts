@@ -1,5 +1,5 @@
 /**
- * ReceivedGameNotice on the user hub (CONTRACT §6.2, DESIGN §5) with real socket.io-client
+ * ReceivedGameNotice on the user hub (docs/realtime.md#user-hub-events) with real socket.io-client
  * connections: admin notices, NewChallenge and NewHint reach the watchers of that game's room at
  * once and nobody else; edits and deletions are not pushed. Score-changing challenge edits push
  * ReceivedChallengeUpdate.

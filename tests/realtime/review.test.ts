@@ -1,5 +1,5 @@
 /**
- * Reviews move open sockets (DESIGN §5): when a participation is accepted, its registered members'
+ * Reviews move open sockets (docs/realtime.md#room-moves): when a participation is accepted, its registered members'
  * already-open user-hub sockets watching that game join the team-private room at once (no
  * reconnect needed); a suspension takes them out again. Sockets watching another game, and other
  * teams, hear nothing.

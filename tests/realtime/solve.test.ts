@@ -1,5 +1,5 @@
 /**
- * A solve on the wire (CONTRACT §6.2–6.3, DESIGN §5–6): what the game room, the solving team's
+ * A solve on the wire (docs/realtime.md#user-hub-events, #order, #room-moves; docs/scoring.md): what the game room, the solving team's
  * private room and the monitors receive, in which order, what other teams must not receive, the
  * coalesced versioned scoreboard pushes, and REST resynchronisation after a version gap.
  */

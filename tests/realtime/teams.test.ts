@@ -1,5 +1,5 @@
 /**
- * Live team membership (DESIGN §5): after a join, kick, leave, transfer, update or delete has
+ * Live team membership (docs/realtime.md#room-moves): after a join, kick, leave, transfer, update or delete has
  * committed, `ReceivedTeamUpdate` reaches the sockets of the team's members on `/hub/user`
  * (room `Team_{id}`); a non-member's socket hears nothing. A user who joins starts hearing the
  * team at once; one who is kicked or leaves hears that last change in their own room, then nothing.

@@ -169,7 +169,7 @@ export async function expectBoardConverges(pool: pg.Pool, url: string, gameId: n
   }
 }
 
-/** The backend pid holding a game's scoreboard lock (DESIGN §6), or null. */
+/** The backend pid holding a game's scoreboard lock (docs/scoring.md#engine-ownership), or null. */
 export async function scoreboardOwnerPid(pool: pg.Pool, gameId: number): Promise<number | null> {
   const { rows } = await pool.query<{ pid: number }>(`select pid from pg_locks where locktype = 'advisory' and classid = $1 and objid = $2 and granted`, [0x46570001, gameId])
   return rows[0]?.pid ?? null

@@ -1,5 +1,5 @@
 /**
- * Crash safety of one node (DESIGN §6): under a steady stream of flag submissions the process is
+ * Crash safety of one node (docs/scoring.md#submission-queue): under a steady stream of flag submissions the process is
  * killed with SIGKILL and started again on the same database — every submission that got an id
  * is settled exactly once and the scoreboard equals a full rebuild from the database. And a
  * graceful stop: SIGTERM while a request is in flight and a socket is open — the request

@@ -1,5 +1,5 @@
 /**
- * Several nodes (DESIGN §5–6, README "Several nodes"): two Flagwave processes on one PostgreSQL
+ * Several nodes (docs/realtime.md#several-nodes; docs/scoring.md#engine-ownership, README "Several nodes"): two Flagwave processes on one PostgreSQL
  * database and the machine's Redis. A notice posted on node A reaches a socket connected to node
  * B; a configuration change on A is what B serves; rate limits are counted once for the cluster;
  * a solve submitted on A reaches B's sockets; and when A is killed (-9) in the middle of a stream

@@ -118,7 +118,7 @@ beforeAll(async () => {
   server = await startTestServer()
   world = await buildWorld(server)
   admin = world.clients.admin
-  // Freeze the one column every request may touch (last visit, CONTRACT §2.5 step 3) for the callers of this file.
+  // Freeze the one column every request may touch (last visit, docs/compatibility.md#sessions-and-roles step 3) for the callers of this file.
   await sql(`update users set last_visited = '2100-01-01T00:00:00Z' where id = ?`, [world.users.admin.id])
   before = await snapshot()
 })

@@ -1,9 +1,9 @@
 /**
  * The permission matrix: every endpoint of the route table × {anonymous, Banned, User, User of
- * another team, captain, Monitor, Admin} answers the outcome class of CONTRACT §2.5/§3/§8, with
+ * another team, captain, Monitor, Admin} answers the outcome class of docs/compatibility.md#sessions-and-roles, #routes-by-group, with
  * path parameters pointing at real fixtures — and the three hubs plus the team-private room admit
- * exactly the callers DESIGN §5 lets in. The rows are generated from `allRoutes` joined with
- * CONTRACT §8 (tests/support/contract.ts): a route without a matrix row, a matrix row without a
+ * exactly the callers docs/realtime.md#who-may-join-what lets in. The rows are generated from `allRoutes` joined with
+ * docs/compatibility.md#routes-by-group (tests/support/contract.ts): a route without a matrix row, a matrix row without a
  * route, or a contract row without a route fails here.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -50,7 +50,7 @@ const ordered = [...allRoutes].sort((a, b) => phaseOf(a) - phaseOf(b))
 describe('route table, contract and matrix cover each other', () => {
   it('every route has a matrix row and a contract row', () => {
     expect(allRoutes.filter((r) => !MATRIX[specKey(r)]).map(specKey), 'routes without a matrix row').toEqual([])
-    expect(allRoutes.filter((r) => !contractRowOf(r)).map(specKey), 'routes outside CONTRACT §8').toEqual([])
+    expect(allRoutes.filter((r) => !contractRowOf(r)).map(specKey), 'routes outside the GZ::CTF v0.17.6 endpoint index').toEqual([])
   })
   it('every matrix row is a route and every contract row is served', () => {
     const routes = new Set(allRoutes.map(specKey))

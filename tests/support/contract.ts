@@ -1,5 +1,5 @@
 /**
- * CONTRACT §8, the endpoint index of GZ::CTF v0.17.6 (105 endpoints), as data for the
+ * docs/compatibility.md#routes-by-group, the endpoint index of GZ::CTF v0.17.6 (105 endpoints), as data for the
  * permission matrix and the conformance test (copied from the contract so the suite runs anywhere).
  */
 type ContractCaller = 'anon' | 'User' | 'Monitor' | 'Admin'

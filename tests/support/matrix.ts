@@ -1,11 +1,10 @@
 /**
  * The permission matrix (brief: trust & scale): every route of `allRoutes` joined with its
- * CONTRACT §8 row, the request each caller sends (path parameters pointing at the fixtures of
+ * docs/compatibility.md#routes-by-group row, the request each caller sends (path parameters pointing at the fixtures of
  * tests/support/fixtures.ts) and the outcome class the contract prescribes for each caller.
  *
  * Requests are chosen so that a permitted caller passes authorization without wrecking the world
- * for the rows that follow: bodies that fail validation (authorization is decided first, CONTRACT
- * §2.5), or a "spare" fixture for the endpoints that delete something (phase 1), or — for the
+ * for the rows that follow: bodies that fail validation (authorization is decided first, docs/compatibility.md#sessions-and-roles), or a "spare" fixture for the endpoints that delete something (phase 1), or — for the
  * captain and context-gate checks, which run after validation — a valid body on a locked team.
  */
 import type { RouteSpec } from '../../server/src/http/route.js'

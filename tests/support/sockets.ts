@@ -1,5 +1,5 @@
 /**
- * Real socket.io-client connections for realtime tests (DESIGN §5): websocket transport only,
+ * Real socket.io-client connections for realtime tests (docs/realtime.md): websocket transport only,
  * the session cookie sent as a header like a browser would, no automatic reconnection so that a
  * refused connection stays refused. Helpers await an event, assert that none arrives, await a
  * disconnect, and wait until the server has put a socket into a room (the server joins rooms

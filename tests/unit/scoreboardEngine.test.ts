@@ -1,6 +1,6 @@
 /**
  * The incremental scoreboard engine (server/src/domain/scoreboard/engine.ts) against hand-computed
- * values (CONTRACT §4.9, §7.5, §7.6) and against its own full rebuild after random solve sequences.
+ * values (docs/compatibility.md#scoreboard-shapes; docs/scoring.md#blood-bonus, #dynamic-score) and against its own full rebuild after random solve sequences.
  */
 import { describe, expect, it } from 'vitest'
 import { ChallengeTag } from '@flagwave/shared/enums'

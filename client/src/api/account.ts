@@ -1,4 +1,4 @@
-/** Group `account` (CONTRACT §3.1), typed with the shared schemas. */
+/** Group `account` (docs/compatibility.md#group-account), typed with the shared schemas. */
 import { z } from 'zod'
 import {
   ProfileUserInfoModel,

@@ -1,6 +1,6 @@
 /**
- * Group `admin`: users, teams and files (CONTRACT §3.2.3–3.2.13, §3.2.20) and the asset upload
- * and deletion of group `assets` (§3.3.2–3.3.3). Every call requires the Admin role.
+ * Group `admin`: users, teams and files (docs/compatibility.md#group-admin) and the asset upload
+ * and deletion of group `assets` (docs/compatibility.md#group-assets). Every call requires the Admin role.
  */
 import { z } from 'zod'
 import { arrayResponseOf } from '@flagwave/shared/schemas/common'
@@ -41,7 +41,7 @@ export const adminApi = {
     remove: (id: number) => http.delete(`/api/admin/teams/${id}`),
   },
   files: {
-    /** Ordered by name; `total` is the page length (CONTRACT §3.2.20), not the global count. */
+    /** Ordered by name; `total` is the page length (docs/compatibility.md#group-admin), not the global count. */
     list: (count: number, skip: number) => http.get('/api/admin/files', { query: { count, skip }, schema: FilePage }),
     /** Multipart, every part named `files`; 200 LocalFile[] in upload order. */
     upload: (files: File[]) => {
@@ -54,5 +54,5 @@ export const adminApi = {
   },
 }
 
-/** The download URL of a stored file (CONTRACT §3.3.1, no `/api` prefix). */
+/** The download URL of a stored file (docs/compatibility.md#group-assets, no `/api` prefix). */
 export const fileUrl = (file: LocalFile): string => `/assets/${file.hash}/${encodeURIComponent(file.name)}`

@@ -1,6 +1,5 @@
 /**
- * Group `admin`: runtime settings, the audit log and container instances (CONTRACT §3.2.1–3.2.2,
- * §3.2.14, §3.2.18–3.2.19). Every call requires the Admin role.
+ * Group `admin`: runtime settings, the audit log and container instances (docs/compatibility.md#group-admin). Every call requires the Admin role.
  */
 import { z } from 'zod'
 import { ConfigEditInput, ConfigEditModel } from '@flagwave/shared/schemas/config'
@@ -9,7 +8,7 @@ import { arrayResponseOf } from '@flagwave/shared/schemas/common'
 import type { LogLevel } from '@flagwave/shared/enums'
 import { http } from './http'
 
-/** The level filter the reference frontend offers (CONTRACT §3.2.14); `All` disables it. */
+/** The level filter the reference frontend offers (docs/compatibility.md#group-admin); `All` disables it. */
 export type LogLevelFilter = Exclude<LogLevel, 'Fatal'> | 'All'
 export const LOG_LEVEL_FILTERS: readonly LogLevelFilter[] = ['All', 'Information', 'Warning', 'Error']
 

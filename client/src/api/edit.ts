@@ -1,7 +1,7 @@
 /**
- * Group `edit`, games part (CONTRACT §3.4.4–3.4.25), plus what the game editors need from other
- * groups: the participation review (§3.5.16, §3.2.15), the write-ups (§3.2.16–3.2.17) and the
- * asset upload (§3.3.2, through `adminApi.files.upload`). Every call requires the Admin role.
+ * Group `edit`, games part (docs/compatibility.md#group-edit), plus what the game editors need from other
+ * groups: the participation review (docs/compatibility.md#group-game-reading-and-joining, #group-admin), the write-ups (docs/compatibility.md#group-admin) and the
+ * asset upload (docs/compatibility.md#group-assets, through `adminApi.files.upload`). Every call requires the Admin role.
  *
  * Their query keys (../api/queryKeys.ts `queryKeys.edit`) follow the request paths, so the list,
  * the editor and its sub-screens share one entry per resource; `invalidateEdit` marks them stale
@@ -84,7 +84,7 @@ export const editApi = {
     update: (id: number, cId: number, body: ChallengeUpdateRequest) => http.put(challenge(id, cId), { json: body, schema: ChallengeEditDetailModel }),
     /**
      * Enable or disable. `enableTrafficCapture` is sent as an explicit null (= keep): omitting it
-     * would switch traffic capture off (CONTRACT §4.8).
+     * would switch traffic capture off (docs/compatibility.md#challenge-shapes).
      */
     setEnabled: (id: number, cId: number, isEnabled: boolean) =>
       http.put(challenge(id, cId), { json: { isEnabled, enableTrafficCapture: null } satisfies ChallengeUpdateRequest, schema: ChallengeEditDetailModel }),

@@ -1,6 +1,6 @@
 /**
- * Group `game`, player side (CONTRACT §3.5), typed with the shared schemas, plus the caller's
- * teams (GET /api/team, §3.8.2) which the join form needs.
+ * Group `game`, player side (docs/compatibility.md#group-game-reading-and-joining), typed with the shared schemas, plus the caller's
+ * teams (GET /api/team, docs/compatibility.md#group-team) which the join form needs.
  * Their query keys are in ./queryKeys.ts.
  */
 import { z } from 'zod'

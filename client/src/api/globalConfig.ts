@@ -1,6 +1,6 @@
 /**
- * The public platform configuration (GET /api/config, CONTRACT §3.6.4): title, slogan,
- * footerInfo and beianInfo. Fetched once at start without refresh or retry (SPEC §9; App's
+ * The public platform configuration (GET /api/config, docs/compatibility.md#group-info): title, slogan,
+ * footerInfo and beianInfo. Fetched once at start without refresh or retry (docs/compatibility.md#client-constants; App's
  * `ConfigSync`), then kept current by the `ReceivedConfigUpdate` push (realtime/dispatch.ts),
  * which writes into the same query. Until the first answer the restored or default values show.
  */

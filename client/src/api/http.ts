@@ -1,18 +1,18 @@
 /**
- * The typed HTTP client (DESIGN §3, CONTRACT §2.2–2.7, SPEC §8).
+ * The typed HTTP client (docs/architecture.md#api-client; docs/compatibility.md#content-types-and-success-bodies, #json-members, #dates, #sessions-and-roles, #xsrf, #error-bodies, #client-error-messages).
  *
  * - Same-origin fetch with cookies (`credentials: 'same-origin'`); the session cookie is HttpOnly.
- * - Unsafe methods echo the readable `XSRF-TOKEN` cookie in `X-XSRF-TOKEN` (DESIGN §2).
- * - No default timeout (SPEC §9); callers may pass an AbortSignal and/or `timeoutMs`.
+ * - Unsafe methods echo the readable `XSRF-TOKEN` cookie in `X-XSRF-TOKEN` (docs/compatibility.md#xsrf).
+ * - No default timeout (docs/compatibility.md#client-constants); callers may pass an AbortSignal and/or `timeoutMs`.
  * - Success bodies: empty (→ undefined), JSON (objects, arrays, string/number literals) or text.
  *   When a zod `schema` from `@flagwave/shared` is given, the body is parsed with it.
  * - Failures become an `ApiError` whose message is the error body's `title` (shown verbatim)
  *   and whose `bodyStatus` is the body's `status` (which may differ from the HTTP code);
- *   without a title the generic client messages of SPEC §8 are used.
+ *   without a title the generic client messages of docs/compatibility.md#client-error-messages are used.
  */
 import type { z } from 'zod'
 
-/** SPEC §8 generic client errors. */
+/** docs/compatibility.md#client-error-messages generic client errors. */
 export type ClientErrorKind = 'badRequest' | 'badResponse' | 'network' | 'timeout' | 'cancelled' | 'invalidUrl'
 
 export const CLIENT_ERROR_MESSAGES: Record<ClientErrorKind, string> = {
@@ -24,7 +24,7 @@ export const CLIENT_ERROR_MESSAGES: Record<ClientErrorKind, string> = {
   invalidUrl: '无效的请求地址',
 }
 
-/** CONTRACT §2.7.5: the reference client shows a fixed "too frequent" toast for every 429. */
+/** docs/compatibility.md#rate-limits: the reference client shows a fixed "too frequent" toast for every 429. */
 const TOO_MANY_REQUESTS_MESSAGE = '操作过于频繁，请稍后再试'
 
 export class ApiError extends Error {
@@ -34,7 +34,7 @@ export class ApiError extends Error {
     message: string,
     /** HTTP status code; 0 when no response arrived. */
     readonly status: number = 0,
-    /** The `status` member of the error body (CONTRACT §2.7.1), when present. */
+    /** The `status` member of the error body (docs/compatibility.md#bodystatus-and-the-http-status), when present. */
     readonly bodyStatus: number | null = null,
     /** The parsed error body, when any. */
     readonly body: unknown = undefined,
@@ -70,7 +70,7 @@ export interface RequestOptions<S extends z.ZodType | undefined = undefined> {
   /** Parse the success body with this shared zod schema. */
   schema?: S
   signal?: AbortSignal
-  /** Optional timeout; there is none by default (SPEC §9). */
+  /** Optional timeout; there is none by default (docs/compatibility.md#client-constants). */
   timeoutMs?: number
   headers?: Record<string, string>
 }

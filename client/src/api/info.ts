@@ -1,4 +1,4 @@
-/** Group `info` (CONTRACT §3.6): public configuration, captcha and posts. */
+/** Group `info` (docs/compatibility.md#group-info): public configuration, captcha and posts. */
 import { z } from 'zod'
 import { GlobalConfig, ClientCaptchaInfoModel } from '@flagwave/shared/schemas/config'
 import { PostDetailModel, PostInfoModel } from '@flagwave/shared/schemas/posts'

@@ -1,5 +1,5 @@
 /**
- * Group `game`, monitor side (CONTRACT §3.5.7–3.5.14, §3.5.17–3.5.18): events, submissions, cheat
+ * Group `game`, monitor side (docs/compatibility.md#group-game-monitors): events, submissions, cheat
  * reports, traffic captures and the two spreadsheet exports. Every call requires Monitor+.
  *
  * Query keys are in ./queryKeys.ts (`queryKeys.monitor`); the live tables keep their first page
@@ -80,7 +80,7 @@ export async function downloadFile(path: string, fallbackName: string, signal?: 
   const response = await fetchOrThrow(url, { signal })
   if (!response.ok) throw errorFromResponse(response, lenientBody(await response.text().catch(() => '')), false)
   const type = response.headers.get('content-type') ?? ''
-  // An unknown API path answers the SPA page with 200 (CONTRACT §2.1): not a download.
+  // An unknown API path answers the SPA page with 200 (docs/compatibility.md#paths-and-routing): not a download.
   if (/text\/html/i.test(type)) throw new ApiError('badResponse', CLIENT_ERROR_MESSAGES.badResponse, response.status)
   const blob = await response.blob()
   const name = dispositionFileName(response.headers.get('content-disposition')) ?? fallbackName

@@ -1,6 +1,6 @@
 /**
- * Posts: the public reads of group `info` (CONTRACT §3.6.1–3.6.3, re-exported from ./info) and the
- * admin edits of group `edit` (§3.4.1–3.4.3), plus the cache bookkeeping after an edit.
+ * Posts: the public reads of group `info` (docs/compatibility.md#group-info, re-exported from ./info) and the
+ * admin edits of group `edit` (docs/compatibility.md#group-edit), plus the cache bookkeeping after an edit.
  */
 import { z } from 'zod'
 import { PostDetailModel, type PostEditModel, type PostInfoModel } from '@flagwave/shared/schemas/posts'

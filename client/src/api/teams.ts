@@ -1,4 +1,4 @@
-/** Group `team` (CONTRACT §3.8), typed with the shared schemas. */
+/** Group `team` (docs/compatibility.md#group-team), typed with the shared schemas. */
 import { z } from 'zod'
 import { TeamInfoModel, type TeamTransferModel, type TeamUpdateModel } from '@flagwave/shared/schemas/teams'
 import { http } from './http'
@@ -18,7 +18,7 @@ export const teamApi = {
   update: (id: number, body: In<typeof TeamUpdateModel>) => http.put(team(id), { json: body, schema: TeamInfoModel }),
   /** Captain. 200 TeamInfoModel with the new captain flagged. */
   transfer: (id: number, body: In<typeof TeamTransferModel>) => http.put(`${team(id)}/transfer`, { json: body, schema: TeamInfoModel }),
-  /** Captain. 200 JSON string `{name}:{id}:{token}` (CONTRACT §7.2). */
+  /** Captain. 200 JSON string `{name}:{id}:{token}` (docs/compatibility.md#team-invite-code). */
   invite: (id: number) => http.get(`${team(id)}/invite`, { schema: z.string() }),
   /** Captain. Regenerates the token; old codes stop working. */
   regenerateInvite: (id: number) => http.put(`${team(id)}/invite`, { schema: z.string() }),
@@ -34,6 +34,6 @@ export const teamApi = {
   },
   /** Captain. 200, empty body. */
   remove: (id: number) => http.delete(team(id)),
-  /** The body is a bare JSON string literal holding the code (CONTRACT §3.8.9). 200, empty body. */
+  /** The body is a bare JSON string literal holding the code (docs/compatibility.md#group-team). 200, empty body. */
   accept: (code: string) => http.post('/api/team/accept', { json: code }),
 }

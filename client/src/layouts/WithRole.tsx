@@ -5,7 +5,7 @@ import { StatusScreen } from '../components/StatusScreen/StatusScreen'
 import { hasRole, useSession } from '../stores/session'
 
 export interface WithRoleProps {
-  /** Minimum role (CONTRACT §2.5 order: Banned < User < Monitor < Admin). */
+  /** Minimum role (docs/compatibility.md#sessions-and-roles order: Banned < User < Monitor < Admin). */
   role: Role
 }
 

@@ -1,7 +1,7 @@
 /**
  * App-wide realtime wiring: the tab keeps the user hub open (no game) for platform-wide pushes,
  * dispatches them to stores, and on a reconnection revalidates every query on screen (the REST
- * refetch is how a client that missed events converges, DESIGN §5).
+ * refetch is how a client that missed events converges, docs/realtime.md#fallback-refresh).
  */
 import { GlobalConfig } from '@flagwave/shared/schemas/config'
 import { hubs } from './hub'

@@ -1,5 +1,5 @@
 /**
- * The realtime layer (DESIGN §5, CONTRACT §6.5).
+ * The realtime layer (docs/realtime.md; docs/compatibility.md#realtime-hubs).
  *
  * One Socket.IO connection per namespace per tab:
  *

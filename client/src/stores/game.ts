@@ -1,5 +1,5 @@
 /**
- * Client-side state of the game a player is playing (DESIGN §5): the team-private
+ * Client-side state of the game a player is playing (docs/realtime.md#room-moves): the team-private
  * `ReceivedSubmissionResult` and `ReceivedContainerUpdate` pushes, the challenges solved here
  * before the board shows them, and the flag-submission wait (`waitForSubmission`). The board
  * itself is a query (live/queries.ts).
@@ -53,7 +53,7 @@ export const useGameStore = create<GameState>((set, get) => ({
 
 /** How long a push may take before the status call is polled instead. */
 const PUSH_GRACE_MS = 1_500
-/** The status call's polling period (CONTRACT §3.5.21). */
+/** The status call's polling period (docs/compatibility.md#group-game-challenges-and-flags). */
 const POLL_INTERVAL_MS = 500
 
 export interface WaitOptions {

@@ -3,7 +3,7 @@
  *
  * `status` is `unknown` until the first profile answer, unless a profile was restored from the
  * persisted query cache (then it is optimistically `authenticated` and revalidated at start).
- * A 401 makes the session anonymous; a body `status` 403 (banned, CONTRACT §3.1.11) logs out
+ * A 401 makes the session anonymous; a body `status` 403 (banned, docs/compatibility.md#group-account) logs out
  * and notifies "account disabled". Session changes clear the private cache and reconnect the
  * realtime hubs so that their rooms follow the new identity.
  */
@@ -57,7 +57,7 @@ export const useSession = create<SessionState>((set, get) => ({
   handleProfileError: (error) => {
     if (!(error instanceof ApiError)) return
     if (error.bodyStatus === 403 || (error.bodyStatus === null && error.status === 403)) {
-      // Banned (CONTRACT §3.1.11): log out and say so, once; the server may keep answering 403
+      // Banned (docs/compatibility.md#group-account): log out and say so, once; the server may keep answering 403
       // for the cookie, which the client cannot remove itself (HttpOnly).
       if (get().disabled) return
       set({ disabled: true })

@@ -2,7 +2,7 @@
  * The caller's teams, kept live.
  *
  * The list itself is the `GET /api/team` query (`queryKeys.teams`); `ReceivedTeamUpdate`
- * pushes on the user hub (DESIGN §5: members of a team are in its room, a member who leaves or
+ * pushes on the user hub (docs/realtime.md#room-moves: members of a team are in its room, a member who leaves or
  * is kicked hears the change in their own room) are folded into that cached list by
  * `applyTeamUpdate`, so every screen that shows it updates without a refetch.
  *

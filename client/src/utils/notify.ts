@@ -1,4 +1,4 @@
-/** Notification helpers: server titles are shown verbatim (CONTRACT §1.3). */
+/** Notification helpers: server titles are shown verbatim (docs/compatibility.md#error-bodies). */
 import { notifications } from '@mantine/notifications'
 import { errorMessage } from '../api/http'
 

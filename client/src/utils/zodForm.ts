@@ -1,6 +1,6 @@
 /**
  * Form validation from the shared zod schemas, so forms show exactly the server's messages
- * (CONTRACT §4). `zodValidate(schema)` is a @mantine/form `validate` function.
+ * (docs/compatibility.md#shapes). `zodValidate(schema)` is a @mantine/form `validate` function.
  */
 import type { z } from 'zod'
 

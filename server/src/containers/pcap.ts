@@ -9,7 +9,7 @@
  * address and port. IPv4 frames unless either side is IPv6 (then IPv6 frames, the IPv4 side
  * written as an IPv4-mapped address). Checksums are computed.
  *
- * Metadata (CONTRACT §3.7.1: challenge title and id, team name and id, container id, flag) is
+ * Metadata (docs/compatibility.md#group-proxy: challenge title and id, team name and id, container id, flag) is
  * the first packet of every file: a UDP datagram 0.0.0.0:0 → 255.255.255.255:65535 whose payload
  * is the metadata as UTF-8 JSON (`udp.port == 65535` in Wireshark shows it; the TCP stream
  * follows). A UDP packet survives every pcap tool, unlike pcapng comments.

@@ -1,5 +1,5 @@
 /**
- * The container engine behind one interface (DESIGN §7): Docker (dockerode), Kubernetes
+ * The container engine behind one interface (docs/architecture.md#containers): Docker (dockerode), Kubernetes
  * (@kubernetes/client-node) or none. Domain code never sees an engine type.
  *
  * Rules every provider keeps:

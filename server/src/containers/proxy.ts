@@ -1,5 +1,5 @@
 /**
- * The platform proxy (CONTRACT §3.7): `ws /api/proxy/{id}` (team containers) and
+ * The platform proxy (docs/compatibility.md#group-proxy): `ws /api/proxy/{id}` (team containers) and
  * `ws /api/proxy/noinst/{id}` (editors' test containers) tunnel one TCP connection to the
  * container over a WebSocket, when CONTAINER_PORT_MAPPING=proxy.
  *
@@ -67,7 +67,7 @@ function parseProxyPath(url: string | undefined): { noinst: boolean; id: string 
   return { noinst: !!m[1], id: normalizeGuid(raw) }
 }
 
-/** Step 2 of §3.7.1: does a (not destroyed) container with this id exist? Cached 10 minutes. */
+/** Step 2 of docs/compatibility.md#group-proxy: does a (not destroyed) container with this id exist? Cached 10 minutes. */
 export async function proxyContainerExists(services: Services, id: string): Promise<boolean> {
   const cached = services.containers.validity.get(id)
   if (cached !== undefined) return cached

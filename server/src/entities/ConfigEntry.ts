@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core'
 
-/** Runtime settings editable by admins (CONTRACT §4.4), one row per dotted key, values as text. */
+/** Runtime settings editable by admins (docs/compatibility.md#configuration-shapes), one row per dotted key, values as text. */
 export const ConfigEntrySchema = defineEntity({
   name: 'ConfigEntry',
   tableName: 'configs',

@@ -17,7 +17,7 @@ export const GameSchema = defineEntity({
     teamMemberCountLimit: p.integer().default(0),
     containerCountLimit: p.integer().default(3),
     posterHash: p.string().length(64).nullable(),
-    /** Base64 of the raw 32-byte Ed25519 public key (CONTRACT §4.7). */
+    /** Base64 of the raw 32-byte Ed25519 public key (docs/compatibility.md#game-notice-and-event-shapes). */
     publicKey: p.string().length(64),
     /** Base64 of the Ed25519 private seed, XOR-protected with XOR_KEY. */
     privateKey: p.string().length(128),

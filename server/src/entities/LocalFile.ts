@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core'
 
-/** A stored blob, content-addressed by the lowercase hex SHA-256 of its bytes (CONTRACT §3.3). */
+/** A stored blob, content-addressed by the lowercase hex SHA-256 of its bytes (docs/compatibility.md#group-assets). */
 export const LocalFileSchema = defineEntity({
   name: 'LocalFile',
   tableName: 'files',

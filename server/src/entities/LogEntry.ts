@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core'
 import { LogLevel, TaskStatus } from '@flagwave/shared/enums'
 
-/** The persistent audit log behind GET /api/admin/logs (CONTRACT §4.11 LogMessageModel). */
+/** The persistent audit log behind GET /api/admin/logs (docs/compatibility.md#administration-shapes LogMessageModel). */
 export const LogEntrySchema = defineEntity({
   name: 'LogEntry',
   tableName: 'logs',

@@ -14,7 +14,7 @@ export const ParticipationSchema = defineEntity({
     team: () => p.manyToOne(Team).deleteRule('cascade').index(),
     status: p.enum(ParticipationStatus).default('Pending'),
     organization: p.string().length(64).nullable(),
-    /** `{teamId}:{signature}` (CONTRACT §7.3), fixed at creation. */
+    /** `{teamId}:{signature}` (docs/compatibility.md#team-token), fixed at creation. */
     token: p.string().length(128),
     writeup: () => p.manyToOne(LocalFile).nullable().deleteRule('set null'),
     writeupTime: p.datetime().nullable(),

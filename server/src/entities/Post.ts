@@ -5,7 +5,7 @@ export const PostSchema = defineEntity({
   name: 'Post',
   tableName: 'posts',
   properties: {
-    /** 8 lowercase hex characters (CONTRACT §7.7). */
+    /** 8 lowercase hex characters (docs/compatibility.md#identifiers-and-e-mail-links). */
     id: p.string().length(8).primary(),
     title: p.string().length(64),
     summary: p.text().default(''),

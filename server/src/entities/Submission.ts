@@ -6,7 +6,7 @@ import { Participation } from './Participation.js'
 import { User } from './User.js'
 
 /**
- * A flag submission. Rows in status FlagSubmitted are the durable checking queue (DESIGN §6):
+ * A flag submission. Rows in status FlagSubmitted are the durable checking queue (docs/scoring.md#submission-queue):
  * checkers claim them with FOR UPDATE SKIP LOCKED, so nothing accepted is ever lost.
  */
 export const SubmissionSchema = defineEntity({

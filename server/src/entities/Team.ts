@@ -10,7 +10,7 @@ export const TeamSchema = defineEntity({
     bio: p.string().length(64).nullable(),
     avatarHash: p.string().length(64).nullable(),
     locked: p.boolean().default(false),
-    /** 32 lowercase hex characters; the secret part of the invite code (CONTRACT §7.2). */
+    /** 32 lowercase hex characters; the secret part of the invite code (docs/compatibility.md#team-invite-code). */
     inviteToken: p.string().length(32),
     captain: () => p.manyToOne(User).deleteRule('restrict').index(),
     members: () => p.manyToMany(User).pivotTable('team_members').joinColumn('team_id').inverseJoinColumn('user_id'),

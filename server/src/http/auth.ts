@@ -1,7 +1,7 @@
 /**
  * Session loading and the one authorization helper. The session cookie is checked against
  * the server-side store on every request, so logout, bans and password changes take effect
- * at once. `authorize()` runs before any body parsing, so 401/403 win over 400 (CONTRACT §2.5).
+ * at once. `authorize()` runs before any body parsing, so 401/403 win over 400 (docs/compatibility.md#sessions-and-roles).
  */
 import type { Context, Middleware } from 'koa'
 import { roleRank, type Role } from '@flagwave/shared/enums'

@@ -1,6 +1,6 @@
 /**
  * Request bodies through koa-body. JSON endpoints require `application/json` (else 415
- * ProblemDetails, CONTRACT §2.2) and a non-empty body; bare JSON strings are allowed
+ * ProblemDetails, docs/compatibility.md#content-types-and-success-bodies) and a non-empty body; bare JSON strings are allowed
  * (POST /api/team/accept). Multipart uploads are streamed by formidable to temporary files,
  * never buffered whole; handlers receive them as `UploadedFile`s and the files are removed
  * after the response.

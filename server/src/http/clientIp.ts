@@ -5,7 +5,7 @@ import { resolveClientAddress, isLoopback, type ProxyTrust } from '../lib/client
 const FORWARDED_HEADERS = ['x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'forwarded'] as const
 
 /**
- * Resolves the client address once (CONTRACT §2.10): X-Forwarded-For counts only when TRUST_PROXY
+ * Resolves the client address once (docs/compatibility.md#other-global-rules): X-Forwarded-For counts only when TRUST_PROXY
  * is set and the TCP peer is one of TRUSTED_PROXIES, and then only up to the right-most hop that is
  * not a trusted proxy (lib/clientAddress.ts). From any other peer the forwarded headers are
  * removed, so Koa's `ctx.host`, `ctx.protocol` and `ctx.secure` (which read X-Forwarded-Host and

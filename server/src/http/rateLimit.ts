@@ -1,5 +1,5 @@
 /**
- * Rate limits of CONTRACT §2.8 with rate-limiter-flexible: in memory on one node, in Redis
+ * Rate limits of docs/compatibility.md#rate-limits with rate-limiter-flexible: in memory on one node, in Redis
  * when REDIS_URL is set so every node shares the counters. Named policies are partitioned per
  * user (or per IP for anonymous callers); the global limiter exempts loopback like the reference,
  * judged by the TCP peer of a request that was not forwarded (http/clientIp.ts), never by a header.

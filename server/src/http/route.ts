@@ -1,10 +1,10 @@
 /**
  * The route table. Every endpoint is declared once as a `RouteSpec`; `mountRoutes` turns the
- * specs into Koa middleware in the order of DESIGN §4 (rate limit → authorize → parse body →
+ * specs into Koa middleware in the order of docs/architecture.md#request-flow (rate limit → authorize → parse body →
  * validate → handler), and the permission-matrix and conformance tests read the same table.
  *
  * A handler returns the success value: `undefined` answers 200 with an empty body, anything
- * else is written as JSON (a string becomes a JSON string literal, CONTRACT §2.2). A handler
+ * else is written as JSON (a string becomes a JSON string literal, docs/compatibility.md#content-types-and-success-bodies). A handler
  * that streams a file sets `ctx.body` itself and returns `RAW`.
  */
 import type { Context, Middleware } from 'koa'
@@ -82,7 +82,7 @@ export function route<
 export function mountRoutes(router: Router, routes: RouteSpec[]): void {
   for (const spec of routes) {
     const chain: Middleware[] = []
-    // A path parameter failing its type constraint means no endpoint matched (CONTRACT §2.1),
+    // A path parameter failing its type constraint means no endpoint matched (docs/compatibility.md#paths-and-routing),
     // so it is checked before anything else, authorization included.
     if (spec.params) {
       const paramsSchema = spec.params

@@ -1,5 +1,5 @@
 /**
- * How a scoreboard snapshot goes out over HTTP (CONTRACT §3.5.5, DESIGN §5): its version as the
+ * How a scoreboard snapshot goes out over HTTP (docs/compatibility.md#group-game-challenges-and-flags; docs/scoring.md#snapshots-and-etag): its version as the
  * validator (`ETag` + `X-Scoreboard-Version`, `If-None-Match` → 304), gzip computed once per
  * version, and — for the snapshot this node already holds in memory — an answer ahead of the
  * session, XSRF and router middleware, since a big screen or a bot polling the board needs none

@@ -1,7 +1,7 @@
 /**
- * zod validation with the reference server's input tolerance (CONTRACT §2.3): member names
+ * zod validation with the reference server's input tolerance (docs/compatibility.md#json-members): member names
  * match case-insensitively, unknown members are ignored, and the first problem's message
- * becomes the 400 title (CONTRACT §2.7.2).
+ * becomes the 400 title (docs/compatibility.md#validation-failures).
  */
 import { z } from 'zod'
 import { AppError, badRequest } from '../lib/errors.js'
@@ -63,7 +63,7 @@ export function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown): z.
   return result.data
 }
 
-/** Path parameters that fail their type constraint match no endpoint (CONTRACT §2.1). */
+/** Path parameters that fail their type constraint match no endpoint (docs/compatibility.md#paths-and-routing). */
 export function parseParamsOrNotFound<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
   const result = schema.safeParse(value)
   if (!result.success) throw new AppError(404, 'Not Found', 404, { kind: 'problem' })

@@ -1,5 +1,5 @@
 /**
- * CSRF as DESIGN §2: a readable XSRF-TOKEN cookie that our client echoes in X-XSRF-TOKEN.
+ * CSRF (docs/compatibility.md#xsrf): a readable XSRF-TOKEN cookie that our client echoes in X-XSRF-TOKEN.
  * An unsafe request carrying the session cookie is refused when it is a cross-site browser
  * request (lib/crossSite.ts: Sec-Fetch-Site, else Origin against PUBLIC_URL, a trusted proxy's
  * forwarded host, or Host), or when it sends an X-XSRF-TOKEN that does not match the cookie.

@@ -1,11 +1,11 @@
 /**
  * The one error type of the platform. Domain code throws `AppError`; the error middleware
  * writes the contract's body. `bodyStatus` exists because the contract sometimes answers
- * HTTP 404 with `"status": 400` in the body (CONTRACT §2.7.1).
+ * HTTP 404 with `"status": 400` in the body (docs/compatibility.md#bodystatus-and-the-http-status).
  */
 export type ErrorBody =
   | { kind: 'request'; data?: unknown } // RequestResponse: { title, status[, data] }
-  | { kind: 'problem' } // ProblemDetails (CONTRACT §2.7.4)
+  | { kind: 'problem' } // ProblemDetails (docs/compatibility.md#problemdetails)
 
 export class AppError extends Error {
   readonly expose = true

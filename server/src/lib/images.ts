@@ -1,5 +1,5 @@
 /**
- * Uploaded images (CONTRACT §7.1, SPEC §1): the bytes are checked by content — the file's
+ * Uploaded images (docs/compatibility.md#file-and-image-urls): the bytes are checked by content — the file's
  * signature picks the decoder and the image must then decode — never by its name or declared
  * type. Accepted: PNG, GIF, JPEG, WebP, BMP and TIFF. A GIF is kept byte for byte (animations
  * survive); everything else is re-encoded as WebP, optionally resized to a width with the height
@@ -33,7 +33,7 @@ export interface ProcessImageOptions {
 
 /** Images of more pixels than this are refused (decompression bombs); 8192 × 8192. */
 const MAX_IMAGE_PIXELS = 8192 * 8192
-/** Larger inputs are never processed (CONTRACT §7.1: 32 MiB); the endpoints cap far lower anyway. */
+/** Larger inputs are never processed (docs/compatibility.md#file-and-image-urls: 32 MiB); the endpoints cap far lower anyway. */
 const MAX_IMAGE_INPUT_BYTES = 32 * 1024 * 1024 - 1
 /** WebP cannot hold more than 16383 pixels on a side. */
 const WEBP_MAX_SIDE = 16383

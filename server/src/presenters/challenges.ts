@@ -1,5 +1,5 @@
 /**
- * Challenge administration shapes (CONTRACT §4.8): ChallengeInfoModel, ChallengeEditDetailModel,
+ * Challenge administration shapes (docs/compatibility.md#challenge-shapes): ChallengeInfoModel, ChallengeEditDetailModel,
  * FlagInfoModel, Attachment and ContainerInfoModel.
  */
 import type {
@@ -21,7 +21,7 @@ import { assetUrl } from '../lib/assetUrls.js'
 /** Stored files by hash, for attachment URLs and sizes (a missing row = the file is gone). */
 type FileIndex = ReadonlyMap<string, Pick<LocalFile, 'hash' | 'name' | 'fileSize'>>
 
-/** Current dynamic score of a challenge (CONTRACT §7.6). */
+/** Current dynamic score of a challenge (docs/scoring.md#dynamic-score). */
 export const currentScore = (c: Pick<Challenge, 'originalScore' | 'minScoreRate' | 'difficulty' | 'acceptedCount'>): number =>
   challengeScore(c.originalScore, Number(c.minScoreRate), Number(c.difficulty), c.acceptedCount)
 

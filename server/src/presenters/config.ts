@@ -1,8 +1,8 @@
-/** Settings → contract shapes (CONTRACT §4.4). */
+/** Settings → contract shapes (docs/compatibility.md#configuration-shapes). */
 import type { ConfigEditModel, GlobalConfig } from '@flagwave/shared/schemas/config'
 import type { Settings } from '../domain/config/settings.js'
 
-/** GET /api/config and the `ReceivedConfigUpdate` push: the contract's GlobalConfig plus SPEC §3's beianInfo. */
+/** GET /api/config and the `ReceivedConfigUpdate` push: the contract's GlobalConfig plus beianInfo (docs/compatibility.md#defaults-and-build-information). */
 export function presentGlobalConfig(settings: Settings): GlobalConfig {
   const { title, slogan, footerInfo, beianInfo } = settings.globalConfig
   return { title, slogan, footerInfo, beianInfo }

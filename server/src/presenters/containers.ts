@@ -1,5 +1,5 @@
 /**
- * Container shapes (CONTRACT §4.8 ContainerInfoModel, §4.11 ContainerInstanceModel, FileRecord,
+ * Container shapes (docs/compatibility.md#challenge-shapes ContainerInfoModel, docs/compatibility.md#administration-shapes ContainerInstanceModel, FileRecord,
  * ChallengeTrafficModel, TeamTrafficModel) and the container push (`ReceivedContainerUpdate`).
  */
 import { toWireDate } from '@flagwave/shared/format'

@@ -1,4 +1,4 @@
-/** What monitors read (CONTRACT §4.7 GameEvent, §4.10 CheatInfoModel). */
+/** What monitors read (docs/compatibility.md#game-notice-and-event-shapes GameEvent, docs/compatibility.md#play-shapes CheatInfoModel). */
 import type { GameEvent as GameEventModel } from '@flagwave/shared/schemas/games'
 import type { CheatInfoModel, Submission as SubmissionModel } from '@flagwave/shared/schemas/play'
 import { toWireDate } from '@flagwave/shared/format'

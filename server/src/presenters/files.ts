@@ -1,4 +1,4 @@
-/** Stored files → contract shapes (CONTRACT §4.11). */
+/** Stored files → contract shapes (docs/compatibility.md#administration-shapes). */
 import type { LocalFile as LocalFileModel } from '@flagwave/shared/schemas/admin'
 import type { LocalFile } from '../entities/LocalFile.js'
 

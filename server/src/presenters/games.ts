@@ -1,5 +1,5 @@
 /**
- * Game shapes (CONTRACT §4.7): GameInfoModel for the edit endpoints, BasicGameInfoModel and
+ * Game shapes (docs/compatibility.md#game-notice-and-event-shapes): GameInfoModel for the edit endpoints, BasicGameInfoModel and
  * DetailedGameInfoModel for the player endpoints.
  */
 import type { BasicGameInfoModel, DetailedGameInfoModel, GameInfoModel } from '@flagwave/shared/schemas/games'

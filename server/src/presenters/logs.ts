@@ -1,4 +1,4 @@
-/** Audit-log entries → LogMessageModel (CONTRACT §4.11, §6.4). */
+/** Audit-log entries → LogMessageModel (docs/compatibility.md#administration-shapes; docs/realtime.md#admin-hub-events). */
 import type { LogMessageModel } from '@flagwave/shared/schemas/admin'
 import { toWireDate } from '@flagwave/shared/format'
 import type { LogEntry } from '../entities/LogEntry.js'
@@ -26,7 +26,7 @@ export function presentLiveLog(entry: LogFields): LogMessageModel {
   }
 }
 
-/** An instant as ISO-8601 in the server's local time zone, with its offset (CONTRACT §2.4, §6.4). */
+/** An instant as ISO-8601 in the server's local time zone, with its offset (docs/compatibility.md#dates; docs/realtime.md#admin-hub-events). */
 function toLocalWireDate(d: Date): string {
   const offsetMin = -d.getTimezoneOffset()
   if (offsetMin === 0) return toWireDate(d)

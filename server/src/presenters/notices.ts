@@ -1,4 +1,4 @@
-/** GameNotice (CONTRACT §4.7) for the edit endpoints, the player list and ReceivedGameNotice. */
+/** GameNotice (docs/compatibility.md#game-notice-and-event-shapes) for the edit endpoints, the player list and ReceivedGameNotice. */
 import type { GameNotice as GameNoticeModel } from '@flagwave/shared/schemas/games'
 import { toWireDate } from '@flagwave/shared/format'
 import type { GameNotice } from '../entities/GameNotice.js'

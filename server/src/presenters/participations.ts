@@ -1,4 +1,4 @@
-/** Participations (CONTRACT §4.5): ParticipationInfoModel for the review list, ParticipationModel for cheat info. */
+/** Participations (docs/compatibility.md#team-shapes): ParticipationInfoModel for the review list, ParticipationModel for cheat info. */
 import type { ParticipationInfoModel, ParticipationModel } from '@flagwave/shared/schemas/teams'
 import type { Participation } from '../entities/Participation.js'
 import type { Team } from '../entities/Team.js'

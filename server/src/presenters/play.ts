@@ -1,5 +1,5 @@
 /**
- * Playing a game (CONTRACT §4.10, §3.5.15): ChallengeDetailModel with the team's ClientFlagContext,
+ * Playing a game (docs/compatibility.md#play-shapes, #group-game-reading-and-joining): ChallengeDetailModel with the team's ClientFlagContext,
  * GameDetailModel and the synthetic scoreboard row of a team that is not on the board yet.
  */
 import type { ChallengeDetailModel, ClientFlagContext } from '@flagwave/shared/schemas/play'
@@ -62,7 +62,7 @@ export function presentChallengeDetail(view: TeamChallenge): ChallengeDetailMode
   }
 }
 
-/** The row of a team that has no scoreboard row yet (CONTRACT §3.5.15). */
+/** The row of a team that has no scoreboard row yet (docs/compatibility.md#group-game-reading-and-joining). */
 function syntheticScoreboardRow(team: Pick<Team, 'id' | 'name' | 'avatarHash'>): ScoreboardItem {
   return {
     id: team.id,

@@ -1,4 +1,4 @@
-/** Post entities → contract shapes (CONTRACT §4.6). */
+/** Post entities → contract shapes (docs/compatibility.md#post-shapes). */
 import type { PostDetailModel, PostInfoModel } from '@flagwave/shared/schemas/posts'
 import { toWireDate } from '@flagwave/shared/format'
 import type { Post } from '../entities/Post.js'

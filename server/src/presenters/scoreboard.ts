@@ -1,5 +1,5 @@
 /**
- * Scoreboard pieces (CONTRACT §4.9) as the board (domain/scoreboard/board.ts) renders the engine's
+ * Scoreboard pieces (docs/compatibility.md#scoreboard-shapes) as the board (domain/scoreboard/board.ts) renders the engine's
  * records. Times are epoch milliseconds in the engine and wire dates here.
  */
 import type { ChallengeTag } from '@flagwave/shared/enums'

@@ -1,7 +1,7 @@
 /**
- * Submissions (CONTRACT §4.10): the monitor's Submission, the team's SubmissionResult push and
+ * Submissions (docs/compatibility.md#play-shapes): the monitor's Submission, the team's SubmissionResult push and
  * CheatInfoModel. Monitors see the final status unmasked; the submitter sees CheatDetected as
- * WrongAnswer (§3.5.21).
+ * WrongAnswer (docs/compatibility.md#group-game-challenges-and-flags).
  */
 import type { CheatInfoModel, Submission as SubmissionModel } from '@flagwave/shared/schemas/play'
 import type { SubmissionResult } from '@flagwave/shared/events'

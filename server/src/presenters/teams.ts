@@ -1,4 +1,4 @@
-/** Team entities → contract shapes (CONTRACT §4.5). */
+/** Team entities → contract shapes (docs/compatibility.md#team-shapes). */
 import type { TeamInfoModel, TeamModel, TeamUserInfoModel, TeamWithDetailedUserInfo } from '@flagwave/shared/schemas/teams'
 import type { Team } from '../entities/Team.js'
 import type { User } from '../entities/User.js'

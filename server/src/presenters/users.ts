@@ -1,4 +1,4 @@
-/** User entities → contract shapes (CONTRACT §4.3). */
+/** User entities → contract shapes (docs/compatibility.md#user-shapes). */
 import type { ProfileUserInfoModel } from '@flagwave/shared/schemas/account'
 import type { UserInfoModel } from '@flagwave/shared/schemas/users'
 import { toWireDate } from '@flagwave/shared/format'

@@ -1,4 +1,4 @@
-/** Write-ups (CONTRACT §4.10 BasicWriteupInfoModel, WriteupInfoModel). */
+/** Write-ups (docs/compatibility.md#play-shapes BasicWriteupInfoModel, WriteupInfoModel). */
 import type { BasicWriteupInfoModel, WriteupInfoModel } from '@flagwave/shared/schemas/play'
 import { toWireDate } from '@flagwave/shared/format'
 import type { Game } from '../entities/Game.js'

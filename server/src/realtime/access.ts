@@ -1,5 +1,5 @@
 /**
- * Which rooms of a game a user-hub socket may join (DESIGN §5): anyone may watch a game that
+ * Which rooms of a game a user-hub socket may join (docs/realtime.md#who-may-join-what): anyone may watch a game that
  * has started (big screens need no login); a signed-in user may watch any existing game; a
  * member of an accepted participation also joins the team-private room.
  */

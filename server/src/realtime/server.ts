@@ -1,7 +1,7 @@
 /**
- * Socket.IO on the same HTTP server, with the three hubs of CONTRACT §6 as namespaces.
+ * Socket.IO on the same HTTP server, with the three hubs of docs/compatibility.md#realtime-hubs as namespaces.
  * The handshake reuses the session cookie; access is checked once on connect and a socket
- * that may not listen is disconnected right away (DESIGN §5).
+ * that may not listen is disconnected right away (docs/realtime.md#who-may-join-what).
  */
 import type { Server as HttpServer } from 'node:http'
 import { Server, type Socket } from 'socket.io'

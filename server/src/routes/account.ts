@@ -1,5 +1,5 @@
 /**
- * Group `account` (CONTRACT §3.1, 12 endpoints): registration, sign-in and -out, e-mail
+ * Group `account` (docs/compatibility.md#group-account, 12 endpoints): registration, sign-in and -out, e-mail
  * confirmation, password recovery, profile, password, e-mail and avatar changes. The rules live
  * in domain/accounts/*; the handlers here only add what is HTTP: the session cookie.
  *

@@ -1,5 +1,5 @@
 /**
- * Group `admin`, settings and logs (CONTRACT §3.2.1, §3.2.2, §3.2.14). The other admin endpoints
+ * Group `admin`, settings and logs (docs/compatibility.md#group-admin). The other admin endpoints
  * live in adminUsers.ts and adminInstances.ts.
  */
 import { z } from 'zod'

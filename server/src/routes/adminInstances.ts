@@ -1,5 +1,5 @@
 /**
- * Group `admin`, container instances (CONTRACT §3.2.18–3.2.19): every team container, oldest
+ * Group `admin`, container instances (docs/compatibility.md#group-admin): every team container, oldest
  * first, and removing one (no game event).
  */
 import { z } from 'zod'

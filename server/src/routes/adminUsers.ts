@@ -1,5 +1,5 @@
 /**
- * Group `admin`, users, teams and files (CONTRACT §3.2.3–3.2.13, §3.2.20). Every endpoint is
+ * Group `admin`, users, teams and files (docs/compatibility.md#group-admin). Every endpoint is
  * `RequireAdmin`. Role changes, bans, password resets and deletions take effect at once: the
  * user's sockets are dropped after the commit (they reconnect with what they may now see).
  */

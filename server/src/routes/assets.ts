@@ -1,4 +1,4 @@
-/** Group `assets` (CONTRACT §3.3): download (no `/api` prefix), bulk upload, delete. */
+/** Group `assets` (docs/compatibility.md#group-assets): download (no `/api` prefix), bulk upload, delete. */
 import { z } from 'zod'
 import { LocalFile } from '@flagwave/shared/schemas/admin'
 import { AssetUploadQuery } from '@flagwave/shared/schemas/assets'

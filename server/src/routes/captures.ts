@@ -1,5 +1,5 @@
 /**
- * Group `game`, traffic captures for monitors (CONTRACT §3.5.10–3.5.14). The literal `all`
+ * Group `game`, traffic captures for monitors (docs/compatibility.md#group-game-monitors). The literal `all`
  * segment is declared before `{filename}` so it takes precedence.
  */
 import fs from 'node:fs'

@@ -1,5 +1,5 @@
 /**
- * Group `game`, players' containers (CONTRACT §3.5.24–3.5.26): start, prolong and destroy the
+ * Group `game`, players' containers (docs/compatibility.md#group-game-containers): start, prolong and destroy the
  * container of the caller team's instance. Each command runs the context gate (steps 1–5) first.
  */
 import { z } from 'zod'

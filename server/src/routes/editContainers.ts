@@ -1,5 +1,5 @@
 /**
- * Group `edit`, editors' test containers (CONTRACT §3.4.20–3.4.21). With the platform proxy a
+ * Group `edit`, editors' test containers (docs/compatibility.md#group-edit). With the platform proxy a
  * test container is reached through `/api/proxy/noinst/{entry}`.
  */
 import { z } from 'zod'

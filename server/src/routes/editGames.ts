@@ -1,5 +1,5 @@
 /**
- * Group `edit`, games part (CONTRACT §3.4.4–3.4.19, §3.4.22–3.4.25): games, posters, write-ups,
+ * Group `edit`, games part (docs/compatibility.md#group-edit): games, posters, write-ups,
  * notices, challenges, flags and attachments. Admin only. Game lookup precedes challenge lookup.
  * The two test-container endpoints live in routes/editContainers.ts.
  */

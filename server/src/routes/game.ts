@@ -1,5 +1,5 @@
 /**
- * Group `game`, player side (CONTRACT §3.5.1–3.5.4, 3.5.6, 3.5.15, 3.5.16, 3.5.19, 3.5.22–3.5.23):
+ * Group `game`, player side (docs/compatibility.md#group-game-reading-and-joining, #group-game-challenges-and-flags, #group-game-write-ups):
  * the game list and detail, joining and leaving, the team's view of a running game, notices,
  * the participations list for reviewers, challenge details and write-ups.
  * Monitor reads live in routes/gameMonitor.ts; flag submission in routes/submissions.ts.

@@ -1,5 +1,5 @@
 /**
- * Group `game`, monitor side (CONTRACT §3.5.7–3.5.9, 3.5.17–3.5.18): events, submissions, cheat
+ * Group `game`, monitor side (docs/compatibility.md#group-game-monitors): events, submissions, cheat
  * reports and the two spreadsheet exports (streamed).
  */
 import type { Context } from 'koa'

@@ -1,5 +1,5 @@
 /**
- * The route table: every endpoint of the platform, in the contract's group order (CONTRACT §8).
+ * The route table: every endpoint of the platform, in the contract's group order (docs/compatibility.md#routes-by-group).
  * The permission matrix and conformance tests iterate this list.
  */
 import type { RouteSpec } from '../http/route.js'

@@ -1,4 +1,4 @@
-/** Group `info` (CONTRACT §3.6): public configuration and captcha settings. Posts live in routes/posts.ts. */
+/** Group `info` (docs/compatibility.md#group-info): public configuration and captcha settings. Posts live in routes/posts.ts. */
 import { ClientCaptchaInfoModel, GlobalConfig } from '@flagwave/shared/schemas/config'
 import { route } from '../http/route.js'
 import { presentGlobalConfig } from '../presenters/config.js'

@@ -1,5 +1,5 @@
 /**
- * Admin endpoints about participations (CONTRACT §3.2.15–3.2.17): the review decision and the
+ * Admin endpoints about participations (docs/compatibility.md#group-admin): the review decision and the
  * write-ups of a game (list, and all of them as one zip streamed while it is built).
  */
 import { z } from 'zod'

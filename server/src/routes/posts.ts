@@ -1,6 +1,6 @@
 /**
- * Posts: the public reads of group `info` (CONTRACT §3.6.1–3.6.3) and the admin edits of group
- * `edit` (§3.4.1–3.4.3).
+ * Posts: the public reads of group `info` (docs/compatibility.md#group-info) and the admin edits of group
+ * `edit` (docs/compatibility.md#group-edit).
  */
 import { z } from 'zod'
 import { PostDetailModel, PostEditModel, PostInfoModel } from '@flagwave/shared/schemas/posts'

@@ -1,5 +1,5 @@
 /**
- * Group `proxy` (CONTRACT §3.7), the plain-HTTP side: a request that is not a WebSocket upgrade
+ * Group `proxy` (docs/compatibility.md#group-proxy), the plain-HTTP side: a request that is not a WebSocket upgrade
  * gets the first checks and then 204. Upgrades never reach Koa: server.ts hands them to
  * containers/proxy.ts. Anonymous — the container GUID is the capability. (The reference takes any
  * method; a WebSocket upgrade is always a GET, so GET is the one served here.)

@@ -1,7 +1,7 @@
 /**
- * Flag submission, its status, and the scoreboard (CONTRACT §3.5.20, §3.5.21, §3.5.5).
+ * Flag submission, its status, and the scoreboard (docs/compatibility.md#group-game-challenges-and-flags).
  * The scoreboard is served from the engine's cached snapshot with its version as a validator
- * (`ETag` + `X-Scoreboard-Version`, `If-None-Match` → 304) — DESIGN §5; a snapshot already in
+ * (`ETag` + `X-Scoreboard-Version`, `If-None-Match` → 304) — docs/scoring.md#snapshots-and-etag; a snapshot already in
  * memory is answered before this route (http/scoreboardRead.ts).
  */
 import { z } from 'zod'

@@ -1,4 +1,4 @@
-/** Group `team` (CONTRACT §3.8): 12 endpoints. Membership changes are pushed live (DESIGN §5). */
+/** Group `team` (docs/compatibility.md#group-team): 12 endpoints. Membership changes are pushed live (docs/realtime.md#room-moves). */
 import { z } from 'zod'
 import { TeamAcceptCode, TeamInfoModel, TeamTransferModel, TeamUpdateModel } from '@flagwave/shared/schemas/teams'
 import { intParam, route } from '../http/route.js'

@@ -1,9 +1,9 @@
 /**
- * The submission checkers of a node (DESIGN §6): `CHECKER_CONCURRENCY` loops settle batches of
+ * The submission checkers of a node (docs/scoring.md#submission-queue): `CHECKER_CONCURRENCY` loops settle batches of
  * the durable queue (domain/submissions/settle.ts). They are woken by LISTEN on
  * `flagwave_submissions` (a dedicated connection, reconnected after errors) and poll every 2 s as a
  * safety net, so a missed NOTIFY, a crash or a restart loses nothing. After each commit they
- * publish in the contract's order (CONTRACT §6.3, DESIGN §6): monitor events → blood notice →
+ * publish in the contract's order (docs/realtime.md#order; docs/scoring.md): monitor events → blood notice →
  * monitor submission → team result → scoreboard engine → the audit entry to admins (stored with
  * the settlement, so every settled submission has exactly one).
  */
@@ -110,7 +110,7 @@ class Checker implements Worker {
       } catch (err) {
         this.services.log.error({ err, submission: s.id }, 'publishing a settled submission failed')
       }
-      // The audit entry was stored with the settlement; admins get it live like every other (CONTRACT §6.4).
+      // The audit entry was stored with the settlement; admins get it live like every other (docs/realtime.md#admin-hub-events).
       this.services.log.info({ audit: s.audit.message, user: s.audit.userName, status: s.audit.status }, 'audit')
       publishSettledAudit(realtime, s)
     }

@@ -1,5 +1,5 @@
 /**
- * The container reaper (DESIGN §7): at boot and then every CONTAINER_REAPER_INTERVAL_MS
+ * The container reaper (docs/architecture.md#containers): at boot and then every CONTAINER_REAPER_INTERVAL_MS
  * (60 s by default; the reference runs every 3 minutes) it reconciles the engine with the
  * database, destroys expired containers and pushes `expiring` notices. One node works at a
  * time: each round holds a PostgreSQL advisory lock for its duration.

@@ -1,4 +1,4 @@
-/** Account request and response shapes (CONTRACT §3.1, §4.2, §4.3). */
+/** Account request and response shapes (docs/compatibility.md#group-account, #account-shapes, #user-shapes). */
 import { z } from 'zod'
 import { Role, RegisterStatus } from '../enums.js'
 import { USER_NAME_MAX, USER_NAME_MIN, USER_NAME_PATTERN, BIO_MAX, REAL_NAME_MAX, STD_NUMBER_MAX, PASSWORD_MIN } from '../limits.js'
@@ -86,6 +86,6 @@ export type RegisterResponse = z.infer<typeof RegisterResponse>
 
 export const MailChangeResponse = requestResponseOf(z.boolean())
 
-/** The user-name character set of ASP.NET Identity's default options (CONTRACT §2.5). */
+/** The user-name character set of ASP.NET Identity's default options (docs/compatibility.md#identity-rules). */
 export const isValidUserName = (name: string): boolean => USER_NAME_PATTERN.test(name)
 

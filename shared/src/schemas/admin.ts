@@ -1,4 +1,4 @@
-/** Administration helpers (CONTRACT §4.11). */
+/** Administration helpers (docs/compatibility.md#administration-shapes). */
 import { z } from 'zod'
 import { ChallengeTag, ChallengeType } from '../enums.js'
 import { ChallengeModel } from './challenges.js'
@@ -21,7 +21,7 @@ export type ContainerInstanceModel = z.infer<typeof ContainerInstanceModel>
 
 /**
  * A log line. `level` and `status` are plain strings on the wire (a LogLevel name and a
- * TaskStatus name or null/empty), not validated enums (CONTRACT §5.14).
+ * TaskStatus name or null/empty), not validated enums (docs/compatibility.md#enums).
  */
 export const LogMessageModel = z.object({
   time: wireDateOut(),
@@ -33,7 +33,7 @@ export const LogMessageModel = z.object({
 })
 export type LogMessageModel = z.infer<typeof LogMessageModel>
 
-/** A paging integer that must not be negative (the reference passes negatives to the database, CONTRACT §2.9). */
+/** A paging integer that must not be negative (the reference passes negatives to the database, docs/compatibility.md#lists-and-paging). */
 const nonNegative = (name: string, fallback: number) =>
   queryInt(name, fallback).pipe(z.number().min(0, `The field ${name} must not be negative.`))
 

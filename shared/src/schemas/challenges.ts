@@ -1,4 +1,4 @@
-/** Challenge administration shapes (CONTRACT §4.8, §3.4.16–3.4.25). */
+/** Challenge administration shapes (docs/compatibility.md#challenge-shapes, #group-edit). */
 import { z } from 'zod'
 import { ChallengeTag, ChallengeType, ContainerStatus, FileType, wireEnum } from '../enums.js'
 import { FLAG_MAX, FLAG_TEMPLATE_MAX } from '../limits.js'
@@ -98,7 +98,7 @@ export const ChallengeEditDetailModel = z.object({
 })
 export type ChallengeEditDetailModel = z.infer<typeof ChallengeEditDetailModel>
 
-/** Defaults of a new challenge (CONTRACT §4.8, ChallengeEditDetailModel). */
+/** Defaults of a new challenge (docs/compatibility.md#challenge-shapes, ChallengeEditDetailModel). */
 export const CHALLENGE_DEFAULTS = Object.freeze({
   content: '',
   hints: [] as string[],
@@ -150,7 +150,7 @@ export const ChallengeUpdateModel = z.object({
 export type ChallengeUpdateModel = z.infer<typeof ChallengeUpdateModel>
 
 /**
- * The stored `enableTrafficCapture` after an update (CONTRACT §4.8): container type AND
+ * The stored `enableTrafficCapture` after an update (docs/compatibility.md#challenge-shapes): container type AND
  * (the value sent, false when omitted, the stored value when sent as null).
  */
 export function trafficCaptureAfterUpdate(sent: boolean | null | undefined, stored: boolean, type: ChallengeType): boolean {

@@ -1,4 +1,4 @@
-/** Envelopes and error bodies (CONTRACT §4.1). */
+/** Envelopes and error bodies (docs/compatibility.md#error-bodies). */
 import { z } from 'zod'
 
 export const RequestResponse = z.object({ title: z.string(), status: z.number().int() })
@@ -22,7 +22,7 @@ export const queryString = () =>
     .transform((raw) => (Array.isArray(raw) ? raw[0] : raw))
 
 /**
- * A typed query-string integer (CONTRACT §2.7.2, §2.9): absent → `fallback`; a value that is not
+ * A typed query-string integer (docs/compatibility.md#validation-failures, #lists-and-paging): absent → `fallback`; a value that is not
  * an optionally signed integer → 400 `The value '{v}' is not valid for {name}.`. A repeated
  * parameter uses its first value.
  */
@@ -36,7 +36,7 @@ export const queryInt = (name: string, fallback: number) =>
     return Number(value)
   })
 
-/** `count` and `skip` of a paged list; the default `count` differs per endpoint (§2.9). */
+/** `count` and `skip` of a paged list; the default `count` differs per endpoint (docs/compatibility.md#lists-and-paging). */
 export const pagingQuery = (defaultCount: number) =>
   z.object({
     count: queryInt('count', defaultCount),

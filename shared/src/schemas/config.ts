@@ -1,5 +1,5 @@
 /**
- * Platform configuration (CONTRACT §4.4, §3.2.1–3.2.2, §3.6.4–3.6.5).
+ * Platform configuration (docs/compatibility.md#configuration-shapes, #group-admin, #group-info).
  * Response shapes are `AccountPolicy`, `GlobalConfig`, `GamePolicy`, `ConfigEditModel`,
  * `ClientCaptchaInfoModel`; the `PUT /api/admin/config` body is `ConfigEditInput`, where a
  * null section and, inside a section, a null or omitted leaf mean "keep the stored value".
@@ -50,7 +50,7 @@ export const ClientCaptchaInfoModel = z.object({
 export type ClientCaptchaInfoModel = z.infer<typeof ClientCaptchaInfoModel>
 
 /**
- * Server defaults of each section (CONTRACT §4.4). The slogan follows SPEC §3 (a Chinese slogan),
+ * Server defaults of each section (docs/compatibility.md#configuration-shapes). The slogan follows docs/compatibility.md#defaults-and-build-information (a Chinese slogan),
  * the Chinese form of the reference's "Hack for fun not for profit".
  */
 export const DEFAULT_ACCOUNT_POLICY: AccountPolicy = Object.freeze({

@@ -1,6 +1,6 @@
 /**
  * Field builders that reproduce the reference server's validation semantics
- * (CONTRACT §2.7.2, §4): explicit required members reject null/missing/empty,
+ * (docs/compatibility.md#validation-failures, #shapes): explicit required members reject null/missing/empty,
  * implicit ones reject null/missing only; messages are the contract's texts.
  */
 import { z } from 'zod'
@@ -93,7 +93,7 @@ export const isPhoneLike = (s: string): boolean => {
  * Builders used by the shape modules (users, config, teams, posts, games, challenges, play…)
  * ---------------------------------------------------------------------------------------- */
 
-/** A date member of a response: ISO-8601 with an explicit numeric offset (CONTRACT §2.4). */
+/** A date member of a response: ISO-8601 with an explicit numeric offset (docs/compatibility.md#dates). */
 export const wireDateOut = () => z.string().regex(WIRE_DATE_PATTERN)
 
 /** An int (or long) member of a response. */

@@ -1,5 +1,5 @@
 /**
- * Query-string parameters of the game endpoints (CONTRACT §2.9, §3.5.6–3.5.8), with ASP.NET's
+ * Query-string parameters of the game endpoints (docs/compatibility.md#lists-and-paging, #group-game-reading-and-joining, #group-game-monitors), with ASP.NET's
  * binding: a value that does not convert is a 400 `The value '{v}' is not valid.`; an absent
  * parameter takes its default; a repeated one uses its first value.
  */

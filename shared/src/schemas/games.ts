@@ -1,4 +1,4 @@
-/** Games, notices and events (CONTRACT §4.7). */
+/** Games, notices and events (docs/compatibility.md#game-notice-and-event-shapes). */
 import { z } from 'zod'
 import { EventType, NoticeType, ParticipationStatus } from '../enums.js'
 import { INVITE_CODE_MAX, DEFAULT_BLOOD_BONUS } from '../limits.js'
@@ -49,9 +49,9 @@ const GAME_TITLE_MAX = 128
 
 /**
  * Request of `POST /api/edit/games` and `PUT /api/edit/games/{id}` (GameInfoModel on the wire).
- * `id`, `poster` and `publicKey` are ignored (stripped). Omitted members take the §4.7 defaults;
+ * `id`, `poster` and `publicKey` are ignored (stripped). Omitted members take the docs/compatibility.md#game-notice-and-event-shapes defaults;
  * `organizations` null/omitted = keep the current list on update (none on create), duplicates
- * collapse; `bloodBonus` with a 10-bit field above 1000 becomes the default (§7.5).
+ * collapse; `bloodBonus` with a 10-bit field above 1000 becomes the default (docs/scoring.md#blood-bonus).
  */
 export const GameInfoInput = z.object({
   title: requiredString('The Title field is required.').max(GAME_TITLE_MAX, '标题过长'),

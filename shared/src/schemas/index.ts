@@ -1,4 +1,4 @@
-/** Every zod schema of the wire contract (CONTRACT §4), one module per group. */
+/** Every zod schema of the wire contract (docs/compatibility.md#shapes), one module per group. */
 export * from './fields.js'
 export * from './common.js'
 export * from './account.js'

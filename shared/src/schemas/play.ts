@@ -1,4 +1,4 @@
-/** Playing a game (CONTRACT §4.10). */
+/** Playing a game (docs/compatibility.md#play-shapes). */
 import { z } from 'zod'
 import { AnswerResult, ChallengeTag, ChallengeType } from '../enums.js'
 import { SUBMIT_FLAG_MAX } from '../limits.js'

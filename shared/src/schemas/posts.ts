@@ -1,4 +1,4 @@
-/** Posts (CONTRACT §4.6). */
+/** Posts (docs/compatibility.md#post-shapes). */
 import { z } from 'zod'
 import { POST_TITLE_MAX } from '../limits.js'
 import { defaultedString, requiredString, stringArray, wireBool, wireDateOut } from './fields.js'

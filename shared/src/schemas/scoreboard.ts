@@ -1,4 +1,4 @@
-/** Scoreboard shapes (CONTRACT §4.9; computation rules in §7.6 and ../scoring.ts). */
+/** Scoreboard shapes (docs/compatibility.md#scoreboard-shapes; computation rules in docs/scoring.md#dynamic-score and ../scoring.ts). */
 import { z } from 'zod'
 import { ChallengeTag, SubmissionType } from '../enums.js'
 import { intOut, wireDateOut } from './fields.js'
@@ -85,7 +85,7 @@ export const ChallengeChange = z.object({
 export type ChallengeChange = z.infer<typeof ChallengeChange>
 
 /**
- * The difference between two consecutive versions of a board (Flagwave's push, DESIGN §5):
+ * The difference between two consecutive versions of a board (Flagwave's push, docs/realtime.md#scoreboard-versions-and-gap-repair):
  * the challenges whose score, solve count or bloods changed, and per team the cells whose
  * solve, blood type or solver changed. Everything else — cell scores of re-scored challenges,
  * team totals, ranks, organization ranks, timelines — follows from these and the previous

@@ -1,4 +1,4 @@
-/** Teams and participations (CONTRACT §4.5). */
+/** Teams and participations (docs/compatibility.md#team-shapes). */
 import { z } from 'zod'
 import { ParticipationStatus } from '../enums.js'
 import { TEAM_BIO_MAX, TEAM_NAME_MAX } from '../limits.js'
@@ -28,7 +28,7 @@ export type TeamInfoModel = z.infer<typeof TeamInfoModel>
 /**
  * Request of `POST /api/team` and `PUT /api/team/{id}`. Only the length rules are validation;
  * the create-time `队伍名不能为空` is checked by the endpoint after `不允许创建多个队伍`
- * (CONTRACT §3.8.3), see `TEAM_NAME_EMPTY_MESSAGE`.
+ * (docs/compatibility.md#group-team), see `TEAM_NAME_EMPTY_MESSAGE`.
  */
 export const TeamUpdateModel = z.object({
   name: optionalMaxString(TEAM_NAME_MAX, '队伍名称过长'),
@@ -40,7 +40,7 @@ export const TEAM_NAME_EMPTY_MESSAGE = '队伍名不能为空'
 
 /**
  * Body of `POST /api/team/accept`: a bare JSON string literal holding the invite code
- * (CONTRACT §3.8.9); JSON null → `The code field is required.`.
+ * (docs/compatibility.md#group-team); JSON null → `The code field is required.`.
  */
 export const TeamAcceptCode = z.string({
   error: (issue) => (issue.input === undefined || issue.input === null ? 'The code field is required.' : typeMessage(issue.input, 'String')),

@@ -1,4 +1,4 @@
-/** User shapes of the admin views (CONTRACT §4.3). */
+/** User shapes of the admin views (docs/compatibility.md#user-shapes). */
 import { z } from 'zod'
 import { Role, wireEnum } from '../enums.js'
 import {
@@ -66,7 +66,7 @@ export type AdminUserInfoModel = z.infer<typeof AdminUserInfoModel>
 
 /**
  * Query of `POST /api/admin/users/search` and `POST /api/admin/teams/search`: `hint` is required;
- * missing or empty → `The hint field is required.` (CONTRACT §3.2.5). A repeated parameter uses its first value.
+ * missing or empty → `The hint field is required.` (docs/compatibility.md#group-admin). A repeated parameter uses its first value.
  */
 export const SearchHintQuery = z.object({
   hint: queryString().transform((value, ctx) => {

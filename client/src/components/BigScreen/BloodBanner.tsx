@@ -20,7 +20,7 @@ const KIND_TITLE: Record<BloodKind, string> = {
   ThirdBlood: 'THIRD BLOOD',
 }
 
-/** `恭喜 {team} 获得 「{challenge}」 的一血` → team and challenge (CONTRACT §4.7). */
+/** `恭喜 {team} 获得 「{challenge}」 的一血` → team and challenge (docs/compatibility.md#game-notice-and-event-shapes). */
 export function parseBloodNotice(notice: GameNotice): BloodEvent | null {
   if (!isBlood(notice.type)) return null
   const match = /^恭喜\s+(.+?)\s+获得\s+「(.+)」\s*的[一二三]血$/s.exec(notice.content.trim())

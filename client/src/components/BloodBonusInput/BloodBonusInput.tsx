@@ -1,5 +1,5 @@
 /**
- * The game's blood bonus (CONTRACT §7.5) as three percentages, first/second/third blood, each
+ * The game's blood bonus (docs/scoring.md#blood-bonus) as three percentages, first/second/third blood, each
  * 0–100.0 % in 0.1 % steps. The wire value is packed with the shared `encodeBloodBonus`
  * (thousandths in three 10-bit fields) and unpacked with `decodeBloodBonus`.
  */

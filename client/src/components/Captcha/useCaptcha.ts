@@ -1,5 +1,5 @@
 /**
- * Captcha for the account forms (CONTRACT §3.6.5, §4.2 ModelWithCaptcha).
+ * Captcha for the account forms (docs/compatibility.md#group-info, #account-shapes ModelWithCaptcha).
  *
  * GET /api/captcha is asked once per page load (shared by every form). Then:
  * - `None` (the default): nothing is shown, nothing is loaded, `challenge` is null;

@@ -1,5 +1,5 @@
 /**
- * The challenge-wide attachment (CONTRACT §3.4.23) of non-dynamic-attachment challenges:
+ * The challenge-wide attachment (docs/compatibility.md#group-edit) of non-dynamic-attachment challenges:
  * None (remove), Local (upload through POST /api/assets, then attach by hash) or Remote (a URL
  * stored verbatim). Each action is applied at once; `onChanged` refetches the challenge.
  */

@@ -1,4 +1,4 @@
-/** Challenge types (CONTRACT §5): labels, descriptions and a badge. */
+/** Challenge types (docs/compatibility.md#enums): labels, descriptions and a badge. */
 import { Badge, type BadgeProps } from '@mantine/core'
 import { ChallengeType as TYPES, type ChallengeType } from '@flagwave/shared/enums'
 

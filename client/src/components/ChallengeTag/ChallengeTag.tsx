@@ -1,4 +1,4 @@
-/** Challenge categories (CONTRACT §5.11): label, colour and icon, in tag order. */
+/** Challenge categories (docs/compatibility.md#enums): label, colour and icon, in tag order. */
 import { Badge, type BadgeProps } from '@mantine/core'
 import {
   IconArrowsShuffle,

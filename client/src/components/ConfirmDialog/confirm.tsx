@@ -1,5 +1,5 @@
 /**
- * `confirmDialog({...})`: a Chinese confirm/cancel dialog (SPEC §1) through the modals manager,
+ * `confirmDialog({...})`: a Chinese confirm/cancel dialog (docs/compatibility.md#interface-basics) through the modals manager,
  * resolving to true when confirmed. The buttons carry `confirm-ok` / `confirm-cancel` test ids.
  */
 import type { ReactNode } from 'react'

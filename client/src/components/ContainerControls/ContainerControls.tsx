@@ -1,5 +1,5 @@
 /**
- * The team's instance container of a container challenge (CONTRACT §3.5.24–3.5.26): start,
+ * The team's instance container of a container challenge (docs/compatibility.md#group-game-containers): start,
  * prolong (only in the last 10 minutes), destroy, the entry (address, or the platform-proxy
  * WebSocket URL when the entry is a container GUID) and a countdown to `closeTime`.
  *

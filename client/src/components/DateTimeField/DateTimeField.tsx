@@ -1,7 +1,7 @@
 /**
  * A date-time picker over wire dates: the value is an ISO-8601 instant (as the API sends it,
  * e.g. `2023-10-01T00:00:00+00:00`), shown and picked in the browser's local time, and handed
- * back as UTC ISO (`Date#toISOString`, the form the reference client sends, CONTRACT §2.4).
+ * back as UTC ISO (`Date#toISOString`, the form the reference client sends, docs/compatibility.md#dates).
  */
 import '@mantine/dates/styles.css'
 import 'dayjs/locale/zh-cn'

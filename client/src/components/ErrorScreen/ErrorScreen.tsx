@@ -9,7 +9,7 @@ function routeErrorText(error: unknown): string {
   return 'Unknown error'
 }
 
-/** The default error screen of the router (SPEC §2). */
+/** The default error screen of the router (docs/compatibility.md#screens-and-routes). */
 export function ErrorScreen() {
   const error = useRouteError()
   if (import.meta.env.DEV) console.error(error)

@@ -1,5 +1,5 @@
 /**
- * Help and live check for a DynamicContainer flag template (CONTRACT §7.4), computed with the
+ * Help and live check for a DynamicContainer flag template (docs/compatibility.md#dynamic-flags), computed with the
  * shared flag code the server uses: the placeholders [GUID], [TEAM_HASH] and [LEET], the leet
  * table, the template's leet entropy and the acceptance rule (a placeholder, or ≥ 32 bits),
  * and an example of a generated test flag.

@@ -16,7 +16,7 @@ export interface InviteCodeBoxProps {
 }
 
 /**
- * The captain's invite code (GET /api/team/{id}/invite, CONTRACT §7.2 `{name}:{id}:{token}`):
+ * The captain's invite code (GET /api/team/{id}/invite, docs/compatibility.md#team-invite-code `{name}:{id}:{token}`):
  * shown, copied to the clipboard, regenerated (PUT) after a confirmation — old codes then stop working.
  */
 export function InviteCodeBox({ teamId, teamName }: InviteCodeBoxProps) {

@@ -29,7 +29,7 @@ export const EVENT_META: Record<EventType, { label: string; color: string; icon:
   CheatDetected: { label: '作弊检测', color: 'alert', icon: IconBug },
 }
 
-/** A FlagSubmit event says `[答案正确]` or `[答案错误]` (CONTRACT §4.7): colour it accordingly. */
+/** A FlagSubmit event says `[答案正确]` or `[答案错误]` (docs/compatibility.md#game-notice-and-event-shapes): colour it accordingly. */
 function eventColor(type: EventType, content: string): string {
   if (type === 'FlagSubmit' && content.startsWith(`[${answerResultText.WrongAnswer}]`)) return 'orange'
   return EVENT_META[type].color

@@ -1,5 +1,5 @@
 /**
- * Live preview of a challenge's dynamic score (CONTRACT §7.6): the score after n solves for
+ * Live preview of a challenge's dynamic score (docs/scoring.md#dynamic-score): the score after n solves for
  * n = 1…50, computed with the shared `challengeScore` (the server's own formula), with the
  * minimum score and the current number of solves marked. The chart module is lazy-loaded.
  */

@@ -1,8 +1,8 @@
 /**
- * The editor's test container of a container challenge (CONTRACT §3.4.20–3.4.21): start
+ * The editor's test container of a container challenge (docs/compatibility.md#group-edit): start
  * (POST …/container → ContainerInfoModel) and stop (DELETE). Shows the entry with a copyable
  * connection hint: `host:port`, or, with the platform proxy (entry = container GUID), the
- * WebSocket address `/api/proxy/noinst/{entry}` (§3.7.2). Server errors (including 404/400 while
+ * WebSocket address `/api/proxy/noinst/{entry}` (docs/compatibility.md#group-proxy). Server errors (including 404/400 while
  * the endpoint is unavailable) are shown with their title and leave the panel usable.
  */
 import { useEffect, useState } from 'react'

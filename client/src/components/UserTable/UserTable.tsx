@@ -9,7 +9,7 @@ const ROLE_LABELS: Record<Role, string> = { Banned: '已封禁', User: '用户',
 const ROLE_COLORS: Record<Role, string> = { Banned: 'alert', User: 'brand', Monitor: 'yellow', Admin: 'grape' }
 const roleOptions = Role.map((role) => ({ value: role, label: `${ROLE_LABELS[role]} (${role})` }))
 
-/** `1970-01-01…` is the "never" sentinel of the wire (CONTRACT §2.4). */
+/** `1970-01-01…` is the "never" sentinel of the wire (docs/compatibility.md#dates). */
 const formatTime = (value: string): string => (dayjs(value).year() <= 1970 ? '—' : dayjs(value).format('YYYY-MM-DD HH:mm'))
 
 export interface UserTableProps {
@@ -26,7 +26,7 @@ export interface UserTableProps {
   onDelete: (user: UserInfoModel) => void
 }
 
-/** The admin users table (CONTRACT §4.3 UserInfoModel) with per-row actions. */
+/** The admin users table (docs/compatibility.md#user-shapes UserInfoModel) with per-row actions. */
 export function UserTable({ users, selfId, busy, onRoleChange, onToggleBan, onToggleConfirmed, onEdit, onResetPassword, onDelete }: UserTableProps) {
   return (
     <Table.ScrollContainer minWidth={980}>

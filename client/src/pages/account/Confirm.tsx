@@ -2,7 +2,7 @@ import { accountApi } from '../../api/account'
 import { useSession } from '../../stores/session'
 import { LinkActionPage } from './LinkActionPage'
 
-/** Mail-change link target `/account/confirm?token=…&email=…` (CONTRACT §3.1.10); needs the same signed-in account. */
+/** Mail-change link target `/account/confirm?token=…&email=…` (docs/compatibility.md#group-account); needs the same signed-in account. */
 export default function Confirm() {
   const refresh = useSession((state) => state.refresh)
   return (

@@ -9,7 +9,7 @@ import { zodErrors } from '../../utils/zodForm'
 import { useAction } from '../../hooks/useAction'
 
 /**
- * Reset link target `/account/reset?token=…&email=…` (CONTRACT §3.1.3): posts `rToken` (= token)
+ * Reset link target `/account/reset?token=…&email=…` (docs/compatibility.md#group-account): posts `rToken` (= token)
  * and `email` exactly as received, with the new password.
  */
 export default function Reset() {

@@ -2,7 +2,7 @@ import { accountApi } from '../../api/account'
 import { useSession } from '../../stores/session'
 import { LinkActionPage } from './LinkActionPage'
 
-/** E-mail verification link target `/account/verify?token=…&email=…` (CONTRACT §3.1.4); signs the account in. */
+/** E-mail verification link target `/account/verify?token=…&email=…` (docs/compatibility.md#group-account); signs the account in. */
 export default function Verify() {
   const signedIn = useSession((state) => state.signedIn)
   return (

@@ -1,8 +1,8 @@
 /**
- * admin/Configs: every runtime setting (CONTRACT §4.4) — account policy, global config (with the
+ * admin/Configs: every runtime setting (docs/compatibility.md#configuration-shapes) — account policy, global config (with the
  * Flagwave `beianInfo`), game policy — edited in one form (GET/PUT /api/admin/config).
  *
- * Only the leaves that changed are sent (a null leaf means "keep", CONTRACT §3.2.2), so an
+ * Only the leaves that changed are sent (a null leaf means "keep", docs/compatibility.md#group-admin), so an
  * untouched `footerInfo: null` is not turned into `""`; clearing a text sends `""`. A badge says
  * when there are unsaved changes (and leaving the page asks first); saving notifies and the new
  * public config reaches every open tab through `ReceivedConfigUpdate`.

@@ -17,7 +17,7 @@ const PAGE_SIZE = 50
 /**
  * admin/Files: stored files by name (GET /api/admin/files), with download links, upload
  * (POST /api/assets, multipart `files`) and delete (DELETE /api/assets/{hash}). The list's
- * `total` is the page length (CONTRACT §3.2.20), so paging is previous/next: a full page means
+ * `total` is the page length (docs/compatibility.md#group-admin), so paging is previous/next: a full page means
  * there may be more.
  */
 export default function Files() {

@@ -24,7 +24,7 @@ const LEVEL_META: Record<string, { label: string; color: string }> = {
 
 const LEVEL_LABELS: Record<LogLevelFilter, string> = { All: '全部', Information: '信息', Warning: '警告', Error: '错误' }
 
-/** TaskStatus names (CONTRACT §4.11). */
+/** TaskStatus names (docs/compatibility.md#administration-shapes). */
 const STATUS_META: Record<string, { label: string; color: string }> = {
   Success: { label: '成功', color: 'brand' },
   Failed: { label: '失败', color: 'alert' },

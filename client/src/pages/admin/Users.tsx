@@ -30,7 +30,7 @@ interface EditValues {
   bio: string
 }
 
-/** Empty optional fields are sent as null ("keep"): the phone rule rejects "" (CONTRACT §4.3). */
+/** Empty optional fields are sent as null ("keep"): the phone rule rejects "" (docs/compatibility.md#user-shapes). */
 const editBody = (values: EditValues) => ({
   userName: values.userName.trim(),
   email: values.email.trim(),
@@ -66,7 +66,7 @@ function EditUserModal({ user, onClose, onSaved }: { user: UserInfoModel | null;
     await run('更新用户失败', async () => {
       const body = editBody(values)
       await adminApi.users.update(user.id, body)
-      // The server answers 200 even when the account store refused the change (CONTRACT §3.2.9).
+      // The server answers 200 even when the account store refused the change (docs/compatibility.md#group-admin).
       const stored = await adminApi.users.get(user.id)
       if (stored.userName !== body.userName || (stored.email ?? '') !== body.email) {
         notifications.show({ color: 'yellow', title: '部分修改未保存', message: '用户名或邮箱可能已被占用或无效，服务器未保存这些修改' })

@@ -35,7 +35,7 @@ export default function PostEdit() {
         return true
       }
       // This server treats a PUT whose pin differs from the stored one as a pin toggle only
-      // (DESIGN §2); save the text first with the stored pin, then flip the pin.
+      // (docs/compatibility.md#deliberate-departures); save the text first with the stored pin, then flip the pin.
       const stored = post?.isPinned ?? false
       let updated = await postsApi.update(postId, { ...values, isPinned: stored })
       if (values.isPinned !== stored) updated = await postsApi.update(postId, { ...values, isPinned: values.isPinned })

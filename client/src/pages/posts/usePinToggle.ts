@@ -5,7 +5,7 @@ import { notifyError, notifySuccess } from '../../utils/notify'
 
 /**
  * The admin's pin toggle on a list. PUT /api/edit/posts/{id} is a full replacement under the
- * contract (§3.4.2), so the whole post is read first and sent back with only the pin flipped —
+ * contract (docs/compatibility.md#group-edit), so the whole post is read first and sent back with only the pin flipped —
  * a `{title, isPinned}` body would wipe summary, content and tags on a v0.17.6 server.
  */
 export function usePinToggle(): { toggle: (post: PostInfoModel) => Promise<void>; busyId: string | null } {

@@ -6,7 +6,7 @@ import { queryKeys } from '../../api/queryKeys'
 import { notifySuccess } from '../../utils/notify'
 import { useAction } from '../../hooks/useAction'
 
-/** POST /api/team/accept with the invite code as a bare JSON string body (CONTRACT §3.8.9). */
+/** POST /api/team/accept with the invite code as a bare JSON string body (docs/compatibility.md#group-team). */
 export function JoinTeamModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { busy, run } = useAction()
   const form = useForm({

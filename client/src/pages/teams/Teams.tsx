@@ -22,7 +22,7 @@ import { removeTeam } from './teamCache'
 import { LoadError } from '../../components/LoadError/LoadError'
 
 /**
- * A banned user gets 403 from every RequireUser endpoint (CONTRACT §2.5) and the server drops
+ * A banned user gets 403 from every RequireUser endpoint (docs/compatibility.md#sessions-and-roles) and the server drops
  * their sockets, after which this screen refetches at once: let the session re-read the profile,
  * which logs out and says "account disabled" on 403 (and signs out on 401).
  */

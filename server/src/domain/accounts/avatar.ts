@@ -1,5 +1,5 @@
 /**
- * The caller's avatar (CONTRACT §3.1.12, §7.1): checked by content, GIFs kept as they are,
+ * The caller's avatar (docs/compatibility.md#group-account, #file-and-image-urls): checked by content, GIFs kept as they are,
  * everything else resized to 300 px wide and stored as WebP. The previous avatar's file
  * reference is released only once the new one is saved, and its blob deleted after the commit.
  */

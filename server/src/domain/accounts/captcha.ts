@@ -1,5 +1,5 @@
 /**
- * Captcha (CONTRACT §3.6.5): Google reCAPTCHA v3 or Cloudflare Turnstile, verified on the
+ * Captcha (docs/compatibility.md#group-info): Google reCAPTCHA v3 or Cloudflare Turnstile, verified on the
  * server. The verify URLs are configurable so tests can point them at a local server.
  */
 import type { Config } from '../../config.js'

@@ -1,4 +1,4 @@
-/** Changing the caller's e-mail address: request (CONTRACT §3.1.9) and confirmation (§3.1.10). */
+/** Changing the caller's e-mail address: request (docs/compatibility.md#group-account) and confirmation (docs/compatibility.md#group-account). */
 import type { AccountVerifyModel, MailChangeModel } from '@flagwave/shared/schemas/account'
 import type { Session } from '../../entities/Session.js'
 import { AppError, badRequest } from '../../lib/errors.js'

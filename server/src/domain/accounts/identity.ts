@@ -1,5 +1,5 @@
 /**
- * The ASP.NET Identity rules that surface as errors (CONTRACT §2.5): user-name charset and
+ * The ASP.NET Identity rules that surface as errors (docs/compatibility.md#identity-rules): user-name charset and
  * uniqueness, e-mail validity and uniqueness, compared through the normalized (upper-case)
  * columns so that look-ups ignore letter case. When Identity rejects an operation the endpoint
  * answers 400 with the first error's description as title; these functions return that text.
@@ -17,7 +17,7 @@ import { passwordPolicyError } from './passwords.js'
 export interface RequestInfo {
   ip: string
   userAgent: string
-  /** `{scheme}://{host}` of the request, for links in e-mails (CONTRACT §3.1). */
+  /** `{scheme}://{host}` of the request, for links in e-mails (docs/compatibility.md#group-account). */
   origin: string
 }
 
@@ -27,7 +27,7 @@ export const normalizeKey = (value: string): string => value.normalize('NFC').to
 /** Longest e-mail address the `users.email` column holds. */
 const EMAIL_MAX_LENGTH = 256
 
-/** Identity error descriptions (CONTRACT §2.5). */
+/** Identity error descriptions (docs/compatibility.md#identity-rules). */
 export const identityErrors = {
   duplicateUserName: (name: string) => `用户名 ${name} 已存在`,
   duplicateEmail: (email: string) => `邮箱地址 ${email} 已存在`,

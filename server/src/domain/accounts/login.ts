@@ -1,5 +1,5 @@
 /**
- * Sign-in (CONTRACT §3.1.5): the name is tried as a user name, then as an e-mail address, both
+ * Sign-in (docs/compatibility.md#group-account): the name is tried as a user name, then as an e-mail address, both
  * case-insensitively. Banned accounts get their own message; a wrong password and an unconfirmed
  * e-mail share the generic one. No lockout. Unknown names still cost one password verification,
  * so response times do not tell which names exist.

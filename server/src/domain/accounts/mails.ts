@@ -1,6 +1,6 @@
 /**
  * The account e-mails: confirmation, password reset and e-mail change, each carrying its link
- * (CONTRACT §3.1). Sent through the mailer, which logs instead when SMTP_URL is unset.
+ * (docs/compatibility.md#group-account). Sent through the mailer, which logs instead when SMTP_URL is unset.
  */
 import type { Mailer } from '../../lib/mailer.js'
 

@@ -1,4 +1,4 @@
-/** Password hashing (argon2id) and the Identity password policy (CONTRACT §2.5). */
+/** Password hashing (argon2id) and the Identity password policy (docs/compatibility.md#identity-rules). */
 import argon2 from 'argon2'
 import { randomInt } from 'node:crypto'
 
@@ -26,7 +26,7 @@ const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
 const DIGITS = '0123456789'
 const SYMBOLS = '!@#$%^&*()-_=+'
 
-/** 16 random characters with at least one digit, lower, upper and symbol (CONTRACT §3.2.10). */
+/** 16 random characters with at least one digit, lower, upper and symbol (docs/compatibility.md#group-admin). */
 export function generatePassword(length = 16): string {
   const all = LOWER + UPPER + DIGITS + SYMBOLS
   const chars = [LOWER, UPPER, DIGITS, SYMBOLS].map((set) => set[randomInt(set.length)])

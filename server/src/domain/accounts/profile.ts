@@ -1,4 +1,4 @@
-/** The caller's own profile (CONTRACT §3.1.7) and password (§3.1.8). */
+/** The caller's own profile (docs/compatibility.md#group-account) and password (docs/compatibility.md#group-account). */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { PasswordChangeModel, ProfileUpdateModel } from '@flagwave/shared/schemas/account'
 import type { User } from '../../entities/User.js'

@@ -1,4 +1,4 @@
-/** Password recovery by e-mail (CONTRACT §3.1.2) and the reset itself (§3.1.3). */
+/** Password recovery by e-mail (docs/compatibility.md#group-account) and the reset itself (docs/compatibility.md#group-account). */
 import type { PasswordResetModel, RecoveryModel } from '@flagwave/shared/schemas/account'
 import { badRequest, notFound } from '../../lib/errors.js'
 import { verifyCaptcha } from './captcha.js'

@@ -1,5 +1,5 @@
 /**
- * Registration (CONTRACT §3.1.1). The account policy decides the outcome: signed in at once,
+ * Registration (docs/compatibility.md#group-account). The account policy decides the outcome: signed in at once,
  * waiting for an admin, or waiting for e-mail confirmation. When creating the account fails but
  * an unconfirmed account with the same e-mail exists, the flow continues with that account (its
  * password is not changed), which re-sends the confirmation mail — or, with `activeOnRegister`,

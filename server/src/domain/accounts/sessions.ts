@@ -1,5 +1,5 @@
 /**
- * Server-side sessions behind the `GZCTF_Token` cookie (CONTRACT §2.5): 7 days, renewed when
+ * Server-side sessions behind the `GZCTF_Token` cookie (docs/compatibility.md#sessions-and-roles): 7 days, renewed when
  * more than half has elapsed, void as soon as the row is gone or the user's security stamp moved.
  */
 import { createHash, randomBytes } from 'node:crypto'
@@ -67,7 +67,7 @@ export async function endAllSessions(em: EntityManager, userId: string): Promise
   await em.nativeDelete(Session, { user: userId })
 }
 
-/** Record the last visit and address, at most once every 5 seconds (CONTRACT §2.5). */
+/** Record the last visit and address, at most once every 5 seconds (docs/compatibility.md#sessions-and-roles). */
 export async function touchUser(em: EntityManager, user: User, ip: string): Promise<void> {
   const now = new Date()
   if (now.getTime() - user.lastVisited.getTime() < VISIT_GRANULARITY_MS && user.ip === ip) return

@@ -1,5 +1,5 @@
 /**
- * E-mail tokens (CONTRACT §2.5, §3.1): e-mail confirmation, password reset and e-mail change.
+ * E-mail tokens (docs/compatibility.md#identity-rules, #group-account): e-mail confirmation, password reset and e-mail change.
  *
  * A token is stateless: `version ‖ purpose ‖ expiry ‖ HMAC-SHA256`, where the MAC covers the
  * purpose, the user id, the user's current security stamp, the bound (normalized) e-mail address
@@ -85,6 +85,6 @@ export function decodeToken(value: string): Buffer {
   return Buffer.from(s, 'base64')
 }
 
-/** `{origin}/account/{page}?token={Base64 token}&email={Base64 address}` (CONTRACT §3.1, §7.7). */
+/** `{origin}/account/{page}?token={Base64 token}&email={Base64 address}` (docs/compatibility.md#group-account, #identifiers-and-e-mail-links). */
 export const accountLink = (origin: string, page: 'verify' | 'reset' | 'confirm', token: Buffer, email: string): string =>
   `${origin}/account/${page}?token=${encodeToken(token)}&email=${encodeBase64Text(email)}`

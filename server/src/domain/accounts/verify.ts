@@ -1,4 +1,4 @@
-/** E-mail confirmation through the `/account/verify` link (CONTRACT §3.1.4). */
+/** E-mail confirmation through the `/account/verify` link (docs/compatibility.md#group-account). */
 import type { AccountVerifyModel } from '@flagwave/shared/schemas/account'
 import type { Session } from '../../entities/Session.js'
 import { AppError, badRequest } from '../../lib/errors.js'

@@ -1,5 +1,5 @@
 /**
- * Content-addressed assets (CONTRACT §3.3, §3.2.20). A stored file is named by the SHA-256 of
+ * Content-addressed assets (docs/compatibility.md#group-assets, #group-admin). A stored file is named by the SHA-256 of
  * its bytes; the name in a URL is only a label (it picks the Content-Type and the download
  * name) and never reaches the file system. The same bytes are kept once, with a reference count.
  */
@@ -92,7 +92,7 @@ export async function deleteAsset(scope: Scope, actor: Actor, hash: string): Pro
   return file
 }
 
-/** `GET /api/admin/files`: by name; `total` is the page length (CONTRACT §3.2.20). */
+/** `GET /api/admin/files`: by name; `total` is the page length (docs/compatibility.md#group-admin). */
 export async function listFiles(em: EntityManager, count: number, skip: number): Promise<LocalFile[]> {
   if (count <= 0) return []
   return em.find(LocalFile, {}, { orderBy: { name: 'asc', hash: 'asc' }, limit: count, offset: Math.max(0, skip) })

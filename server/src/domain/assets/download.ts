@@ -1,5 +1,5 @@
 /**
- * Serving a stored file (CONTRACT §3.3.1, improved): content is addressed by its hash, so a
+ * Serving a stored file (docs/compatibility.md#group-assets, improved): content is addressed by its hash, so a
  * response may be cached for good and validated by its ETag; single byte ranges are honoured
  * (206), unsatisfiable ones refused (416). Multiple ranges are answered with the whole file,
  * which HTTP allows.

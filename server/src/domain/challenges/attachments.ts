@@ -1,5 +1,5 @@
 /**
- * Attachments and flags (CONTRACT §3.4.23–3.4.25). A `Local` attachment of a known file holds
+ * Attachments and flags (docs/compatibility.md#group-edit). A `Local` attachment of a known file holds
  * one reference on it (its `fileHash` is set only then); an unknown hash gives an attachment
  * without file, whose `url` and `fileSize` are null. Replaced or removed attachments release
  * their reference in the same transaction; blobs whose last reference went are deleted after

@@ -1,5 +1,5 @@
 /**
- * Challenge administration (CONTRACT §3.4.16–3.4.19, §3.4.22). An update that enables a
+ * Challenge administration (docs/compatibility.md#group-edit). An update that enables a
  * challenge creates the missing team instances and, in a running game, a `NewChallenge` notice;
  * changed hints of an enabled challenge in a running game give a `NewHint` notice. Notices and
  * score changes are queued on the scope's events and go out after the commit.
@@ -38,7 +38,7 @@ export async function listChallenges(em: EntityManager, gameId: number): Promise
   return em.find(Challenge, { game: gameId }, { orderBy: { id: 'asc' } })
 }
 
-/** `POST .../challenges`: a disabled challenge with the defaults of CONTRACT §4.8. */
+/** `POST .../challenges`: a disabled challenge with the defaults of docs/compatibility.md#challenge-shapes. */
 export async function createChallenge(scope: Scope, actor: Actor, game: Game, model: ChallengeCreateModel): Promise<Challenge> {
   const challenge = scope.em.create(Challenge, {
     ...CHALLENGE_DEFAULTS,

@@ -1,6 +1,6 @@
 /**
- * Rules of a challenge update, checked after the lookups in the order of CONTRACT §3.4.19,
- * and of attachment edits (§3.4.23).
+ * Rules of a challenge update, checked after the lookups in the order of docs/compatibility.md#group-edit,
+ * and of attachment edits (docs/compatibility.md#group-edit).
  */
 import { isContainerType, type ChallengeType } from '@flagwave/shared/enums'
 import { isAcceptableTemplate, WEAK_TEMPLATE_MESSAGE } from '@flagwave/shared/flags'
@@ -18,7 +18,7 @@ export function assertChallengeUpdate(challenge: { type: ChallengeType }, flagCo
   }
 }
 
-/** Dynamic-attachment challenges carry their files on the flags (§3.4.23). */
+/** Dynamic-attachment challenges carry their files on the flags (docs/compatibility.md#group-edit). */
 export function assertChallengeAttachmentAllowed(challenge: { type: ChallengeType }): void {
   if (challenge.type === 'DynamicAttachment') throw badRequest('动态附件题目请使用 assets API 上传附件')
 }

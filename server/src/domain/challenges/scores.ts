@@ -1,6 +1,6 @@
 /**
- * What an edit changes of a challenge's scoring as players see it (DESIGN §5), and the bloods
- * that go with the current score (CONTRACT §7.6). The push itself is built in `events.ts`.
+ * What an edit changes of a challenge's scoring as players see it (docs/realtime.md), and the bloods
+ * that go with the current score (docs/scoring.md#dynamic-score). The push itself is built in `events.ts`.
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { Challenge } from '../../entities/Challenge.js'

@@ -1,5 +1,5 @@
 /**
- * Runtime settings editable by admins (CONTRACT §4.4), stored in the `configs` table as text
+ * Runtime settings editable by admins (docs/compatibility.md#configuration-shapes), stored in the `configs` table as text
  * under dotted keys (`accountPolicy.allowRegister`) and cached in process. A change is applied
  * on the next request; other nodes drop their cache through the Redis channel when one is
  * configured (services.ts), and a cached copy is never older than `maxAgeMs` in any case.
@@ -52,7 +52,7 @@ export const DEFAULT_SETTINGS: Settings = deepFreeze({
 
 type Section = keyof Settings
 
-/** A partial update: a null/absent section or leaf keeps the stored value (CONTRACT §3.2.2). */
+/** A partial update: a null/absent section or leaf keeps the stored value (docs/compatibility.md#group-admin). */
 export type SettingsPatch = { [S in Section]?: { [K in keyof Settings[S]]?: Settings[S][K] | null } | null }
 
 type LeafKind = 'bool' | 'string' | 'nullableString'
@@ -196,8 +196,7 @@ export class SettingsStore {
   }
 
   /**
-   * Persist every non-null leaf of the given sections (a null leaf keeps its value, CONTRACT
-   * §3.2.2) in one transaction, then cache and announce the committed settings.
+   * Persist every non-null leaf of the given sections (a null leaf keeps its value, docs/compatibility.md#group-admin) in one transaction, then cache and announce the committed settings.
    */
   async update(em: EntityManager, patch: SettingsPatch): Promise<Settings> {
     const rows = patchRows(patch)

@@ -1,5 +1,5 @@
 /**
- * `PUT /api/admin/config` (CONTRACT §3.2.2): store every non-null leaf, apply it from the next
+ * `PUT /api/admin/config` (docs/compatibility.md#group-admin): store every non-null leaf, apply it from the next
  * request on (SettingsStore), push the public part to open clients (the store's change hook,
  * services.ts) and record the change in the audit log.
  */

@@ -1,5 +1,5 @@
 /**
- * Traffic captures for monitors (CONTRACT §3.5.10–3.5.14). The proxy writes one pcap per
+ * Traffic captures for monitors (docs/compatibility.md#group-game-monitors). The proxy writes one pcap per
  * connection under `DATA_DIR/captures/{challengeId}/{participationId}/`; these functions list
  * and serve that tree. Only the last path component of a requested file name is used, and it
  * must end in `.pcap`, so nothing outside the tree can be reached.

@@ -1,5 +1,5 @@
 /**
- * Container lifecycle rules (CONTRACT §3.5.24–26, §3.4.20–21, §3.2.18–19, DESIGN §7).
+ * Container lifecycle rules (docs/compatibility.md#group-game-containers, #group-edit, #group-admin; docs/architecture.md#containers).
  * The team's own start, prolong and destroy are in playerContainers.ts, the engine steps in
  * engine.ts; here: destroying any container, the admins' instance list, editors' test containers.
  *
@@ -29,7 +29,7 @@ import { TITLES, engineCreate, engineRollback, newRow, providerFailure, specFor 
 
 /**
  * Destroy one container by its database id: the engine first, then the row. Pushes
- * `ReceivedContainerUpdate` (destroyed) to the owning team. No game event (CONTRACT §6.3:
+ * `ReceivedContainerUpdate` (destroyed) to the owning team. No game event (docs/realtime.md#order:
  * expiry, admins and automatic removals produce none). Returns false when no such row exists;
  * throws a ProviderError when the engine refuses.
  */
@@ -70,7 +70,7 @@ export async function destroyInstanceContainer(services: Services, target: numbe
   }
 }
 
-// ---- admin instances (CONTRACT §3.2.18–19) ------------------------------------------------
+// ---- admin instances (docs/compatibility.md#group-admin) ------------------------------------------------
 
 export async function listTeamInstances(em: EntityManager): Promise<{ container: Container; team: Team; challenge: Challenge }[]> {
   const instances = await em.find(
@@ -93,7 +93,7 @@ export async function adminDestroyInstance(scope: Scope, _actor: Actor, guid: st
   }
 }
 
-// ---- editors' test containers (CONTRACT §3.4.20–21) ---------------------------------------
+// ---- editors' test containers (docs/compatibility.md#group-edit) ---------------------------------------
 
 async function editLookup(em: EntityManager, gameId: number, challengeId: number): Promise<Challenge> {
   const game = await em.findOne(Game, { id: gameId })

@@ -31,7 +31,7 @@ import { publishContainerEvent, publishContainerUpdate } from './events.js'
 import { TITLES, engineCreate, engineRollback, isLive, newRow, providerFailure, specFor } from './engine.js'
 import { destroyContainer } from './lifecycle.js'
 
-/** The instance behind the container endpoints: loadable (CONTRACT §3.5.19) and of a container type. */
+/** The instance behind the container endpoints: loadable (docs/compatibility.md#group-game-challenges-and-flags) and of a container type. */
 async function containerInstance(em: EntityManager, context: GameContext, challengeId: number): Promise<{ instance: GameInstance; challenge: Challenge; container: Container | null }> {
   let view
   try {
@@ -59,7 +59,7 @@ async function teamContainers(em: EntityManager, participationId: number): Promi
   return instances.filter((i) => isLive(i.container as Container | null)).map((i) => ({ instance: i, container: i.container as Container }))
 }
 
-/** A ContainerStart/ContainerDestroy game event row (CONTRACT §4.7, §6.3). */
+/** A ContainerStart/ContainerDestroy game event row (docs/compatibility.md#game-notice-and-event-shapes; docs/realtime.md#order). */
 function event(em: EntityManager, gameId: number, type: 'ContainerStart' | 'ContainerDestroy', challenge: Challenge, user: User, team: Team): GameEvent {
   return em.create(GameEvent, {
     game: em.getReference(Game, gameId),
@@ -74,7 +74,7 @@ function event(em: EntityManager, gameId: number, type: 'ContainerStart' | 'Cont
 /** The gate of the player's container endpoints: steps 1–5, ended games refused unless in practice mode. */
 const playerContext = (scope: Scope, actor: Actor, gameId: number): Promise<GameContext> => gameContext(scope.em, gameId, actor.user, { refuseEnded: true })
 
-/** `POST /api/game/{id}/container/{challengeId}` (CONTRACT §3.5.24). */
+/** `POST /api/game/{id}/container/{challengeId}` (docs/compatibility.md#group-game-containers). */
 export async function startInstanceContainer(scope: Scope, actor: Actor, gameId: number, challengeId: number): Promise<Container> {
   const { em, services, events } = scope
   const user = actor.user
@@ -154,7 +154,7 @@ export async function startInstanceContainer(scope: Scope, actor: Actor, gameId:
   }
 }
 
-/** `POST /api/game/{id}/container/{challengeId}/prolong` (CONTRACT §3.5.25). */
+/** `POST /api/game/{id}/container/{challengeId}/prolong` (docs/compatibility.md#group-game-containers). */
 export async function prolongInstanceContainer(scope: Scope, actor: Actor, gameId: number, challengeId: number): Promise<Container> {
   const em = scope.em
   const context = await playerContext(scope, actor, gameId)
@@ -172,7 +172,7 @@ export async function prolongInstanceContainer(scope: Scope, actor: Actor, gameI
   return container
 }
 
-/** `DELETE /api/game/{id}/container/{challengeId}` (CONTRACT §3.5.26). */
+/** `DELETE /api/game/{id}/container/{challengeId}` (docs/compatibility.md#group-game-containers). */
 export async function stopInstanceContainer(scope: Scope, actor: Actor, gameId: number, challengeId: number): Promise<void> {
   const { em, services, events } = scope
   const user = actor.user

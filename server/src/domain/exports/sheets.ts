@@ -1,5 +1,5 @@
 /**
- * Spreadsheet exports for monitors (CONTRACT §3.5.17–3.5.18): the scoreboard and every
+ * Spreadsheet exports for monitors (docs/compatibility.md#group-game-monitors): the scoreboard and every
  * submission, as .xlsx files written with exceljs's streaming writer straight into the response,
  * so a large game never sits in memory as a whole workbook. Submissions are read in keyset pages.
  */

@@ -1,5 +1,5 @@
 /**
- * Stored files with reference counts (CONTRACT §3.3): the same bytes are kept once, every use
+ * Stored files with reference counts (docs/compatibility.md#group-assets): the same bytes are kept once, every use
  * holds a reference, and the blob goes when the last reference is released.
  */
 import { createReadStream } from 'node:fs'

@@ -1,5 +1,5 @@
 /**
- * Read caches that edits must flush (CONTRACT §3.5.1 game list, §3.5.6 notices). Each entry is
+ * Read caches that edits must flush (docs/compatibility.md#group-game-reading-and-joining game list, docs/compatibility.md#group-game-reading-and-joining notices). Each entry is
  * stamped with a version; invalidating bumps the version — in Redis when configured, so every
  * node drops its copy on its next read, otherwise in process. A read costs one Redis GET at most.
  * Caches are per `Services` (one per process, several in the test-suite).
@@ -73,7 +73,7 @@ export function cacheOf<T>(services: object, name: string, ttlMs: number): Versi
   return cache as VersionedCache<T>
 }
 
-/** Key of the public game list cache (`GET /api/game`, CONTRACT §3.5.1). */
+/** Key of the public game list cache (`GET /api/game`, docs/compatibility.md#group-game-reading-and-joining). */
 const GAME_LIST_CACHE = 'gameList'
 const GAME_LIST_TTL_MS = 2 * 60 * 60 * 1000
 

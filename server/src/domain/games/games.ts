@@ -1,5 +1,5 @@
 /**
- * Game administration (CONTRACT §3.4.4–3.4.11): create, replace, delete, poster, write-ups.
+ * Game administration (docs/compatibility.md#group-edit): create, replace, delete, poster, write-ups.
  * File references (poster, local attachments, write-ups) are released in the same transaction
  * as the rows that held them; blobs whose last reference went are deleted after the commit.
  */
@@ -162,10 +162,10 @@ export async function deleteWriteups(scope: Scope, actor: Actor, game: Game): Pr
   await scope.services.audit.success(actor, `删除了比赛 #${game.id} ${game.title} 的 ${count} 份题解`)
 }
 
-/** Poster upload limits (CONTRACT §3.4.11). */
+/** Poster upload limits (docs/compatibility.md#group-edit). */
 const POSTER_MAX_BYTES = 3 * 1024 * 1024
 
-/** The checks on the uploaded file that come before the game lookup (CONTRACT §3.4.11). */
+/** The checks on the uploaded file that come before the game lookup (docs/compatibility.md#group-edit). */
 function assertPosterFile(file: UploadedFile): void {
   if (file.size === 0) throw badRequest('文件非法')
   if (file.size > POSTER_MAX_BYTES) throw badRequest('文件过大')

@@ -1,5 +1,5 @@
 /**
- * A game's Ed25519 key pair (CONTRACT §4.7, §7.3): the public key travels as Base64 of its raw
+ * A game's Ed25519 key pair (docs/compatibility.md#game-notice-and-event-shapes, #team-token): the public key travels as Base64 of its raw
  * 32 bytes; the private seed is stored Base64, XOR-protected with XOR_KEY so a database dump
  * alone cannot forge team tokens.
  */
@@ -31,13 +31,13 @@ function privateKeyObject(stored: string, publicKey: string, xorKey: string) {
   })
 }
 
-/** `{teamId}:{Base64 Ed25519 signature of "GZCTF_TEAM_{teamId}"}` (CONTRACT §7.3). */
+/** `{teamId}:{Base64 Ed25519 signature of "GZCTF_TEAM_{teamId}"}` (docs/compatibility.md#team-token). */
 export function teamToken(game: { privateKey: string; publicKey: string }, teamId: number, xorKey: string): string {
   const signature = sign(null, Buffer.from(`GZCTF_TEAM_${teamId}`, 'utf8'), privateKeyObject(game.privateKey, game.publicKey, xorKey))
   return `${teamId}:${signature.toString('base64')}`
 }
 
-/** Salt of the [TEAM_HASH] placeholder: SHA-256 of `GZCTF@{privateKey}@PK` (CONTRACT §3.4.7, §7.4). */
+/** Salt of the [TEAM_HASH] placeholder: SHA-256 of `GZCTF@{privateKey}@PK` (docs/compatibility.md#group-edit, #dynamic-flags). */
 export function teamHashSalt(game: { privateKey: string }): string {
   return createHash('sha256').update(`GZCTF@${game.privateKey}@PK`, 'utf8').digest('hex')
 }

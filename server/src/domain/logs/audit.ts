@@ -1,5 +1,5 @@
 /**
- * The platform's audit log (CONTRACT §3.2.14, §6.4): every entry is persisted and pushed to
+ * The platform's audit log (docs/compatibility.md#group-admin; docs/realtime.md#admin-hub-events): every entry is persisted and pushed to
  * admin sockets as ReceivedLog. Entries are written in their own transaction, after the
  * action they describe has committed. `write` never throws: a log line that cannot be stored
  * is reported to the process log and still pushed, and the caller's action goes on.

@@ -1,4 +1,4 @@
-/** Reading the audit log (CONTRACT §3.2.14). */
+/** Reading the audit log (docs/compatibility.md#group-admin). */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { LogEntry } from '../../entities/LogEntry.js'
 

@@ -1,8 +1,8 @@
 /**
- * Game notices (CONTRACT §3.4.12–3.4.15, §6.2): admin announcements and the system notices of
+ * Game notices (docs/compatibility.md#group-edit; docs/realtime.md#user-hub-events): admin announcements and the system notices of
  * challenge releases, hint updates and bloods. A new notice is pushed to the game room as
  * `ReceivedGameNotice` after the commit; edits and deletions are not pushed, but every change
- * flushes the players' notice cache (§3.5.6).
+ * flushes the players' notice cache (docs/compatibility.md#group-game-reading-and-joining).
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { NoticeType } from '@flagwave/shared/enums'
@@ -16,7 +16,7 @@ import { cacheOf } from '../games/cache.js'
 import { pushNotices } from './events.js'
 import { assertNoticeDeletable, assertNoticeEditable } from './policy.js'
 
-/** System notice texts (CONTRACT §4.7 GameNotice). */
+/** System notice texts (docs/compatibility.md#game-notice-and-event-shapes GameNotice). */
 export const noticeText = {
   newChallenge: (title: string) => `新增了题目 「${title}」`,
   newHint: (title: string) => `「${title}」 更新了提示`,

@@ -1,4 +1,4 @@
-/** Which notices an admin may change (CONTRACT §3.4.14–3.4.15): only `Normal` ones. */
+/** Which notices an admin may change (docs/compatibility.md#group-edit): only `Normal` ones. */
 import type { GameNotice } from '../../entities/GameNotice.js'
 import { badRequest } from '../../lib/errors.js'
 

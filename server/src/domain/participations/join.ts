@@ -1,5 +1,5 @@
 /**
- * Joining and leaving a game (CONTRACT §3.5.3, §3.5.4). Each runs in one transaction, so a
+ * Joining and leaving a game (docs/compatibility.md#group-game-reading-and-joining). Each runs in one transaction, so a
  * refused request changes nothing; the team's participation row is locked while a member is
  * added, so concurrent joins respect the member limit.
  */

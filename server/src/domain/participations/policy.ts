@@ -1,5 +1,5 @@
 /**
- * Rules of joining, leaving and reviewing a game (CONTRACT §3.5.3, §3.5.4, §3.2.15). The checks
+ * Rules of joining, leaving and reviewing a game (docs/compatibility.md#group-game-reading-and-joining, #group-admin). The checks
  * that need only the game and the request live here; the handlers' order is the contract's.
  */
 import type { ParticipationStatus } from '@flagwave/shared/enums'

@@ -1,4 +1,4 @@
-/** Reading participations (CONTRACT §3.5.16). */
+/** Reading participations (docs/compatibility.md#group-game-reading-and-joining). */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { Game } from '../../entities/Game.js'
 import { Participation } from '../../entities/Participation.js'

@@ -1,5 +1,5 @@
 /**
- * Reviewing a participation (CONTRACT §3.2.15). Any status may be set. Accepting locks the team
+ * Reviewing a participation (docs/compatibility.md#group-admin). Any status may be set. Accepting locks the team
  * and creates the instances of every enabled challenge (their flags come on first view, see
  * play/instances.ts). After the commit: the scoreboard is rebuilt when the change alters it, and
  * the registered members' open user-hub sockets join (or leave) the team's private room (through

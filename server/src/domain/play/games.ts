@@ -1,6 +1,6 @@
 /**
- * Reading games as a player or a visitor (CONTRACT §3.5.1, §3.5.2, §3.5.6) and the shared game
- * lookups of the monitor endpoints (§3.5.0).
+ * Reading games as a player or a visitor (docs/compatibility.md#group-game-reading-and-joining) and the shared game
+ * lookups of the monitor endpoints (docs/compatibility.md#group-game-the-context-gate).
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { ParticipationStatus } from '@flagwave/shared/enums'

@@ -1,5 +1,5 @@
 /**
- * The "context gate" shared by the player endpoints (CONTRACT §3.5.0): game exists, the caller
+ * The "context gate" shared by the player endpoints (docs/compatibility.md#group-game-the-context-gate): game exists, the caller
  * is registered, the participation is accepted, the game has started, and — where ended games
  * are refused — it has not ended (unless in practice mode). Checked in exactly this order.
  */

@@ -1,5 +1,5 @@
 /**
- * A team's challenge instances (CONTRACT §3.2.15, §3.5.19, §7.4).
+ * A team's challenge instances (docs/compatibility.md#group-admin, #group-game-challenges-and-flags, #dynamic-flags).
  *
  * Rows are created when a participation is accepted (one per enabled challenge) and "loaded" on
  * the team's first view of the challenge: a `DynamicContainer` instance then gets its flag
@@ -37,7 +37,7 @@ export interface InstanceView {
 
 /**
  * Create the missing instance rows of `participationId` for every enabled challenge of the game
- * (acceptance, CONTRACT §3.2.15). Returns how many rows were created.
+ * (acceptance, docs/compatibility.md#group-admin). Returns how many rows were created.
  */
 export async function ensureInstances(em: EntityManager, participationId: number, gameId: number): Promise<number> {
   const result = await em.execute<{ affectedRows: number }>(
@@ -50,7 +50,7 @@ export async function ensureInstances(em: EntityManager, participationId: number
   return result.affectedRows ?? 0
 }
 
-/** The flag of a `DynamicContainer` instance (CONTRACT §7.4), from the challenge's template. */
+/** The flag of a `DynamicContainer` instance (docs/compatibility.md#dynamic-flags), from the challenge's template. */
 function dynamicContainerFlag(game: Pick<Game, 'privateKey'>, participation: Pick<Participation, 'token'>, challenge: Pick<Challenge, 'id' | 'flagTemplate'>): string {
   return generateTeamFlag(challenge.flagTemplate, {
     teamToken: participation.token,
@@ -61,7 +61,7 @@ function dynamicContainerFlag(game: Pick<Game, 'privateKey'>, participation: Pic
 }
 
 /**
- * The team's instance of `challengeId`, loaded on first access (CONTRACT §3.5.19). 404
+ * The team's instance of `challengeId`, loaded on first access (docs/compatibility.md#group-game-challenges-and-flags). 404
  * `题目未找到或动态附件分配失败` when the team has no instance, the challenge is disabled at the
  * first load (a loaded instance stays reachable), or no free dynamic attachment is left.
  */

@@ -1,5 +1,5 @@
 /**
- * What monitors read about a running game (CONTRACT §3.5.7–3.5.9): events, submissions and
+ * What monitors read about a running game (docs/compatibility.md#group-game-monitors): events, submissions and
  * cheat reports, each after the shared "game exists and has started" checks.
  */
 import type { EntityManager } from '@mikro-orm/postgresql'

@@ -1,5 +1,5 @@
 /**
- * Posts (CONTRACT §3.4.1–3.4.3, §3.6.1–3.6.3). The list — pinned first, then by update time,
+ * Posts (docs/compatibility.md#group-edit, #group-info). The list — pinned first, then by update time,
  * newest first — is kept in process and dropped on every change. With Redis the nodes share a
  * version counter, so a change made on one node invalidates the others' lists on their next read.
  */
@@ -108,10 +108,10 @@ export async function createPost(scope: Scope, actor: Actor, model: PostEditMode
 /**
  * `PUT /api/edit/posts/{id}`: a full replacement (author = caller, time = now) — except that a
  * request whose `isPinned` differs from the stored value only toggles the pin and keeps
- * everything else. This follows v0.17.7 (CONTRACT §9) in spirit but deliberately departs from
+ * everything else. This follows v0.17.7 (docs/compatibility.md#neighbouring-versions) in spirit but deliberately departs from
  * it: there the post is returned unchanged, pin included; here the pin does change. Either way
  * pinning never wipes a post, which the reference client's `{title, isPinned}` request would do
- * under v0.17.6 (DESIGN §2).
+ * under v0.17.6 (docs/compatibility.md#deliberate-departures).
  */
 export async function updatePost(scope: Scope, actor: Actor, id: string, model: PostEditModel): Promise<Post> {
   const { em, services } = scope

@@ -1,5 +1,5 @@
 /**
- * The incremental scoreboard of one game (DESIGN §6, CONTRACT §4.9 + §7.6), pure and in memory:
+ * The incremental scoreboard of one game (docs/scoring.md#incremental-engine, #dynamic-score; docs/compatibility.md#scoreboard-shapes), pure and in memory:
  * scores, ranks and bloods as domain records. Its wire form is rendered by board.ts.
  *
  * `ScoreboardEngine.build(data)` is the full rebuild from what `load.ts` read in one pass;
@@ -9,7 +9,7 @@
  * (O(changed · log teams) comparisons). `takeChanges()` tells a reader which cells and challenges
  * changed since it last asked, so it re-renders only those.
  *
- * Rules (§7.6): only the earliest `Accepted` submission before the game end per team and challenge
+ * Rules (docs/scoring.md#dynamic-score): only the earliest `Accepted` submission before the game end per team and challenge
  * counts; the board lists accepted teams that hold an instance of an enabled challenge, one
  * ChallengeItem per such instance; a challenge's current score follows its `acceptedCount`; the
  * first three solvers on the board get the blood factor (round half to even); ranking is score

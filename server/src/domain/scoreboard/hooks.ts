@@ -1,7 +1,7 @@
 /**
  * How the rest of the platform asks for a game's scoreboard to be rebuilt from the database
  * (challenge edits, participation reviews, game edits). The request travels as a PostgreSQL
- * NOTIFY so it reaches whichever node owns that game's scoreboard engine (DESIGN §6).
+ * NOTIFY so it reaches whichever node owns that game's scoreboard engine (docs/scoring.md#engine-ownership).
  * Call it after the change has committed.
  */
 import type { Orm } from '../../db/orm.js'

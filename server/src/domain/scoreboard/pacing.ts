@@ -1,5 +1,5 @@
 /**
- * How often one game's scoreboard is pushed (DESIGN §5). At most one `ReceivedScoreboardUpdate`
+ * How often one game's scoreboard is pushed (docs/realtime.md#scoreboard-versions-and-gap-repair). At most one `ReceivedScoreboardUpdate`
  * per 100 ms, followed by `ReceivedChallengeUpdate` when challenge scores, solve counts or bloods
  * changed. Each event costs a write (a system call) per watching socket, so with thousands of
  * watchers pushes are spaced by what their fan-out actually cost on this node: board pushes may
@@ -10,7 +10,7 @@ import { rooms, type ScoreboardUpdate } from '@flagwave/shared/events'
 import type { ImmediatePublish } from '../../realtime/sink.js'
 import type { ChallengeChanges } from './delta.js'
 
-/** Minimum spacing of two pushes of one game (DESIGN §5); see `pushSpacing()` for large audiences. */
+/** Minimum spacing of two pushes of one game (docs/realtime.md#pacing); see `pushSpacing()` for large audiences. */
 export const PUSH_INTERVAL_MS = 100
 /**
  * The share of a node's event loop one game's board pushes may take. A push is written to every

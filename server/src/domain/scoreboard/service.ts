@@ -1,8 +1,8 @@
 /**
- * `services.scoreboard` — the scoreboard engine of a node (DESIGN §5, §6).
+ * `services.scoreboard` — the scoreboard engine of a node (docs/realtime.md#scoreboard-versions-and-gap-repair; docs/scoring.md#incremental-engine).
  *
  * For the other endpoints (details, sheets, exports):
- *   - `await services.scoreboard.get(gameId)` → the current ScoreboardModel (CONTRACT §4.9), read-only;
+ *   - `await services.scoreboard.get(gameId)` → the current ScoreboardModel (docs/compatibility.md#scoreboard-shapes), read-only;
  *     throws 404 `比赛未找到` when there is no such game. Whether it has started is the caller's check.
  *   - `await services.scoreboard.snapshot(gameId)` → `ScoreboardSnapshot | null` (null = no such game):
  *     `{ gameId, version, etag, json, model, start }` — the same model with its version, serialised

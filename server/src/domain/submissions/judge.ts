@@ -1,5 +1,5 @@
 /**
- * Judging one answer (CONTRACT §3.5.20, §7.4) and the texts the settlement writes (§4.7, §5.12).
+ * Judging one answer (docs/compatibility.md#group-game-challenges-and-flags, #dynamic-flags) and the texts the settlement writes (docs/compatibility.md#game-notice-and-event-shapes, #enums).
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { answerResultText, type AnswerResult, type ChallengeType, type NoticeType } from '@flagwave/shared/enums'
@@ -41,7 +41,7 @@ export function judge(input: JudgeInput): Extract<AnswerResult, 'Accepted' | 'Wr
   return matchesAny(input.answer, candidates) ? 'Accepted' : 'WrongAnswer'
 }
 
-/** `[答案正确] {answer}  {title}#{id}` — two spaces before the title (CONTRACT §4.7). */
+/** `[答案正确] {answer}  {title}#{id}` — two spaces before the title (docs/compatibility.md#game-notice-and-event-shapes). */
 export const flagSubmitEventText = (result: 'Accepted' | 'WrongAnswer', answer: string, title: string, challengeId: number): string =>
   `[${answerResultText[result]}] ${answer}  ${title}#${challengeId}`
 

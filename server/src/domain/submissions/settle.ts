@@ -1,5 +1,5 @@
 /**
- * Settling queued submissions (DESIGN §6, CONTRACT §3.5.20, §6.3, §7.4, §7.6) — one batch in one
+ * Settling queued submissions (docs/scoring.md#submission-queue, #dynamic-score; docs/compatibility.md#group-game-challenges-and-flags, #dynamic-flags; docs/realtime.md#order) — one batch in one
  * transaction, with set-based statements:
  *
  * 1. claim up to `limit` rows in status FlagSubmitted (`FOR UPDATE SKIP LOCKED`, oldest first) and

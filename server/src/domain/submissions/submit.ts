@@ -1,6 +1,6 @@
 /**
- * Flag submission (CONTRACT §3.5.20–3.5.21): the submission row is the durable queue entry
- * (DESIGN §6); judging happens in the checkers (settle.ts), the caller polls the status.
+ * Flag submission (docs/compatibility.md#group-game-challenges-and-flags): the submission row is the durable queue entry
+ * (docs/scoring.md#submission-queue); judging happens in the checkers (settle.ts), the caller polls the status.
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { maskedStatus, type AnswerResult } from '@flagwave/shared/enums'

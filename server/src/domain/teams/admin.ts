@@ -1,4 +1,4 @@
-/** Team administration (CONTRACT §3.2.6–3.2.8, §3.2.12). */
+/** Team administration (docs/compatibility.md#group-admin). */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { LoadStrategy } from '@mikro-orm/core'
 import type { AdminTeamModel } from '@flagwave/shared/schemas/teams'

@@ -1,5 +1,5 @@
 /**
- * Live team membership (DESIGN §5): members of a team listen in the user-hub room
+ * Live team membership (docs/realtime.md#room-moves): members of a team listen in the user-hub room
  * `Team_{id}`; after a change has committed, `ReceivedTeamUpdate` goes to that room. Socket
  * room membership follows the team's: a user who joins has their open sockets join the room,
  * one who leaves or is kicked has them leave it (and hears the change in their own user room).

@@ -1,5 +1,5 @@
 /**
- * Team invite codes (CONTRACT §7.2, §3.8.9): `{teamName}:{teamId}:{token}`, the token being 32
+ * Team invite codes (docs/compatibility.md#team-invite-code, #group-team): `{teamName}:{teamId}:{token}`, the token being 32
  * lowercase hex characters. Team names may contain colons, so a code is read from the end.
  */
 import { randomBytes } from 'node:crypto'

@@ -1,5 +1,5 @@
 /**
- * Team permission and state rules (CONTRACT §3.8): the captain check and the team lock.
+ * Team permission and state rules (docs/compatibility.md#group-team): the captain check and the team lock.
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { Team } from '../../entities/Team.js'

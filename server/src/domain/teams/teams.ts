@@ -1,5 +1,5 @@
 /**
- * Team commands (CONTRACT §3.8). Every command runs in one transaction that locks the team row,
+ * Team commands (docs/compatibility.md#group-team). Every command runs in one transaction that locks the team row,
  * checks in the contract's order and throws its exact titles; once the transaction has committed
  * it announces the change (events.ts) and writes the caller's audit entry.
  */
@@ -26,7 +26,7 @@ import { announceTeamChange } from './events.js'
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-/** How a missing team is reported: most team endpoints answer HTTP 400 (CONTRACT §3.8). */
+/** How a missing team is reported: most team endpoints answer HTTP 400 (docs/compatibility.md#group-team). */
 type Missing = 'http400' | 'http404'
 
 const missingTeam = (how: Missing): AppError => (how === 'http400' ? badRequest('队伍未找到') : notFound('队伍未找到'))
@@ -138,7 +138,7 @@ export async function teamForInvite(scope: Scope, actor: Actor, id: number, rege
 
 /**
  * `POST /api/team/{id}/kick/{userid}`. Removes the member and **their** registrations for this
- * team's games — the reference deletes the captain's instead, which DESIGN §2 fixes.
+ * team's games — the reference deletes the captain's instead, which Flagwave fixes (docs/compatibility.md#deliberate-departures).
  */
 export async function kickMember(scope: Scope, actor: Actor, id: number, kickedId: string): Promise<Team> {
   const { team, kicked } = await scope.em.transactional(async (tx) => {

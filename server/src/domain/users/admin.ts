@@ -1,5 +1,5 @@
 /**
- * User administration (CONTRACT §3.2.3–3.2.5, §3.2.9–3.2.11, §3.2.13). Identity's rules come
+ * User administration (docs/compatibility.md#group-admin). Identity's rules come
  * from domain/accounts/identity.ts. Role changes and bans take effect at once: a ban ends the
  * user's sessions in the same transaction, and their sockets are dropped after the commit (they
  * reconnect with what they may now see).
@@ -56,7 +56,7 @@ export interface CreatedUsers {
 }
 
 /**
- * `POST /api/admin/users`, in one transaction (CONTRACT §3.2.4): each entry becomes a confirmed
+ * `POST /api/admin/users`, in one transaction (docs/compatibility.md#group-admin): each entry becomes a confirmed
  * `User`; when Identity's first error is a duplicate user name (or e-mail), that account is
  * updated instead and its password reset; any other error rolls everything back. Then one new
  * team per distinct `teamName`, captained by its first listed user.

@@ -1,4 +1,4 @@
-/** Rules of a write-up upload (CONTRACT §3.5.23): the file checks (before the context gate) and the deadline. */
+/** Rules of a write-up upload (docs/compatibility.md#group-game-write-ups): the file checks (before the context gate) and the deadline. */
 import { WRITEUP_MAX_BYTES } from '@flagwave/shared/limits'
 import type { Game } from '../../entities/Game.js'
 import type { UploadedFile } from '../../lib/uploads.js'

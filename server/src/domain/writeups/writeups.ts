@@ -1,5 +1,5 @@
 /**
- * Write-ups (CONTRACT §3.5.22–3.5.23, §3.2.16–3.2.17): a team uploads one PDF before the
+ * Write-ups (docs/compatibility.md#group-game-write-ups, #group-admin): a team uploads one PDF before the
  * deadline (a new upload replaces and releases the previous one); admins list them and download
  * them all as one zip, built while it is sent.
  */

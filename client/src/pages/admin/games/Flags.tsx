@@ -1,5 +1,5 @@
 /**
- * A challenge's flags (CONTRACT §3.4.24–3.4.25).
+ * A challenge's flags (docs/compatibility.md#group-edit).
  * - Static types: the flag list; several flags are added at once (one per line).
  * - Dynamic attachments: every flag comes with its own file; files are uploaded through
  *   POST /api/assets and the flags added with `attachmentType: Local` and the file's hash.

@@ -1,5 +1,5 @@
 /**
- * Game notices (CONTRACT §3.4.12–3.4.15): the game's Normal notices (GET), posting a new one
+ * Game notices (docs/compatibility.md#group-edit): the game's Normal notices (GET), posting a new one
  * (POST, pushed to players), editing (PUT, time becomes now, not pushed) and deleting (DELETE,
  * confirmed). Content is Markdown, previewed with the shared renderer.
  */
