@@ -8,35 +8,31 @@ import { notifyError } from '../utils/notify'
  */
 export function useAction() {
   const [busy, setBusy] = useState(false)
-  const run = useCallback(async (failureTitle: string, action: () => Promise<unknown>): Promise<boolean> => {
-    setBusy(true)
-    try {
-      await action()
-      return true
-    } catch (cause) {
-      notifyError(cause, failureTitle)
-      return false
-    } finally {
-      setBusy(false)
-    }
-  }, [])
+  const run = useCallback((failureTitle: string, action: () => Promise<unknown>) => attempt(failureTitle, action, setBusy), [])
   return { busy, run }
 }
 
 /** The same for the rows of a table: `busy[id]` is set while that row's action runs. */
 export function useRowActions<K extends string | number>() {
   const [busy, setBusy] = useState<Record<string, boolean>>({})
-  const run = useCallback(async (id: K, failureTitle: string, action: () => Promise<unknown>): Promise<boolean> => {
-    setBusy((state) => ({ ...state, [id]: true }))
-    try {
-      await action()
-      return true
-    } catch (cause) {
-      notifyError(cause, failureTitle)
-      return false
-    } finally {
-      setBusy((state) => ({ ...state, [id]: false }))
-    }
-  }, [])
+  const run = useCallback(
+    (id: K, failureTitle: string, action: () => Promise<unknown>) =>
+      attempt(failureTitle, action, (on) => setBusy((state) => ({ ...state, [id]: on }))),
+    [],
+  )
   return { busy, run }
+}
+
+/** Run `action` with `setBusy` on around it; a failure is shown under `failureTitle`. */
+async function attempt(failureTitle: string, action: () => Promise<unknown>, setBusy: (on: boolean) => void): Promise<boolean> {
+  setBusy(true)
+  try {
+    await action()
+    return true
+  } catch (cause) {
+    notifyError(cause, failureTitle)
+    return false
+  } finally {
+    setBusy(false)
+  }
 }
