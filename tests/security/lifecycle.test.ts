@@ -1,21 +1,30 @@
 /**
- * Account lifecycle attacks, against the running server (docs/compatibility.md#registering-a-pending-e-mail-again,
- * #identity-rules, #deliberate-departures):
+ * Account and team lifecycle attacks, against the running server (docs/compatibility.md#registering-a-pending-e-mail-again,
+ * #identity-rules, #group-team, #deliberate-departures; docs/realtime.md#room-moves):
  *
  * - pre-registering someone's address: registering a pending e-mail again replaces the pending
  *   account's name and password and voids its old password, links and sessions; a confirmed
  *   account is never taken; racing registrations make one account and never a 500;
- * - a user name spelled like another account's e-mail neither exists nor catches its sign-in.
+ * - a user name spelled like another account's e-mail neither exists nor catches its sign-in;
+ * - a member who leaves or is kicked stops playing for the team (registrations, submissions,
+ *   the game's team room); a captain may remove a member who does not play in the locked game;
+ *   kicks and leaves racing the member's own game registration leave no stray registration.
  */
 import { randomBytes } from 'node:crypto'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { rooms } from '@flagwave/shared/events'
+import type { Socket } from 'socket.io-client'
+import { rooms, type SubmissionResult } from '@flagwave/shared/events'
 import { RegisterResponse } from '@flagwave/shared/schemas/account'
 import { User } from '../../server/src/entities/User.js'
+import { Registration } from '../../server/src/entities/Registration.js'
+import { Team } from '../../server/src/entities/Team.js'
 import { DEFAULT_SETTINGS, type AccountPolicy } from '../../server/src/domain/config/settings.js'
 import { startTestServer, type TestServer } from '../support/server.js'
-import { createUser } from '../support/factories/users.js'
-import { closeAllSockets, connect, disconnected, joined } from '../support/sockets.js'
+import { createUser, type TestUser } from '../support/factories/users.js'
+import { createTeam, reloadTeam } from '../support/factories/teams.js'
+import { createChallenge, createGame, createParticipation } from '../support/factories/games.js'
+import { createInstances, isolateIds, submit, submitPath } from '../support/factories/play.js'
+import { closeAllSockets, connect, disconnected, joined, nextEvent, noEvent, serverRooms } from '../support/sockets.js'
 import type { ApiClient, ApiResponse } from '../support/client.js'
 
 let server: TestServer
@@ -23,6 +32,7 @@ let admin: ApiClient
 
 beforeAll(async () => {
   server = await startTestServer()
+  await isolateIds(server)
   admin = await server.admin()
 })
 afterEach(() => closeAllSockets())
@@ -33,6 +43,7 @@ afterAll(async () => {
 
 const em = () => server.services.orm.em.fork()
 const hex = (n = 3) => randomBytes(n).toString('hex')
+const HOUR = 3600_000
 const ATTACKER_PASSWORD = 'Attack3rPass'
 const VICTIM_PASSWORD = 'V1ctimPass'
 
@@ -248,5 +259,146 @@ describe('user names spelled like e-mail addresses', () => {
     expect((await victim.get('/api/account/profile')).body).toMatchObject({ userName: victimName, email: address })
     // The look-alike name no longer reaches the squatter's account (its own e-mail still does).
     expectError(await login(address, ATTACKER_PASSWORD), 401, '用户名或密码错误')
+  })
+})
+
+// ---------------------------------------------------------------------------------------------
+
+/** A captain and a member in one team, both registered through an accepted participation of `game`. */
+async function playingTeam(game: Awaited<ReturnType<typeof createGame>>) {
+  const [captain, member] = await Promise.all([createUser(server), createUser(server)])
+  const team = await createTeam(server, captain.user, [member.user])
+  const participation = await createParticipation(server, game, team, [captain.user, member.user], 'Accepted')
+  await em().nativeUpdate(Team, { id: team.id }, { locked: true })
+  return { captain, member, team, participation }
+}
+
+/** A user-hub socket watching `gameId`, once the server has put it in the team room. */
+async function teamSocket(user: TestUser, gameId: number, participationId: number): Promise<Socket> {
+  const socket = await connect(server, '/hub/user', { game: gameId, client: user.client })
+  await joined(server, '/hub/user', socket, rooms.team(gameId, participationId))
+  return socket
+}
+
+const registrationsOf = (userId: string, participationId: number) => em().count(Registration, { user: userId, participation: participationId })
+
+describe('leaving or being kicked from a team ends playing for it', () => {
+  // A practice game that has ended: the team's lock is lifted, yet its members still play.
+  const endedPractice = () =>
+    createGame(server, { start: new Date(Date.now() - 3 * HOUR), end: new Date(Date.now() - HOUR), wpddl: new Date(Date.now() - HOUR), practiceMode: true })
+
+  it.each(['leave', 'kick'] as const)('after a %s the former member can no longer submit for the team nor hear its results', async (how) => {
+    const game = await endedPractice()
+    const challenge = await createChallenge(server, game, { flags: ['flag{left}'] })
+    const { captain, member, team, participation } = await playingTeam(game)
+    await createInstances(server, [participation], [challenge])
+    const captainSocket = await teamSocket(captain, game.id, participation.id)
+    const memberSocket = await teamSocket(member, game.id, participation.id)
+
+    const res = how === 'leave' ? await member.client.post(`/api/team/${team.id}/leave`) : await captain.client.post(`/api/team/${team.id}/kick/${member.user.id}`)
+    expect(res.status).toBe(200)
+    expect(await registrationsOf(member.user.id, participation.id)).toBe(0)
+    expect(await registrationsOf(captain.user.id, participation.id)).toBe(1)
+
+    // Flags for the team: refused.
+    expectError(await member.client.post(submitPath(game.id, challenge.id), { flag: 'flag{left}' }), 400, '您尚未参赛')
+
+    // The team's pushes: the captain hears the result, the former member does not.
+    await expect.poll(() => serverRooms(server, '/hub/user', memberSocket).has(rooms.team(game.id, participation.id))).toBe(false)
+    const toCaptain = nextEvent<SubmissionResult>(captainSocket, 'ReceivedSubmissionResult')
+    const quiet = noEvent(memberSocket, 'ReceivedSubmissionResult', 1000)
+    const id = await submit(captain.client, game.id, challenge.id, 'flag{left}')
+    expect(await toCaptain).toEqual({ id, challengeId: challenge.id, status: 'Accepted' })
+    await quiet
+    expect(memberSocket.connected).toBe(true)
+    expect(serverRooms(server, '/hub/user', memberSocket).has(rooms.game(game.id))).toBe(true)
+  })
+
+  it('a member who left a pending team does not play for it once it is accepted', async () => {
+    const game = await createGame(server)
+    const challenge = await createChallenge(server, game, { flags: ['flag{later}'] })
+    const [captain, member] = await Promise.all([createUser(server), createUser(server)])
+    const team = await createTeam(server, captain.user, [member.user])
+    const participation = await createParticipation(server, game, team, [captain.user, member.user], 'Pending')
+    const memberSocket = await connect(server, '/hub/user', { game: game.id, client: member.client })
+    await joined(server, '/hub/user', memberSocket, rooms.game(game.id))
+
+    expect((await member.client.post(`/api/team/${team.id}/leave`)).status).toBe(200)
+    expect(await registrationsOf(member.user.id, participation.id)).toBe(0)
+    expect((await admin.put(`/api/admin/participation/${participation.id}/Accepted`)).status).toBe(200)
+
+    expectError(await member.client.post(submitPath(game.id, challenge.id), { flag: 'flag{later}' }), 400, '您尚未参赛')
+    await new Promise((r) => setTimeout(r, 300))
+    expect(serverRooms(server, '/hub/user', memberSocket).has(rooms.team(game.id, participation.id))).toBe(false)
+  })
+})
+
+describe('kicking from a locked team', () => {
+  it('the captain may remove a member who does not play in the locked game, never one who does', async () => {
+    const game = await createGame(server)
+    const { captain, member: player, team, participation } = await playingTeam(game)
+    const bystander = await createUser(server)
+    await em().getConnection().execute('insert into team_members (team_id, user_id) values (?, ?)', [team.id, bystander.user.id])
+    // The bystander's registration for another game of the team, still pending, goes with the kick.
+    const other = await createGame(server)
+    const pending = await createParticipation(server, other, team, [bystander.user], 'Pending')
+
+    expectError(await captain.client.post(`/api/team/${team.id}/kick/${player.user.id}`), 400, '队伍已锁定')
+    expect(await registrationsOf(player.user.id, participation.id)).toBe(1)
+
+    const res = await captain.client.post(`/api/team/${team.id}/kick/${bystander.user.id}`)
+    expect(res.status).toBe(200)
+    const members = (await reloadTeam(server, team.id))!.members.getItems().map((m) => m.id).sort()
+    expect(members).toEqual([captain.user.id, player.user.id].sort())
+    expect(await registrationsOf(bystander.user.id, pending.id)).toBe(0)
+    expect((await reloadTeam(server, team.id))!.locked).toBe(true)
+
+    // Still locked for everything else: the bystander cannot come back, the player cannot leave.
+    expectError(await bystander.client.post('/api/team/accept', `${team.name}:${team.id}:${team.inviteToken}`), 400, `${team.name} 队伍已锁定`)
+    expectError(await player.client.post(`/api/team/${team.id}/leave`), 400, '队伍已锁定')
+  })
+})
+
+describe('membership changes under concurrency', () => {
+  it.each(['kick', 'leave'] as const)('a %s racing the member’s own game registration leaves no registration of a non-member', async (how) => {
+    const game = await createGame(server)
+    const rounds = 12
+    const outcomes = await Promise.all(
+      Array.from({ length: rounds }, async () => {
+        const [captain, member] = await Promise.all([createUser(server), createUser(server)])
+        const team = await createTeam(server, captain.user, [member.user])
+        const change = how === 'kick' ? captain.client.post(`/api/team/${team.id}/kick/${member.user.id}`) : member.client.post(`/api/team/${team.id}/leave`)
+        const [join, left] = await Promise.all([member.client.post(`/api/game/${game.id}`, { teamId: team.id, organization: null, inviteCode: null }), change])
+        return { team, member, join, left }
+      }),
+    )
+    for (const { team, member, join, left } of outcomes) {
+      expect(left.status).toBe(200)
+      expect([200, 400]).toContain(join.status)
+      if (join.status === 400) expect(join.body).toEqual({ title: '您不是此队伍的队员', status: 400 })
+      expect((await reloadTeam(server, team.id))!.members.getItems().map((m) => m.id)).not.toContain(member.user.id)
+      expect(await em().count(Registration, { user: member.user.id })).toBe(0)
+    }
+  })
+
+  it('joins, a kick and a leave at once, with auto-accept: the member limit holds and nothing fails', async () => {
+    const game = await createGame(server, { acceptWithoutReview: true, teamMemberCountLimit: 2 })
+    const [captain, ...members] = await Promise.all(Array.from({ length: 5 }, () => createUser(server)))
+    const team = await createTeam(server, captain.user, members.map((m) => m.user))
+    const body = { teamId: team.id, organization: null, inviteCode: null }
+    const answers = await Promise.all([
+      captain.client.post(`/api/game/${game.id}`, body),
+      ...members.slice(0, 3).map((m) => m.client.post(`/api/game/${game.id}`, body)),
+      captain.client.post(`/api/team/${team.id}/kick/${members[0].user.id}`),
+      members[1].client.post(`/api/team/${team.id}/leave`),
+    ])
+    for (const res of answers) {
+      expect(res.status, res.text).toBeLessThan(500)
+      if (res.status !== 200) expect(res.body.status).toBe(400)
+    }
+    const regs = await em().find(Registration, { game: game.id })
+    expect(regs.length).toBeLessThanOrEqual(2)
+    const memberIds = new Set((await reloadTeam(server, team.id))!.members.getItems().map((m) => m.id))
+    for (const r of regs) expect(memberIds.has(r.user.id)).toBe(true)
   })
 })
