@@ -187,24 +187,34 @@ describe('POST /api/account/register', () => {
     expectError(await client.post('/api/account/verify', { token: 'AAAA', email: '' }), 400, '邮箱是必需的')
   })
 
-  it('continues with an existing unconfirmed account of the same e-mail (re-sends the mail, keeps the password)', async () => {
+  it('registering an unconfirmed account’s e-mail again replaces its name and password and re-sends the mail (docs/compatibility.md#registering-a-pending-e-mail-again)', async () => {
     await setPolicy(server, { activeOnRegister: false, emailConfirmationRequired: true })
     const userName = uniq()
     const email = `${userName}@example.com`
     await register(server.client(), { userName, password: STRONG, email })
+    const first = mailLink(email, 'verify')
     const before = (await userByEmail(email))!
     const users = await countUsers()
 
-    const again = await register(server.client(), { userName: uniq(), password: 'Other0Pass', email })
-    expect(RegisterResponse.parse(again.body).data).toBe('EmailConfirmationRequired')
+    const newName = uniq()
+    const again = await register(server.client(), { userName: newName, password: 'Other0Pass', email })
+    expect(RegisterResponse.parse(again.body)).toEqual({ title: '注册成功，等待邮箱验证', data: 'EmailConfirmationRequired', status: 200 })
     expect(mailsTo(email)).toBe(2)
     expect(await countUsers()).toBe(users)
     const after = (await userByEmail(email))!
-    expect(after.passwordHash).toBe(before.passwordHash)
-    expect(after.userName).toBe(userName)
+    expect(after.id).toBe(before.id)
+    expect(after.userName).toBe(newName)
+    expect(after.passwordHash).not.toBe(before.passwordHash)
+    expect(after.securityStamp).not.toBe(before.securityStamp)
+    // The first link died with the old stamp; the new one confirms the new credentials.
+    expectError(await server.client().post('/api/account/verify', { token: first.token, email: first.email }), 401, '邮箱验证失败')
+    const second = mailLink(email, 'verify')
+    expectEmpty(await server.client().post('/api/account/verify', { token: second.token, email: second.email }))
+    expect((await server.client().post('/api/account/login', { userName: newName, password: 'Other0Pass' })).status).toBe(200)
+    expectError(await server.client().post('/api/account/login', { userName: email, password: STRONG }), 401, '用户名或密码错误')
   })
 
-  it('with activeOnRegister, continuing with an unconfirmed account signs it in only with its own password', async () => {
+  it('with activeOnRegister, registering an unconfirmed account again signs it in only with its own password', async () => {
     await setPolicy(server, { activeOnRegister: false, emailConfirmationRequired: false })
     const userName = uniq()
     const email = `${userName}@example.com`
@@ -213,12 +223,13 @@ describe('POST /api/account/register', () => {
 
     const stranger = await register(server.client(), { userName: uniq(), password: 'Other0Pass', email })
     expectError(stranger, 400, `邮箱地址 ${email} 已存在`)
-    expect((await userByEmail(email))!.emailConfirmed).toBe(false)
+    expect((await userByEmail(email))!).toMatchObject({ emailConfirmed: false, userName })
 
     const owner = server.client()
-    const res = await register(owner, { userName: uniq(), password: STRONG, email })
+    const newName = uniq()
+    const res = await register(owner, { userName: newName, password: STRONG, email })
     expect(RegisterResponse.parse(res.body)).toEqual({ title: '注册成功', data: 'LoggedIn', status: 200 })
-    expect((await owner.get('/api/account/profile')).body).toMatchObject({ userName, email })
+    expect((await owner.get('/api/account/profile')).body).toMatchObject({ userName: newName, email })
     expect((await userByEmail(email))!.emailConfirmed).toBe(true)
   })
 

@@ -1,7 +1,7 @@
 /**
  * Group `team` (docs/compatibility.md#group-team): the 12 endpoints with their checks in order, exact titles and
  * body statuses (including the HTTP 400 `队伍未找到` quirk), the invite code, the team lock and
- * its unlock side effect, kick and registrations, and the avatar.
+ * its unlock side effect, kick, leave and registrations, and the avatar.
  */
 import { randomUUID } from 'node:crypto'
 import sharp from 'sharp'
@@ -362,7 +362,7 @@ describe('POST /api/team/{id}/kick/{userid}', () => {
     expect(await em().count(Registration, { participation: otherPart.id, user: kicked.user.id })).toBe(1)
   })
 
-  it('checks in order: 队伍未找到 (400), 403, 队伍已锁定, 用户不在队伍中', async () => {
+  it('checks in order: 队伍未找到 (400), 403, 队伍已锁定 (for a member playing in the locked game, or a non-member), 用户不在队伍中', async () => {
     const { captain, members, team } = await teamWith(1)
     const outsider = await createUser(server)
     let res = await captain.client.post(`/api/team/999999/kick/${members[0].user.id}`)
@@ -375,8 +375,10 @@ describe('POST /api/team/{id}/kick/{userid}', () => {
       expect(res.body).toEqual({ title: '用户不在队伍中', status: 400 })
     }
     await lockTeamInRunningGame(server, team, [captain.user, members[0].user])
-    res = await captain.client.post(`/api/team/${team.id}/kick/${members[0].user.id}`)
-    expect(res.body).toEqual({ title: '队伍已锁定', status: 400 })
+    for (const id of [members[0].user.id, outsider.user.id]) {
+      res = await captain.client.post(`/api/team/${team.id}/kick/${id}`)
+      expect(res.body).toEqual({ title: '队伍已锁定', status: 400 })
+    }
     expect(await memberIds(team.id)).toEqual([captain.user.id, members[0].user.id].sort())
     expect(await em().count(Registration, { user: members[0].user.id })).toBe(1)
   })
@@ -390,14 +392,20 @@ describe('POST /api/team/{id}/kick/{userid}', () => {
 })
 
 describe('POST /api/team/{id}/leave', () => {
-  it('leaves (also the captain, who keeps the captain id); registrations stay', async () => {
+  it("leaves (also the captain, who keeps the captain id); the leaver's registrations for this team go", async () => {
     const { captain, members, team } = await teamWith(1)
     const ended = await createGame(server, { start: new Date(Date.now() - 3 * HOUR), end: new Date(Date.now() - HOUR), wpddl: new Date(Date.now() - HOUR) })
-    await createParticipation(server, ended, team, [members[0].user])
+    const part = await createParticipation(server, ended, team, [members[0].user, captain.user])
+    // A registration through another team stays.
+    const elsewhere = await teamWith()
+    await addMember(elsewhere.team.id, members[0].user.id)
+    const otherPart = await createParticipation(server, await createGame(server), elsewhere.team, [members[0].user], 'Pending')
     let res = await members[0].client.post(`/api/team/${team.id}/leave`)
     expect(res.status).toBe(200)
     expect(res.text).toBe('')
-    expect(await em().count(Registration, { user: members[0].user.id })).toBe(1)
+    expect(await em().count(Registration, { user: members[0].user.id, participation: part.id })).toBe(0)
+    expect(await em().count(Registration, { user: members[0].user.id, participation: otherPart.id })).toBe(1)
+    expect(await em().count(Registration, { user: captain.user.id, participation: part.id })).toBe(1)
     res = await captain.client.post(`/api/team/${team.id}/leave`)
     expect(res.status).toBe(200)
     const row = await reloadTeam(server, team.id)

@@ -49,12 +49,16 @@ export const findByEmail = (em: EntityManager, email: string): Promise<User | nu
 /**
  * Identity's UserValidator: the user name first (empty or outside `A-Z a-z 0-9 - . _ @ +` →
  * invalid, else taken by another account → duplicate), then the e-mail. Returns the first error.
+ * A user name that is another account's e-mail address counts as taken, so that nobody can
+ * stand in the way of that account's sign-in (docs/compatibility.md#identity-rules).
  */
 export async function userValidationError(em: EntityManager, user: { id?: string; userName: string; email: string }): Promise<string | null> {
   const { userName, email } = user
   if (!userName.trim() || !USER_NAME_PATTERN.test(userName)) return identityErrors.invalidUserName(userName)
   const nameOwner = await findByUserName(em, userName)
   if (nameOwner && nameOwner.id !== user.id) return identityErrors.duplicateUserName(userName)
+  const addressOwner = isEmailLike(userName) ? await findByEmail(em, userName) : null
+  if (addressOwner && addressOwner.id !== user.id) return identityErrors.duplicateUserName(userName)
   if (!email.trim() || !isValidEmail(email)) return identityErrors.invalidEmail(email)
   const emailOwner = await findByEmail(em, email)
   if (emailOwner && emailOwner.id !== user.id) return identityErrors.duplicateEmail(email)

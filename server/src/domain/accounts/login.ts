@@ -1,11 +1,16 @@
 /**
- * Sign-in (docs/compatibility.md#group-account): the name is tried as a user name, then as an e-mail address, both
- * case-insensitively. Banned accounts get their own message; a wrong password and an unconfirmed
- * e-mail share the generic one. No lockout. Unknown names still cost one password verification,
- * so response times do not tell which names exist.
+ * Sign-in (docs/compatibility.md#group-account): the name is tried as a user name, then as an
+ * e-mail address, both case-insensitively — the other way round when it looks like an address, so
+ * a user name spelled like someone's e-mail never catches their sign-in
+ * (docs/compatibility.md#identity-rules). Banned accounts get their own message; a wrong password
+ * and an unconfirmed e-mail share the generic one. No lockout. Unknown names still cost one
+ * password verification, so response times do not tell which names exist.
  */
 import type { LoginModel } from '@flagwave/shared/schemas/account'
+import { isEmailLike } from '@flagwave/shared/schemas/fields'
+import type { EntityManager } from '@mikro-orm/postgresql'
 import type { Session } from '../../entities/Session.js'
+import type { User } from '../../entities/User.js'
 import { badRequest, unauthorized } from '../../lib/errors.js'
 import { verifyCaptcha } from './captcha.js'
 import { hashPassword, verifyPassword } from './passwords.js'
@@ -25,6 +30,12 @@ async function burnVerification(password: string): Promise<void> {
   await verifyPassword(await dummyHash, password)
 }
 
+/** The account a sign-in name means: an address-like name is an e-mail address first. */
+async function findAccount(em: EntityManager, name: string): Promise<User | null> {
+  if (isEmailLike(name)) return (await findByEmail(em, name)) ?? (await findByUserName(em, name))
+  return (await findByUserName(em, name)) ?? (await findByEmail(em, name))
+}
+
 /**
  * Any session the request carried ends first, whatever the outcome; a successful sign-in
  * starts a new one.
@@ -35,7 +46,7 @@ export async function login(scope: Scope, input: LoginModel, req: RequestInfo, p
   const settings = await services.settings.get(em)
   if (!(await verifyCaptcha(services.config, settings, input.challenge, req.ip))) throw badRequest(CAPTCHA_FAILED)
 
-  const user = (await findByUserName(em, input.userName)) ?? (await findByEmail(em, input.userName))
+  const user = await findAccount(em, input.userName)
   const fail = async (title: string, reason: string) => {
     await services.audit.write({ message: `用户登录失败：${reason}`, userName: (user?.userName ?? input.userName).slice(0, 64), ip: req.ip, status: 'Failed', level: 'Warning' })
     return unauthorized(title)

@@ -1,7 +1,9 @@
 /**
  * Joining and leaving a game (docs/compatibility.md#group-game-reading-and-joining). Each runs in one transaction, so a
- * refused request changes nothing; the team's participation row is locked while a member is
- * added, so concurrent joins respect the member limit.
+ * refused request changes nothing. A join locks the team row, then the participation row: a kick
+ * or leave of the joining member waits for it (and removes the new registration) or comes
+ * first (and the join is refused), and concurrent joins respect the member limit. Every command
+ * that locks both takes the team first (docs/architecture.md#row-locks).
  */
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core'
 import type { GameJoinModel } from '@flagwave/shared/schemas/games'
@@ -14,6 +16,7 @@ import { badRequest, notFound } from '../../lib/errors.js'
 import { teamToken } from '../games/keys.js'
 import { releaseFile, removeBlobs } from '../files/files.js'
 import { findGame } from '../games/games.js'
+import { lockTeam } from '../teams/teams.js'
 import {
   ALREADY_REGISTERED,
   CANNOT_LEAVE_UNJOINED,
@@ -35,7 +38,8 @@ export async function joinGame(scope: Scope, actor: Actor, gameId: number, input
     const game = await findGame(tem, gameId)
     assertJoinable(game, input)
 
-    const team = input.teamId > 0 ? await tem.findOne(Team, { id: input.teamId }, { populate: ['members'] }) : null
+    // The team row first (as kicks and leaves do), so membership cannot change until this registration is in.
+    const team = input.teamId > 0 ? await lockTeam(tem, input.teamId) : null
     if (!team) throw notFound(TEAM_NOT_FOUND)
     if (!team.members.getItems().some((m) => m.id === user.id)) throw badRequest(NOT_TEAM_MEMBER)
 

@@ -65,9 +65,11 @@ async function registeredMembers(em: EntityManager, participationId: number): Pr
 /** `PUT /api/admin/participation/{id}/{status}`. */
 export async function setParticipationStatus(scope: Scope, actor: Actor, participationId: number, status: ParticipationStatus): Promise<StatusChange> {
   const change = await scope.em.transactional(async (tem) => {
-    const participation = await tem.findOne(Participation, { id: participationId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
-    if (!participation) throw notFound(PARTICIPATION_NOT_FOUND)
-    const team = await tem.findOneOrFail(Team, { id: (participation.team as Team).id })
+    const found = await tem.findOne(Participation, { id: participationId })
+    if (!found) throw notFound(PARTICIPATION_NOT_FOUND)
+    // The team row before the participation row, the order a join takes (docs/architecture.md#row-locks).
+    const team = await tem.findOneOrFail(Team, { id: (found.team as Team).id }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+    const participation = await tem.findOneOrFail(Participation, { id: participationId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
     const game = await tem.findOneOrFail(Game, { id: (participation.game as Game).id })
     return applyStatus(tem, participation, team, game, status)
   })

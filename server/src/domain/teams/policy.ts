@@ -1,5 +1,6 @@
 /**
- * Team permission and state rules (docs/compatibility.md#group-team): the captain check and the team lock.
+ * Team permission and state rules (docs/compatibility.md#group-team): the captain check, the team
+ * lock and who it holds.
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { Team } from '../../entities/Team.js'
@@ -29,4 +30,22 @@ export async function isTeamLocked(em: EntityManager, team: Team, now = new Date
   team.locked = false
   await em.flush()
   return false
+}
+
+/**
+ * Whether the lock holds this member: they play for the team in a game that has not ended,
+ * through a participation that got past review (any status but Pending and Rejected — the ones
+ * a player may still withdraw). A captain may remove any other member of a locked team
+ * (docs/compatibility.md#deliberate-departures).
+ */
+export async function playsInLockedGame(em: EntityManager, team: Team, userId: string, now = new Date()): Promise<boolean> {
+  const rows = await em.execute<{ one: number }[]>(
+    `select 1 as one from registrations r
+       join participations p on p.id = r.participation_id
+       join games g on g.id = p.game_id
+      where p.team_id = ? and r.user_id = ? and p.status not in ('Pending', 'Rejected') and g."end" > ?
+      limit 1`,
+    [team.id, userId, now],
+  )
+  return rows.length > 0
 }

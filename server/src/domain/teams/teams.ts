@@ -20,9 +20,9 @@ import { requestScoreboardRebuild } from '../scoreboard/hooks.js'
 import { checkImageUpload } from '../accounts/avatar.js'
 import { releaseFile, removeBlobs, storeFile } from '../files/files.js'
 import { assetUrl } from '../../lib/assetUrls.js'
-import { assertCaptain, isMember, isTeamLocked } from './policy.js'
+import { assertCaptain, isMember, isTeamLocked, playsInLockedGame } from './policy.js'
 import { newInviteToken, parseInviteCode } from './inviteCode.js'
-import { announceTeamChange } from './events.js'
+import { announceTeamChange, type PlayedIn } from './events.js'
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -36,18 +36,6 @@ export async function lockTeam(em: EntityManager, id: number): Promise<Team | nu
   const team = await em.findOne(Team, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE })
   if (!team) return null
   await team.members.init()
-  return team
-}
-
-/**
- * A membership change by the captain: the team locked for the transaction, 400 when it is
- * missing, 403 for anyone but its captain, 400 `队伍已锁定` while a game holds it.
- */
-async function lockUnlockedTeamOf(tx: EntityManager, id: number, captain: Actor): Promise<Team> {
-  const team = await lockTeam(tx, id)
-  if (!team) throw missingTeam('http400')
-  assertCaptain(team, captain.user.id)
-  if (await isTeamLocked(tx, team)) throw badRequest('队伍已锁定')
   return team
 }
 
@@ -108,7 +96,10 @@ export async function updateTeam(scope: Scope, actor: Actor, id: number, model: 
 /** `PUT /api/team/{id}/transfer`. The new captain need not be a member (as in the reference). */
 export async function transferTeam(scope: Scope, actor: Actor, id: number, newCaptainId: string): Promise<Team> {
   const { team, newCaptain } = await scope.em.transactional(async (tx) => {
-    const team = await lockUnlockedTeamOf(tx, id, actor)
+    const team = await lockTeam(tx, id)
+    if (!team) throw missingTeam('http400')
+    assertCaptain(team, actor.user.id)
+    if (await isTeamLocked(tx, team)) throw badRequest('队伍已锁定')
     const newCaptain = GUID.test(newCaptainId) ? await tx.findOne(User, { id: newCaptainId.toLowerCase() }) : null
     if (!newCaptain) throw badRequest('移交的用户不存在')
     const captained = await tx.count(Team, { captain: newCaptain.id, id: { $ne: team.id } })
@@ -138,19 +129,20 @@ export async function teamForInvite(scope: Scope, actor: Actor, id: number, rege
 
 /**
  * `POST /api/team/{id}/kick/{userid}`. Removes the member and **their** registrations for this
- * team's games — the reference deletes the captain's instead, which Flagwave fixes (docs/compatibility.md#deliberate-departures).
+ * team's games — the reference deletes the captain's instead — and, in a locked team, is refused
+ * only for a member who plays in the game that holds the lock (docs/compatibility.md#deliberate-departures).
  */
 export async function kickMember(scope: Scope, actor: Actor, id: number, kickedId: string): Promise<Team> {
-  const { team, kicked } = await scope.em.transactional(async (tx) => {
-    const team = await lockUnlockedTeamOf(tx, id, actor)
+  const { team, kicked, playedIn } = await scope.em.transactional(async (tx) => {
+    const team = await lockTeam(tx, id)
+    if (!team) throw missingTeam('http400')
+    assertCaptain(team, actor.user.id)
     const kicked = team.members.getItems().find((m) => m.id === kickedId.toLowerCase())
+    if ((await isTeamLocked(tx, team)) && (!kicked || (await playsInLockedGame(tx, team, kicked.id)))) throw badRequest('队伍已锁定')
     if (!kicked) throw badRequest('用户不在队伍中')
-    team.members.remove(kicked)
-    await tx.flush()
-    await tx.execute('delete from registrations where user_id = ? and participation_id in (select id from participations where team_id = ?)', [kicked.id, team.id])
-    return { team, kicked }
+    return { team, kicked, playedIn: await removeMember(tx, team, kicked) }
   })
-  announceTeamChange(scope.events, { teamId: team.id, team, left: [kicked.id] })
+  announceTeamChange(scope.events, { teamId: team.id, team, left: [kicked.id], playedIn })
   await scope.services.audit.success(actor, `从队伍 ${team.name} 踢除 ${kicked.userName}`)
   return team
 }
@@ -174,22 +166,39 @@ export async function acceptInvite(scope: Scope, actor: Actor, code: string): Pr
   return team
 }
 
-/** `POST /api/team/{id}/leave`. A captain may leave (the team keeps its captain id); registrations stay. */
+/**
+ * `POST /api/team/{id}/leave`. A captain may leave (the team keeps its captain id). The leaver's
+ * registrations for this team's games go too (docs/compatibility.md#deliberate-departures).
+ */
 export async function leaveTeam(scope: Scope, actor: Actor, id: number): Promise<Team> {
   const userId = actor.user.id
-  const team = await scope.em.transactional(async (tx) => {
+  const { team, playedIn } = await scope.em.transactional(async (tx) => {
     const team = await lockTeam(tx, id)
     if (!team) throw missingTeam('http404')
     const me = team.members.getItems().find((m) => m.id === userId)
     if (!me) throw badRequest('你不在此队伍中，无法离队')
     if (await isTeamLocked(tx, team)) throw badRequest('队伍已锁定')
-    team.members.remove(me)
-    await tx.flush()
-    return team
+    return { team, playedIn: await removeMember(tx, team, me) }
   })
-  announceTeamChange(scope.events, { teamId: team.id, team, left: [userId] })
+  announceTeamChange(scope.events, { teamId: team.id, team, left: [userId], playedIn })
   await scope.services.audit.success(actor, `离开队伍 ${team.name}`)
   return team
+}
+
+/**
+ * Inside the team's transaction: `user` stops being a member and stops playing for the team.
+ * Their registrations through its participations go, so they can no longer submit, load
+ * instances or upload write-ups for it; returns those participations, whose team rooms their
+ * sockets leave after the commit (docs/realtime.md#room-moves).
+ */
+async function removeMember(tx: EntityManager, team: Team, user: User): Promise<PlayedIn[]> {
+  team.members.remove(user)
+  await tx.flush()
+  const rows = await tx.execute<{ game_id: number; participation_id: number }[]>(
+    'delete from registrations where user_id = ? and participation_id in (select id from participations where team_id = ?) returning game_id, participation_id',
+    [user.id, team.id],
+  )
+  return rows.map((r) => ({ gameId: r.game_id, participationId: r.participation_id }))
 }
 
 /**

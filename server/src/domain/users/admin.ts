@@ -110,10 +110,11 @@ async function createOrUpdateUser(tx: EntityManager, model: UserCreateModel): Pr
     return user
   }
   let existing: User | null
-  if (error === identityErrors.duplicateUserName(model.userName)) existing = await findByUserName(tx, model.userName)
+  // A name is also "taken" when it is another account's e-mail address: then the entry can only update its own e-mail's account.
+  if (error === identityErrors.duplicateUserName(model.userName)) existing = (await findByUserName(tx, model.userName)) ?? (await findByEmail(tx, model.email))
   else if (error === identityErrors.duplicateEmail(model.email)) existing = await findByEmail(tx, model.email)
   else throw badRequest(error)
-  if (!existing) throw badRequest(identityErrors.unknown)
+  if (!existing) throw badRequest(error)
   // Identity's ResetPasswordAsync validates the updated account again (its new name or e-mail may now collide).
   const again = await userValidationError(tx, { id: existing.id, userName: model.userName, email: model.email })
   if (again) throw badRequest(again)
