@@ -12,12 +12,12 @@ export function loadSession(): Middleware {
   return async (ctx, next) => {
     const token = ctx.cookies.get(SESSION_COOKIE)
     if (token) {
-      const resolved = await resolveSession(ctx.em, token)
+      const resolved = await resolveSession(ctx.em, ctx.services.readCache, token)
       if (resolved) {
         ctx.state.user = resolved.user
         ctx.state.session = resolved.session
         if (resolved.renewed) setSessionCookie(ctx, token, resolved.session.expiresAt)
-        await touchUser(ctx.em, resolved.user, ctx.clientIp)
+        await touchUser(ctx.em, resolved, ctx.clientIp)
       }
     }
     await next()
