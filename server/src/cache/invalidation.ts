@@ -11,7 +11,7 @@ import type { Orm } from '../db/orm.js'
 import { DedicatedConnection } from '../db/dedicatedConnection.js'
 import { databaseUrl } from '../db/pg.js'
 import type { Logger } from 'pino'
-import type { ReadCache } from './readCache.js'
+import { ReadCache } from './readCache.js'
 
 export const CACHE_CHANNEL = 'flagwave_cache'
 /** NOTIFY payloads are limited to 8000 bytes; a longer list is sent as "drop everything". */
@@ -126,6 +126,11 @@ export async function invalidateAfterCommit(em: EntityManager, list: string[]): 
 /** The cache of an ORM, found from any of its entity managers (forks share the event manager). */
 const caches = new WeakMap<object, ReadCache>()
 const cacheOf = (em: EntityManager): ReadCache | undefined => caches.get(em.getEventManager())
+/** An ORM without a cache (scripts, the bench's loaders) reads through. */
+const readThrough = new ReadCache({ maxEntries: 0 })
+
+/** The read cache attached to `em`'s ORM (docs/architecture.md#read-cache). */
+export const readCacheOf = (em: EntityManager): ReadCache => cacheOf(em) ?? readThrough
 
 /** Attach `cache` to the ORM: its flushes invalidate it, and so do `invalidateAfterCommit` calls. */
 export function attachReadCache(orm: Orm, cache: ReadCache): void {

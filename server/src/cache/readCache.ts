@@ -79,6 +79,7 @@ export class ReadCache {
   }
 
   private store(key: string, tags: readonly string[], value: unknown): void {
+    if (this.maxEntries === 0) return
     this.drop(key)
     if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next().value

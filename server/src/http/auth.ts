@@ -12,7 +12,7 @@ export function loadSession(): Middleware {
   return async (ctx, next) => {
     const token = ctx.cookies.get(SESSION_COOKIE)
     if (token) {
-      const resolved = await resolveSession(ctx.em, ctx.services.readCache, token)
+      const resolved = await resolveSession(ctx.em, token)
       if (resolved) {
         ctx.state.user = resolved.user
         ctx.state.session = resolved.session

@@ -33,7 +33,7 @@ export function attachRealtime(http: HttpServer, services: Services): Server {
   const authenticate = async (socket: Socket): Promise<User | null> => {
     const token = parseCookies(socket.handshake.headers.cookie ?? '')[SESSION_COOKIE]
     if (!token) return null
-    const resolved = await resolveSession(services.orm.em.fork(), services.readCache, token)
+    const resolved = await resolveSession(services.orm.em.fork(), token)
     return resolved?.user ?? null
   }
 

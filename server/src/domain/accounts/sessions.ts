@@ -7,8 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql'
 import { Session } from '../../entities/Session.js'
 import { User } from '../../entities/User.js'
 import { wrap, type EntityDTO } from '@mikro-orm/core'
-import type { ReadCache } from '../../cache/readCache.js'
-import { invalidateAfterCommit, tags } from '../../cache/invalidation.js'
+import { invalidateAfterCommit, readCacheOf, tags } from '../../cache/invalidation.js'
 
 export const SESSION_COOKIE = 'GZCTF_Token'
 const SESSION_LIFETIME_MS = 7 * 24 * 3600 * 1000
@@ -49,10 +48,10 @@ interface CachedSession {
  * the entry carries the session's and the user's tags, so a logout, ban, role, password or
  * e-mail change drops it on every node when it commits.
  */
-export async function resolveSession(em: EntityManager, cache: ReadCache, token: string): Promise<ResolvedSession | null> {
+export async function resolveSession(em: EntityManager, token: string): Promise<ResolvedSession | null> {
   if (token.length > 128) return null
   const id = hashToken(token)
-  const cached = await cache.read<CachedSession>(`session:${id}`, async () => {
+  const cached = await readCacheOf(em).read<CachedSession>(`session:${id}`, async () => {
     const found = await em.findOne(Session, { id }, { populate: ['user'] })
     if (!found) return undefined
     const user = found.user as User
