@@ -100,12 +100,14 @@ export async function updateChallenge(
   now: Date = new Date(),
 ): Promise<Challenge> {
   const em = scope.em
-  const flagCount = model.isEnabled === true ? await em.count(Flag, { challenge: challenge.id }) : 1
-  assertChallengeUpdate(challenge, flagCount, model)
   const active = isGameActive(game, now)
 
   const result = await em.transactional(async (tx) => {
-    const c = await tx.findOneOrFail(Challenge, { id: challenge.id })
+    // Flags are counted under the challenge's row lock, which flag removal takes too: enabling
+    // cannot race the removal of the last flag.
+    const c = await lockChallenge(tx, challenge.id)
+    const flagCount = model.isEnabled === true ? await tx.count(Flag, { challenge: c.id }) : 1
+    assertChallengeUpdate(c, flagCount, model)
     const before = scoringSnapshot(c)
     const hintsUpdated = model.hints !== null && model.hints.length > 0 && !sameSet(model.hints, c.hints ?? [])
 

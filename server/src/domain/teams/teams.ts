@@ -110,6 +110,8 @@ export async function transferTeam(scope: Scope, actor: Actor, id: number, newCa
     const team = await lockUnlockedTeamOf(tx, id, actor)
     const newCaptain = GUID.test(newCaptainId) ? await tx.findOne(User, { id: newCaptainId.toLowerCase() }) : null
     if (!newCaptain) throw badRequest('移交的用户不存在')
+    // Counted under the new captain's lock (the one team creation takes): two transfers to the same user at once cannot both pass.
+    await tx.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`team-create:${newCaptain.id}`])
     const captained = await tx.count(Team, { captain: newCaptain.id, id: { $ne: team.id } })
     if (captained >= MAX_CAPTAINED_TEAMS) throw badRequest('被移交者所管理的队伍过多')
     team.captain = newCaptain
