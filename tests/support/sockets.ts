@@ -18,6 +18,8 @@ export interface ConnectOptions {
   /** A Cookie header; or pass `client` to use that client's cookie jar. */
   cookie?: string
   client?: ApiClient
+  /** More handshake headers (Origin, Host, forwarded headers), as a browser or a proxy would send them. */
+  headers?: Record<string, string>
   timeoutMs?: number
 }
 
@@ -35,7 +37,7 @@ export function connect(server: TestServer, namespace: Namespace, options: Conne
     reconnection: false,
     timeout: options.timeoutMs ?? 10_000,
     query: options.game === undefined ? {} : { game: String(options.game) },
-    extraHeaders: cookie ? { cookie } : {},
+    extraHeaders: { ...options.headers, ...(cookie ? { cookie } : {}) },
   })
   open.add(socket)
   socket.on('disconnect', (reason) => {

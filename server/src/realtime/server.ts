@@ -14,8 +14,13 @@ import { SESSION_COOKIE, resolveSession } from '../domain/accounts/sessions.js'
 import { gameRoomsFor } from './access.js'
 import type { EventOf } from './sink.js'
 import type { User } from '../entities/User.js'
+import { isCrossSite, sitePolicyOf } from '../lib/crossSite.js'
+
+/** What a refused cross-site handshake is told (engine.io's `{ code, message }` body on polling, the text on an upgrade). */
+const CROSS_SITE_REFUSED = '跨站请求已被拒绝'
 
 export function attachRealtime(http: HttpServer, services: Services): Server {
+  const sitePolicy = sitePolicyOf(services.config)
   const io = new Server(http, {
     path: '/socket.io',
     serveClient: false,
@@ -23,6 +28,13 @@ export function attachRealtime(http: HttpServer, services: Services): Server {
     pingInterval: 15_000,
     pingTimeout: 20_000,
     maxHttpBufferSize: 1e5,
+    // Every new engine.io session, long polling or a WebSocket upgrade, is judged like an HTTP
+    // request by its headers and TCP peer (lib/crossSite.ts, docs/realtime.md#handshake-origin):
+    // a cross-site page must not open a socket that carries its visitor's session cookie.
+    allowRequest: (req, callback) => {
+      const crossSite = isCrossSite(req.headers, req.socket.remoteAddress, sitePolicy)
+      callback(crossSite ? CROSS_SITE_REFUSED : null, !crossSite)
+    },
   })
   if (services.redis) {
     const pub = services.redis.duplicate()
