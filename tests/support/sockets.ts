@@ -20,7 +20,14 @@ export interface ConnectOptions {
   client?: ApiClient
   /** More handshake headers (Origin, Host, forwarded headers), as a browser or a proxy would send them. */
   headers?: Record<string, string>
+  /** Every event the socket receives is appended here, from before the handshake (a refusal right after the connect included). */
+  record?: ReceivedEvent[]
   timeoutMs?: number
+}
+
+export interface ReceivedEvent {
+  event: string
+  payload: unknown
 }
 
 const open = new Set<Socket>()
@@ -40,6 +47,8 @@ export function connect(server: TestServer, namespace: Namespace, options: Conne
     extraHeaders: { ...options.headers, ...(cookie ? { cookie } : {}) },
   })
   open.add(socket)
+  const record = options.record
+  if (record) socket.onAny((event: string, payload: unknown) => record.push({ event, payload }))
   socket.on('disconnect', (reason) => {
     reasons.set(socket, reason)
     open.delete(socket)
