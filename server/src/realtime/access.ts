@@ -51,6 +51,14 @@ export async function gameAccess(em: EntityManager, gameId: number, watchers: Wa
   return { anonymous: started ? [rooms.game(gameId)] : null, users }
 }
 
+/** The current role of each of these users (users that no longer exist are left out). */
+export async function watchersOf(em: EntityManager, userIds: string[]): Promise<Watcher[]> {
+  if (userIds.length === 0) return []
+  const pool = await nativePool(em.getConnection())
+  const { rows } = await pool.query<Watcher>('select id, role from users where id = any($1::uuid[])', [userIds])
+  return rows
+}
+
 /** The rooms of the game one socket's caller may join, or null when it may not watch it. */
 export async function gameRoomsFor(em: EntityManager, gameId: number, user: Watcher | null): Promise<string[] | null> {
   const access = await gameAccess(em, gameId, user ? [user] : [])

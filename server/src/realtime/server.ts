@@ -12,7 +12,7 @@ import { NAMESPACES, rooms, type NamespaceName, type Refusal } from '@flagwave/s
 import { roleRank } from '@flagwave/shared/enums'
 import type { Services } from '../services.js'
 import { SESSION_COOKIE, resolveSession } from '../domain/accounts/sessions.js'
-import { gameAccess, gameRoomsFor, type Watcher } from './access.js'
+import { gameAccess, gameRoomsFor, watchersOf } from './access.js'
 import type { EventOf } from './sink.js'
 import type { User } from '../entities/User.js'
 import { isCrossSite, sitePolicyOf } from '../lib/crossSite.js'
@@ -129,8 +129,7 @@ export function attachRealtime(http: HttpServer, services: Services): Server {
     ])
     const em = services.orm.em.fork()
     const ids = [...new Set(watching.map((s) => userIdOf(s)).filter((id): id is string => id !== null))]
-    const roles = ids.length ? await em.getConnection().execute<Watcher[]>(`select id, role from users where id in (${ids.map(() => '?').join(', ')})`, ids) : []
-    const watchers = new Map(roles.map((w) => [w.id, w]))
+    const watchers = new Map((await watchersOf(em, ids)).map((w) => [w.id, w]))
     const access = await gameAccess(em, gameId, [...watchers.values()])
     const teamRoomPrefix = `${rooms.game(gameId)}_`
     for (const socket of watching) {
