@@ -26,7 +26,7 @@ import type { ApiClient } from '../support/client.js'
 import { createUser, type TestUser } from '../support/factories/users.js'
 import { createTeam } from '../support/factories/teams.js'
 import { createChallenge, createGame, createParticipation } from '../support/factories/games.js'
-import { createInstances, createSubmission, isolateIds, queueDrained, statusPath, submitPath } from '../support/factories/play.js'
+import { createInstances, createSubmission, isolateIds, queueDrained, startNode, statusPath, submitPath } from '../support/factories/play.js'
 import { closeAllSockets, connect, disconnected, joined, serverRooms, type Namespace, type ReceivedEvent } from '../support/sockets.js'
 
 const HOUR = 3600_000
@@ -121,12 +121,12 @@ function expected(hub: Namespace, caller: Caller, state: State): Expected {
 /** The room an admitted socket of `hub` is put in for the game. */
 const roomOf = (hub: Namespace, gameId: number) => (hub === '/hub/admin' ? rooms.admins : rooms.game(gameId))
 
-/** Wait until the server has either admitted `socket` to `room` or dropped it. */
-async function admission(hub: Namespace, socket: Socket, room: string): Promise<'admitted' | 'dropped'> {
+/** Wait until the server (`node`, the test server unless told) has either admitted `socket` to `room` or dropped it. */
+async function admission(hub: Namespace, socket: Socket, room: string, node: Pick<TestServer, 'services'> = server): Promise<'admitted' | 'dropped'> {
   const deadline = Date.now() + 10_000
   for (;;) {
     if (!socket.connected) return 'dropped'
-    if (serverRooms(server, hub, socket).has(room)) return 'admitted'
+    if (serverRooms(node, hub, socket).has(room)) return 'admitted'
     if (Date.now() > deadline) throw new Error(`socket neither admitted to ${room} nor dropped`)
     await new Promise((r) => setTimeout(r, 10))
   }
@@ -272,6 +272,34 @@ describe('when a game’s rights change under open sockets', () => {
     const again = await watch('outsider', game.id)
     expect(again.admission).toBe('dropped')
     expect(refusalOf(again.record)).toBe('game')
+  })
+
+  it.skipIf(!process.env.REDIS_URL)('the re-check reaches the watchers connected to another node', { timeout: 60_000 }, async () => {
+    const node = await startNode(server.databaseUrl, { REDIS_PREFIX: server.services.config.REDIS_PREFIX, CHECKER_CONCURRENCY: '0' })
+    try {
+      const { game, a } = await gameIn('running')
+      const there = await Promise.all(
+        (['outsider', 'playerA', 'monitor'] as const).map(async (caller) => {
+          const record: ReceivedEvent[] = []
+          const socket = await connect(node, '/hub/user', { client: clients[caller], game: game.id, record })
+          return { caller, socket, record, admission: await admission('/hub/user', socket, rooms.game(game.id), node) }
+        }),
+      )
+      expect(there.map((w) => w.admission)).toEqual(['admitted', 'admitted', 'admitted'])
+      await joined(node, '/hub/user', there[1]!.socket, rooms.team(game.id, a.id))
+
+      // The edit goes to this node; the sockets live on the other one.
+      const now = Date.now()
+      await editGame(game.id, { start: new Date(now + DAY).toISOString(), end: new Date(now + 2 * DAY).toISOString(), wpddl: new Date(now + 2 * DAY).toISOString() })
+      expect(await Promise.all(there.slice(0, 2).map((w) => disconnected(w.socket)))).toEqual(['io server disconnect', 'io server disconnect'])
+      expect(there.slice(0, 2).map((w) => refusalOf(w.record))).toEqual(['game', 'game'])
+      await new Promise((r) => setTimeout(r, 200))
+      expect(there[2]!.socket.connected).toBe(true)
+      expect(serverRooms(node, '/hub/user', there[2]!.socket).has(rooms.game(game.id))).toBe(true)
+    } finally {
+      closeAllSockets()
+      await node.close()
+    }
   })
 
   it('hiding a running game changes nothing REST serves by id, so its watchers keep hearing it', async () => {
