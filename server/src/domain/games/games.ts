@@ -89,6 +89,8 @@ export async function createGame(scope: Scope, actor: Actor, input: GameInfoInpu
 export async function updateGame(scope: Scope, actor: Actor, game: Game, input: GameInfoInput): Promise<Game> {
   assign(game, input)
   await scope.em.flush()
+  // A start moved into the future takes the game away from its non-staff watchers (docs/realtime.md#re-checks).
+  scope.events.recheckGame(game.id)
   await invalidateGameList(scope.services)
   await rebuildScoreboardAfterEdit(scope, game.id)
   await scope.services.audit.success(actor, `更新了比赛 #${game.id} ${game.title}`)
@@ -136,6 +138,8 @@ export async function deleteGame(scope: Scope, actor: Actor, game: Game): Promis
     throw badRequest('比赛删除失败，文件可能已受损，请重试')
   }
   em.clear()
+  // Its watchers are refused, as a connection to an unknown game would be (docs/realtime.md#re-checks).
+  scope.events.recheckGame(gameId)
   await invalidateGameList(services)
   await invalidateNotices(services, gameId)
   await rebuildScoreboardAfterEdit(scope, gameId)
