@@ -76,6 +76,8 @@ const EnvSchema = z.object({
   CAPTCHA_SITE_KEY: z.string().default(''),
   CAPTCHA_SECRET_KEY: z.string().default(''),
   CAPTCHA_RECAPTCHA_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.5),
+  /** How often expired and void login sessions are deleted (workers/purge.ts). */
+  SESSION_PURGE_INTERVAL_MS: z.coerce.number().int().min(200).max(86_400_000).default(3_600_000),
   /** Number of submission-checker workers in this process. */
   CHECKER_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(2),
   /** Build information shown in the footer (docs/compatibility.md#defaults-and-build-information). */

@@ -82,15 +82,16 @@ describe('POST /api/assets', () => {
     expect(await exists(blobPath(sha('')))).toBe(false)
   })
 
-  it('the same bytes uploaded twice are stored once, with a reference count of 2 and the latest name', async () => {
+  it('the same bytes uploaded twice are stored once, with a reference count of 2 and the first name', async () => {
     const content = `dedupe ${Date.now()}`
     const hash = sha(content)
     await upload(content, 'a.txt')
     const before = await listFiles(path.join(server.dataDir, 'files'))
     const second = await upload(content, 'b.txt')
-    expect(second).toEqual([{ hash, name: 'b.txt' }])
+    // A second uploader never renames a file another owner uses (docs/architecture.md#stored-files).
+    expect(second).toEqual([{ hash, name: 'a.txt' }])
     const row = await fileRow(hash)
-    expect(row).toMatchObject({ referenceCount: 2, name: 'b.txt', fileSize: Buffer.byteLength(content) })
+    expect(row).toMatchObject({ referenceCount: 2, name: 'a.txt', fileSize: Buffer.byteLength(content), contentType: 'text/plain; charset=utf-8' })
     expect((await listFiles(path.join(server.dataDir, 'files'))).filter((f) => f.endsWith(hash))).toHaveLength(1)
     expect(await listFiles(path.join(server.dataDir, 'files'))).toEqual(before)
   })
@@ -126,7 +127,7 @@ describe('GET /assets/{hash}/{filename}', () => {
     await upload(content, 'fox.txt')
   })
 
-  it('streams the bytes with type from the requested name, attachment disposition and strong caching', async () => {
+  it('streams the bytes with the stored type, the requested name as download name, and strong caching', async () => {
     const res = await download(`/assets/${hash}/anything.txt`)
     expect(res.status).toBe(200)
     expect(res.bytes.toString()).toBe(content)
@@ -138,14 +139,15 @@ describe('GET /assets/{hash}/{filename}', () => {
     expect(res.headers.get('accept-ranges')).toBe('bytes')
     expect(res.headers.get('content-length')).toBe(String(content.length))
 
-    expect((await download(`/assets/${hash}/avatar`)).headers.get('content-type')).toBe('application/octet-stream')
-    expect((await download(`/assets/${hash}/png`)).headers.get('content-type')).toBe('application/octet-stream')
-    expect((await download(`/assets/${hash}/poster.webp`)).headers.get('content-type')).toBe('image/webp')
+    // The name in the URL never picks the type (docs/compatibility.md#group-assets).
+    for (const name of ['avatar', 'png', 'poster.webp', 'page.html']) {
+      expect((await download(`/assets/${hash}/${name}`)).headers.get('content-type')).toBe('text/plain; charset=utf-8')
+    }
   })
 
   it('encodes non-ASCII names per RFC 5987', async () => {
     const res = await download(`/assets/${hash}/${encodeURIComponent('题目附件.zip')}`)
-    expect(res.headers.get('content-type')).toBe('application/zip')
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8')
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="????.zip"; filename*=UTF-8''${encodeURIComponent('题目附件.zip')}`)
   })
 

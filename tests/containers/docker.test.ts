@@ -271,6 +271,28 @@ describe.skipIf(!available)('containers on Docker', () => {
       }
     })
 
+    it('concurrent starts with autoDestroyOnLimitReached never leave the team above its limit', async () => {
+      const { game, challenge, player } = await setup(ds, { game: { containerCountLimit: 1 } })
+      const others = [await addChallenge(ds, game, [player]), await addChallenge(ds, game, [player])]
+      expect((await player.client.post(containerPath(game.id, challenge.id))).status).toBe(200)
+      await ds.server.services.settings.update(em(), { gamePolicy: { autoDestroyOnLimitReached: true } })
+      try {
+        // Both see the one running container, both destroy it, both start their own: one of them must lose.
+        const results = await Promise.all(others.map((c) => player.client.post(containerPath(game.id, c.id))))
+        expect(results.map((r) => r.status).sort()).toEqual([200, 400])
+        const refused = results.find((r) => r.status === 400)!
+        expect(refused.body).toEqual({ title: '队伍容器数目不能超过 1', status: 400 })
+        const instances = await em().find(GameInstance, { participation: player.participation.id, container: { $ne: null } }, { populate: ['container'] })
+        const live = instances.map((i) => i.container as Container).filter((c) => c.status !== 'Destroyed')
+        expect(live).toHaveLength(1)
+        // The loser's engine container was removed again: the engine runs exactly the live rows of this team.
+        const mine = (await engineIds()).filter((id) => live.some((c) => c.containerId === id))
+        expect(mine).toHaveLength(1)
+      } finally {
+        await ds.server.services.settings.update(em(), { gamePolicy: { autoDestroyOnLimitReached: false } })
+      }
+    })
+
     it('counts only this team and this game', async () => {
       const { game, challenge, player } = await setup(ds, { game: { containerCountLimit: 1 } })
       const other = await createPlayer(ds.server, game)

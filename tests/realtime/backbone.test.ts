@@ -67,9 +67,12 @@ describe('/hub/user', () => {
     expect(await disconnected(early)).toBe('io server disconnect')
   })
 
-  it('lets a signed-in user watch a game before it starts', async () => {
+  it('lets only monitors and admins watch a game before it starts (REST serves nobody its notices or board yet)', async () => {
     const { client } = await createUser(server)
-    const socket = await connect(server, '/hub/user', { game: notStarted, client })
+    const early = await connect(server, '/hub/user', { game: notStarted, client })
+    expect(await disconnected(early)).toBe('io server disconnect')
+    const monitor = await createUser(server, { role: 'Monitor' })
+    const socket = await connect(server, '/hub/user', { game: notStarted, client: monitor.client })
     await joined(server, '/hub/user', socket, rooms.game(notStarted))
   })
 

@@ -18,7 +18,16 @@ export interface ConnectOptions {
   /** A Cookie header; or pass `client` to use that client's cookie jar. */
   cookie?: string
   client?: ApiClient
+  /** More handshake headers (Origin, Host, forwarded headers), as a browser or a proxy would send them. */
+  headers?: Record<string, string>
+  /** Every event the socket receives is appended here, from before the handshake (a refusal right after the connect included). */
+  record?: ReceivedEvent[]
   timeoutMs?: number
+}
+
+export interface ReceivedEvent {
+  event: string
+  payload: unknown
 }
 
 const open = new Set<Socket>()
@@ -26,7 +35,7 @@ const open = new Set<Socket>()
 const reasons = new WeakMap<Socket, string>()
 
 /** Connect to a hub namespace and resolve once the handshake completed. */
-export function connect(server: TestServer, namespace: Namespace, options: ConnectOptions = {}): Promise<Socket> {
+export function connect(server: Pick<TestServer, 'url'>, namespace: Namespace, options: ConnectOptions = {}): Promise<Socket> {
   const cookie = options.cookie ?? options.client?.cookieHeader ?? ''
   const socket = io(server.url + namespace, {
     path: '/socket.io',
@@ -35,9 +44,11 @@ export function connect(server: TestServer, namespace: Namespace, options: Conne
     reconnection: false,
     timeout: options.timeoutMs ?? 10_000,
     query: options.game === undefined ? {} : { game: String(options.game) },
-    extraHeaders: cookie ? { cookie } : {},
+    extraHeaders: { ...options.headers, ...(cookie ? { cookie } : {}) },
   })
   open.add(socket)
+  const record = options.record
+  if (record) socket.onAny((event: string, payload: unknown) => record.push({ event, payload }))
   socket.on('disconnect', (reason) => {
     reasons.set(socket, reason)
     open.delete(socket)
@@ -96,14 +107,14 @@ export function disconnected(socket: Socket, timeoutMs = 10_000): Promise<string
 }
 
 /** The rooms the server currently has this socket in (empty when it is gone). */
-export function serverRooms(server: TestServer, namespace: Namespace, socket: Socket): Set<string> {
+export function serverRooms(server: Pick<TestServer, 'services'>, namespace: Namespace, socket: Socket): Set<string> {
   const io = server.services.realtime.server
   const remote = socket.id ? io?.of(namespace).sockets.get(socket.id) : undefined
   return new Set(remote ? [...remote.rooms] : [])
 }
 
 /** Wait until the server has put `socket` into `room`. */
-export async function joined(server: TestServer, namespace: Namespace, socket: Socket, room: string, timeoutMs = 10_000): Promise<void> {
+export async function joined(server: Pick<TestServer, 'services'>, namespace: Namespace, socket: Socket, room: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!serverRooms(server, namespace, socket).has(room)) {
     if (!socket.connected) throw new Error(`socket was disconnected before joining ${room}`)

@@ -12,6 +12,8 @@ export const AttachmentSchema = defineEntity({
     /** Kept as a plain hash (not a foreign key): an unknown hash is allowed and yields a null url (docs/compatibility.md#group-edit). */
     fileHash: p.string().length(64).nullable(),
     remoteUrl: p.text().nullable(),
+    /** The download name of a `Local` attachment, taken from the stored file when attached (docs/architecture.md#stored-files). */
+    fileName: p.string().length(256).nullable(),
   },
 })
 export class Attachment extends AttachmentSchema.class {}

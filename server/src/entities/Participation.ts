@@ -18,6 +18,8 @@ export const ParticipationSchema = defineEntity({
     token: p.string().length(128),
     writeup: () => p.manyToOne(LocalFile).nullable().deleteRule('set null'),
     writeupTime: p.datetime().nullable(),
+    /** The write-up's download name, this team's own (docs/architecture.md#stored-files). */
+    writeupName: p.string().length(256).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
   uniques: [{ properties: ['game', 'team'] }],

@@ -21,6 +21,8 @@ export const SubmissionSchema = defineEntity({
     answer: p.string().length(128),
     status: p.enum(AnswerResult).default('FlagSubmitted'),
     submitTime: p.datetime(),
+    /** The submitter's client address (lib/clientAddress.ts: validated, forwarded only by a trusted proxy). */
+    ip: p.string().length(64).default(''),
     settledAt: p.datetime().nullable(),
   },
   indexes: [

@@ -39,7 +39,8 @@ export function presentChallengeInfo(c: Challenge): ChallengeInfoModel {
 }
 
 /**
- * `Local`: `/assets/{hash}/{storedName}` and the size, both null when the file row is gone or the
+ * `Local`: `/assets/{hash}/{name}` under the attachment's own name (the stored one when it
+ * has none) and the size, both null when the file row is gone or the
  * hash was unknown; `Remote`: the URL verbatim. A `None` attachment is no attachment.
  */
 function presentAttachment(attachment: Attachment | null | undefined, files: FileIndex): AttachmentModel | null {
@@ -49,7 +50,7 @@ function presentAttachment(attachment: Attachment | null | undefined, files: Fil
   return {
     id: attachment.id,
     type: 'Local',
-    url: file ? assetUrl(file.hash, file.name) : null,
+    url: file ? assetUrl(file.hash, attachment.fileName ?? file.name) : null,
     fileSize: file ? Number(file.fileSize) : null,
   }
 }

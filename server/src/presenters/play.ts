@@ -36,7 +36,7 @@ function presentFlagContext(view: TeamChallenge): ClientFlagContext {
   let fileSize: number | null = null
   if (attachment && attachment.type === 'Remote') url = attachment.remoteUrl ?? null
   else if (attachment && attachment.type === 'Local' && view.file) {
-    const name = view.challenge.type === 'DynamicAttachment' ? view.challenge.fileName : view.file.name
+    const name = view.challenge.type === 'DynamicAttachment' ? view.challenge.fileName : (attachment.fileName ?? view.file.name)
     url = assetUrl(view.file.hash, name)
     fileSize = Number(view.file.fileSize)
   }

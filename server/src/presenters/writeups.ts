@@ -7,8 +7,8 @@ import type { Participation } from '../entities/Participation.js'
 import type { Team } from '../entities/Team.js'
 import { assetUrl, avatarUrl } from '../lib/assetUrls.js'
 
-/** The team's own view; `writeup` is the participation's loaded file or null. */
-export function presentBasicWriteup(game: Game, writeup: LocalFile | null): BasicWriteupInfoModel {
+/** The team's own view; `writeup` is the participation's file under the team's own name, or null. */
+export function presentBasicWriteup(game: Game, writeup: Pick<LocalFile, 'name' | 'fileSize'> | null): BasicWriteupInfoModel {
   return {
     submitted: writeup !== null,
     name: writeup?.name ?? '#',
@@ -23,7 +23,7 @@ export function presentWriteupInfo(participation: Participation, writeup: LocalF
   return {
     id: participation.id,
     team: { id: team.id, name: team.name, bio: team.bio ?? null, avatar: avatarUrl(team.avatarHash), locked: team.locked, members: null },
-    url: assetUrl(writeup.hash, writeup.name),
+    url: assetUrl(writeup.hash, participation.writeupName ?? writeup.name),
     uploadTimeUTC: toWireDate(participation.writeupTime ?? writeup.uploadTime),
   }
 }

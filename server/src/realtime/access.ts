@@ -1,25 +1,66 @@
 /**
- * Which rooms of a game a user-hub socket may join (docs/realtime.md#who-may-join-what): anyone may watch a game that
- * has started (big screens need no login); a signed-in user may watch any existing game; a
- * member of an accepted participation also joins the team-private room.
+ * Which rooms of a game user-hub sockets may be in (docs/realtime.md#who-may-join-what). A socket
+ * hears what its caller could read over REST at that moment: a game's notices and board are read
+ * by anyone once it has started (`GET /api/game/{id}/notices`, `/scoreboard`; hidden games too,
+ * as REST serves them by id), and before that only by monitors and admins; the team-private room
+ * is for members of the team's accepted participation. The same rule decides on connect and when a
+ * game's rights change (realtime/server.ts re-checks the sockets already in the room).
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { rooms } from '@flagwave/shared/events'
-import type { User } from '../entities/User.js'
+import { roleRank, type Role } from '@flagwave/shared/enums'
+import { nativePool } from '../db/pg.js'
 
-export async function gameRoomsFor(em: EntityManager, gameId: number, user: User | null): Promise<string[] | null> {
+/** Who holds a socket: enough of the signed-in user to decide; null for anonymous sockets. */
+export interface Watcher {
+  id: string
+  role: Role
+}
+
+/** The rooms of the game each watcher may be in; null where it may not watch the game at all. */
+export interface GameAccess {
+  anonymous: string[] | null
+  users: Map<string, string[] | null>
+}
+
+/** Monitors and admins may follow a game before it starts. */
+const isStaff = (role: Role) => roleRank(role) >= roleRank('Monitor')
+
+/** Decide for many watchers of one game at once: one query for the game, one for the teams. */
+export async function gameAccess(em: EntityManager, gameId: number, watchers: Watcher[], now = Date.now()): Promise<GameAccess> {
   const conn = em.getConnection()
+  const users = new Map<string, string[] | null>()
   const games = await conn.execute<{ start: Date }[]>('select start from games where id = ?', [gameId])
-  if (games.length === 0) return null
-  if (!user && new Date(games[0].start).getTime() > Date.now()) return null
-  const joined = [rooms.game(gameId)]
-  if (user) {
-    const parts = await conn.execute<{ id: number }[]>(
-      `select p.id from registrations r join participations p on p.id = r.participation_id
-        where r.user_id = ? and r.game_id = ? and p.status = 'Accepted'`,
-      [user.id, gameId],
-    )
-    for (const p of parts) joined.push(rooms.team(gameId, p.id))
+  if (games.length === 0) {
+    for (const w of watchers) users.set(w.id, null)
+    return { anonymous: null, users }
   }
-  return joined
+  const started = new Date(games[0]!.start).getTime() <= now
+  const admitted = watchers.filter((w) => w.role !== 'Banned' && (started || isStaff(w.role)))
+  for (const w of watchers) users.set(w.id, null)
+  for (const w of admitted) users.set(w.id, [rooms.game(gameId)])
+  if (admitted.length > 0) {
+    const pool = await nativePool(conn)
+    const { rows } = await pool.query<{ user_id: string; id: number }>(
+      `select r.user_id, p.id from registrations r join participations p on p.id = r.participation_id
+        where r.game_id = $1 and p.status = 'Accepted' and r.user_id = any($2::uuid[])`,
+      [gameId, admitted.map((w) => w.id)],
+    )
+    for (const p of rows) users.get(p.user_id)?.push(rooms.team(gameId, p.id))
+  }
+  return { anonymous: started ? [rooms.game(gameId)] : null, users }
+}
+
+/** The current role of each of these users (users that no longer exist are left out). */
+export async function watchersOf(em: EntityManager, userIds: string[]): Promise<Watcher[]> {
+  if (userIds.length === 0) return []
+  const pool = await nativePool(em.getConnection())
+  const { rows } = await pool.query<Watcher>('select id, role from users where id = any($1::uuid[])', [userIds])
+  return rows
+}
+
+/** The rooms of the game one socket's caller may join, or null when it may not watch it. */
+export async function gameRoomsFor(em: EntityManager, gameId: number, user: Watcher | null): Promise<string[] | null> {
+  const access = await gameAccess(em, gameId, user ? [user] : [])
+  return user ? (access.users.get(user.id) ?? null) : access.anonymous
 }

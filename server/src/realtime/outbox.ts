@@ -32,6 +32,10 @@ export class Outbox implements Publish {
     this.pending.push((realtime) => realtime.disconnectUser(userId))
   }
 
+  recheckGame(gameId: number): void {
+    this.pending.push((realtime) => realtime.recheckGame(gameId))
+  }
+
   /** Carry out what was held, in order; a join completes before the events after it leave. */
   async flush(realtime: Realtime): Promise<void> {
     for (const action of this.pending.splice(0)) await action(realtime)

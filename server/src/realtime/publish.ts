@@ -15,9 +15,12 @@ interface ConnectionWriteState {
 
 export class Realtime implements ImmediatePublish {
   private io: Server | null = null
+  private recheck: ((gameId: number) => Promise<void>) | null = null
 
-  attach(io: Server): void {
+  /** Start emitting on `io`; `recheck` re-decides the sockets of a game (realtime/server.ts). */
+  attach(io: Server, recheck: (gameId: number) => Promise<void>): void {
     this.io = io
+    this.recheck = recheck
   }
 
   get server(): Server | null {
@@ -102,6 +105,14 @@ export class Realtime implements ImmediatePublish {
     // This node at once (see joinUsers), then every node.
     hub.local.in(userIds.map(rooms.user)).socketsLeave(room)
     hub.in(userIds.map(rooms.user)).socketsLeave(room)
+  }
+
+  /**
+   * Re-decide the sockets watching a game, on every node; resolves once done, so the events
+   * published after it reach only those still allowed. Never rejects (failures are logged).
+   */
+  async recheckGame(gameId: number): Promise<void> {
+    await this.recheck?.(gameId)
   }
 
   /** Drop every socket of a user on every namespace and node (bans, role changes, deletion). */

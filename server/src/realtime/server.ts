@@ -1,21 +1,27 @@
 /**
  * Socket.IO on the same HTTP server, with the three hubs of docs/compatibility.md#realtime-hubs as namespaces.
- * The handshake reuses the session cookie; access is checked once on connect and a socket
- * that may not listen is disconnected right away (docs/realtime.md#who-may-join-what).
+ * The handshake must not be cross-site and reuses the session cookie; access is checked on connect
+ * (a socket that may not listen is refused and disconnected) and re-checked for the sockets of a
+ * game when that game's rights change (docs/realtime.md#who-may-join-what).
  */
 import type { Server as HttpServer } from 'node:http'
-import { Server, type Socket } from 'socket.io'
+import { Server, type DefaultEventsMap, type RemoteSocket, type Socket } from 'socket.io'
 import { createAdapter } from '@socket.io/redis-adapter'
 import { parse as parseCookies } from 'cookie'
 import { NAMESPACES, rooms, type NamespaceName, type Refusal } from '@flagwave/shared/events'
 import { roleRank } from '@flagwave/shared/enums'
 import type { Services } from '../services.js'
 import { SESSION_COOKIE, resolveSession } from '../domain/accounts/sessions.js'
-import { gameRoomsFor } from './access.js'
+import { gameAccess, gameRoomsFor, watchersOf } from './access.js'
 import type { EventOf } from './sink.js'
 import type { User } from '../entities/User.js'
+import { isCrossSite, sitePolicyOf } from '../lib/crossSite.js'
+
+/** What a refused cross-site handshake is told (engine.io's `{ code, message }` body on polling, the text on an upgrade). */
+const CROSS_SITE_REFUSED = '跨站请求已被拒绝'
 
 export function attachRealtime(http: HttpServer, services: Services): Server {
+  const sitePolicy = sitePolicyOf(services.config)
   const io = new Server(http, {
     path: '/socket.io',
     serveClient: false,
@@ -23,6 +29,13 @@ export function attachRealtime(http: HttpServer, services: Services): Server {
     pingInterval: 15_000,
     pingTimeout: 20_000,
     maxHttpBufferSize: 1e5,
+    // Every new engine.io session, long polling or a WebSocket upgrade, is judged like an HTTP
+    // request by its headers and TCP peer (lib/crossSite.ts, docs/realtime.md#handshake-origin):
+    // a cross-site page must not open a socket that carries its visitor's session cookie.
+    allowRequest: (req, callback) => {
+      const crossSite = isCrossSite(req.headers, req.socket.remoteAddress, sitePolicy)
+      callback(crossSite ? CROSS_SITE_REFUSED : null, !crossSite)
+    },
   })
   if (services.redis) {
     const pub = services.redis.duplicate()
@@ -44,7 +57,7 @@ export function attachRealtime(http: HttpServer, services: Services): Server {
   }
 
   // Every hub's map has `Refused` (shared/src/events.ts); the sockets here are untyped, so the name and payload are checked against it.
-  const refuse = (socket: Socket, reason: Refusal['reason']) => {
+  const refuse = (socket: Socket | RemoteSocket<DefaultEventsMap, unknown>, reason: Refusal['reason']) => {
     const event: EventOf<NamespaceName> & 'Refused' = 'Refused'
     const refusal: Refusal = { reason }
     socket.emit(event, refusal)
@@ -56,6 +69,7 @@ export function attachRealtime(http: HttpServer, services: Services): Server {
       const user = await authenticate(socket)
       const gameId = gameQuery(socket)
       if (user?.role === 'Banned') return refuse(socket, 'banned')
+      socket.data = { userId: user?.id ?? null } satisfies SocketData
       if (user) socket.join(rooms.user(user.id))
       socket.join(rooms.everyone)
       if (gameId === null) {
@@ -81,6 +95,7 @@ export function attachRealtime(http: HttpServer, services: Services): Server {
       if (!user || roleRank(user.role) < roleRank('Monitor') || gameId === null) return refuse(socket, 'role')
       const exists = await services.orm.em.fork().getConnection().execute('select 1 from games where id = ?', [gameId])
       if (exists.length === 0) return refuse(socket, 'game')
+      socket.data = { userId: user.id } satisfies SocketData
       socket.join([rooms.game(gameId), rooms.user(user.id)])
     } catch (err) {
       services.log.warn({ err }, 'monitor hub connection failed')
@@ -99,9 +114,56 @@ export function attachRealtime(http: HttpServer, services: Services): Server {
     }
   })
 
-  services.realtime.attach(io)
+  /**
+   * Re-decide every socket already watching `gameId`, on every node, with the rule of the connect
+   * (realtime/access.ts): after a change of the game's rights (its start moved, the game deleted)
+   * a socket that may no longer listen is refused and disconnected, as it would be on connect, and
+   * team rooms follow. docs/realtime.md#re-checks.
+   */
+  const recheckGame = (gameId: number): Promise<void> =>
+    recheckSockets(gameId).catch((err: unknown) => services.log.error({ err, gameId }, 'realtime re-check failed'))
+  const recheckSockets = async (gameId: number): Promise<void> => {
+    const [watching, monitoring] = await Promise.all([
+      io.of(NAMESPACES.user).in(rooms.game(gameId)).fetchSockets(),
+      io.of(NAMESPACES.monitor).in(rooms.game(gameId)).fetchSockets(),
+    ])
+    const em = services.orm.em.fork()
+    const ids = [...new Set(watching.map((s) => userIdOf(s)).filter((id): id is string => id !== null))]
+    const watchers = new Map((await watchersOf(em, ids)).map((w) => [w.id, w]))
+    const access = await gameAccess(em, gameId, [...watchers.values()])
+    const teamRoomPrefix = `${rooms.game(gameId)}_`
+    for (const socket of watching) {
+      const userId = userIdOf(socket)
+      const watcher = userId === null ? null : watchers.get(userId)
+      // A socket whose user is gone is dropped by the deletion itself (disconnectUser).
+      if (watcher === undefined) continue
+      if (watcher?.role === 'Banned') {
+        refuse(socket, 'banned')
+        continue
+      }
+      const allowed = watcher ? access.users.get(watcher.id) : access.anonymous
+      if (!allowed) {
+        refuse(socket, 'game')
+        continue
+      }
+      for (const room of socket.rooms) if (room.startsWith(teamRoomPrefix) && !allowed.includes(room)) socket.leave(room)
+      for (const room of allowed) if (!socket.rooms.has(room)) socket.join(room)
+    }
+    if (monitoring.length > 0 && (await em.getConnection().execute('select 1 from games where id = ?', [gameId])).length === 0) {
+      for (const socket of monitoring) refuse(socket, 'game')
+    }
+  }
+
+  services.realtime.attach(io, recheckGame)
   return io
 }
+
+/** What the server keeps on a socket (visible to every node through the adapter): who holds it. */
+interface SocketData {
+  userId: string | null
+}
+
+const userIdOf = (socket: { data: unknown }): string | null => (socket.data as Partial<SocketData> | undefined)?.userId ?? null
 
 async function teamRoomsOf(services: Services, user: User): Promise<string[]> {
   const rows = await services.orm.em

@@ -25,6 +25,12 @@ export interface Publish {
   closeRoom(room: string): void
   /** Drop every socket of a user on every hub (bans, role changes, deletion). */
   disconnectUser(userId: string): void
+  /**
+   * Re-decide every socket watching a game whose rights changed (its start moved, it was
+   * deleted): those that may no longer listen are refused, team rooms follow
+   * (docs/realtime.md#re-checks).
+   */
+  recheckGame(gameId: number): void
 }
 
 /**

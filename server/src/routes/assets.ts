@@ -6,7 +6,7 @@ import { RAW, route } from '../http/route.js'
 import { badRequest, notFound } from '../lib/errors.js'
 import { presentLocalFile } from '../presenters/files.js'
 import { deleteAsset, HASH_PATTERN, HASH_PATTERN_TITLE, uploadAssets } from '../domain/assets/assets.js'
-import { contentTypeFor, IMMUTABLE_CACHE, ifRangeMatches, notModified, parseRange } from '../domain/assets/download.js'
+import { IMMUTABLE_CACHE, ifRangeMatches, notModified, parseRange, storedContentType } from '../domain/assets/download.js'
 
 /** `{hash:length(64)}`: any other length matches no endpoint (404). */
 const hash64 = z.string().length(64)
@@ -16,14 +16,15 @@ export const assetRoutes = [
     method: 'GET',
     path: '/assets/:hash/:filename',
     params: z.object({ hash: hash64, filename: z.string().min(1) }),
-    response: 'file:application/octet-stream',
-    summary: 'Download a stored file; the name only picks Content-Type and download name',
-    handler: async (ctx, { params }) => {
+    response: 'file:*/*',
+    summary: 'Download a stored file, served as its stored type; the name is only the download name',
+    handler: async (ctx, { params, scope }) => {
       const { hash, filename } = params
       if (!HASH_PATTERN.test(hash)) throw badRequest(HASH_PATTERN_TITLE)
       const store = ctx.services.storage
-      const stat = await store.stat(hash)
-      if (!stat) throw notFound('文件不存在')
+      const type = await storedContentType(scope.em, hash)
+      const stat = type === null ? null : await store.stat(hash)
+      if (!stat || type === null) throw notFound('文件不存在')
       const etag = `"${hash}"`
       // Served byte for byte: a compressed body would break ranges and the strong ETag.
       ctx.compress = false
@@ -32,7 +33,7 @@ export const assetRoutes = [
       ctx.set('Last-Modified', stat.mtime.toUTCString())
       ctx.set('Cache-Control', IMMUTABLE_CACHE)
       ctx.set('Accept-Ranges', 'bytes')
-      ctx.set('Content-Type', contentTypeFor(filename))
+      ctx.set('Content-Type', type)
       ctx.attachment(filename)
       if (notModified(ctx.get('If-None-Match') || undefined, ctx.get('If-Modified-Since') || undefined, etag, stat.mtime)) {
         ctx.status = 304
@@ -48,7 +49,6 @@ export const assetRoutes = [
         ctx.body = JSON.stringify({ title: 'Range Not Satisfiable', status: 416 })
         return RAW
       }
-      const type = ctx.response.get('Content-Type')
       if (range.kind === 'partial') {
         ctx.status = 206
         ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${stat.size}`)

@@ -9,15 +9,30 @@ import path from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import type { Readable } from 'node:stream'
 
-export interface BlobInfo {
+/**
+ * Bytes written aside and hashed, not yet addressable: `place()` makes them the blob of their
+ * hash, `discard()` drops them. Staging needs no lock; placing happens under the hash's lock, so
+ * that a concurrent removal of the same hash cannot delete bytes that a store just re-added
+ * (docs/architecture.md#stored-files).
+ */
+export interface StagedBlob {
   hash: string
   size: number
+  /** The first bytes, to tell what the file is. */
+  head: Buffer
+  temp: string
 }
 
+/** How many leading bytes a staged blob keeps for type detection. */
+const HEAD_BYTES = 512
+
 export interface BlobStore {
-  /** Store a stream; returns its SHA-256 and size. Storing known bytes again is a no-op. */
-  put(source: Readable): Promise<BlobInfo>
-  putBuffer(data: Buffer): Promise<BlobInfo>
+  /** Write a stream or buffer aside and hash it. */
+  stage(source: Readable | Buffer): Promise<StagedBlob>
+  /** Make a staged blob the blob of its hash; bytes already there are kept as they are. */
+  place(blob: StagedBlob): Promise<void>
+  /** Drop a staged blob's temporary copy (nothing to do after `place`). */
+  discard(blob: StagedBlob): Promise<void>
   has(hash: string): Promise<boolean>
   stat(hash: string): Promise<{ size: number; mtime: Date } | null>
   /** A byte range is inclusive at both ends, as in HTTP. */
@@ -38,37 +53,39 @@ export class LocalBlobStore implements BlobStore {
     return this.pathOf(hash)
   }
 
-  async put(source: Readable): Promise<BlobInfo> {
+  async stage(source: Readable | Buffer): Promise<StagedBlob> {
     await fs.mkdir(path.join(this.root, 'tmp'), { recursive: true })
     const temp = path.join(this.root, 'tmp', randomBytes(12).toString('hex'))
-    const hasher = createHash('sha256')
-    let size = 0
-    source.on('data', (chunk: Buffer) => {
-      hasher.update(chunk)
-      size += chunk.length
-    })
     try {
+      if (Buffer.isBuffer(source)) {
+        await fs.writeFile(temp, source)
+        return { hash: createHash('sha256').update(source).digest('hex'), size: source.length, head: source.subarray(0, HEAD_BYTES), temp }
+      }
+      const hasher = createHash('sha256')
+      const head: Buffer[] = []
+      let size = 0
+      source.on('data', (chunk: Buffer) => {
+        hasher.update(chunk)
+        if (size < HEAD_BYTES) head.push(chunk.subarray(0, HEAD_BYTES - size))
+        size += chunk.length
+      })
       await pipeline(source, createWriteStream(temp))
-      const hash = hasher.digest('hex')
-      const target = this.pathOf(hash)
-      await fs.mkdir(path.dirname(target), { recursive: true })
-      await fs.rename(temp, target)
-      return { hash, size }
-    } finally {
+      return { hash: hasher.digest('hex'), size, head: Buffer.concat(head), temp }
+    } catch (err) {
       await fs.rm(temp, { force: true })
+      throw err
     }
   }
 
-  async putBuffer(data: Buffer): Promise<BlobInfo> {
-    const hash = createHash('sha256').update(data).digest('hex')
-    const target = this.pathOf(hash)
+  async place(blob: StagedBlob): Promise<void> {
+    const target = this.pathOf(blob.hash)
+    if (await this.has(blob.hash)) return this.discard(blob)
     await fs.mkdir(path.dirname(target), { recursive: true })
-    if (!(await this.has(hash))) {
-      const temp = `${target}.${randomBytes(6).toString('hex')}`
-      await fs.writeFile(temp, data)
-      await fs.rename(temp, target)
-    }
-    return { hash, size: data.length }
+    await fs.rename(blob.temp, target)
+  }
+
+  async discard(blob: StagedBlob): Promise<void> {
+    await fs.rm(blob.temp, { force: true })
   }
 
   async has(hash: string): Promise<boolean> {

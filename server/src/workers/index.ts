@@ -5,6 +5,7 @@
 import type { Services } from '../services.js'
 import { startScoreboard } from './scoreboard.js'
 import { startChecker } from './checker.js'
+import { startPurge } from './purge.js'
 import type { Worker } from './worker.js'
 
 export interface Workers {
@@ -19,6 +20,7 @@ const factories: WorkerFactory[] = [
   startScoreboard,
   startChecker,
   async (services) => (await import('./reaper.js')).startReaper(services),
+  startPurge,
 ]
 
 export async function startWorkers(services: Services): Promise<Workers> {

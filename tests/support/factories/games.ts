@@ -15,7 +15,7 @@ import { User } from '../../../server/src/entities/User.js'
 import { GameNotice } from '../../../server/src/entities/GameNotice.js'
 import { LocalFile } from '../../../server/src/entities/LocalFile.js'
 import { generateGameKeys, teamToken } from '../../../server/src/domain/games/keys.js'
-import { releaseFile, storeFile } from '../../../server/src/domain/files/files.js'
+import { fileTransaction, type StoredFile } from '../../../server/src/domain/files/files.js'
 import type { TestServer } from '../server.js'
 
 const HOUR = 3600_000
@@ -106,11 +106,10 @@ export async function createNotice(
 }
 
 /** Store bytes as a file with one reference (like an upload through `POST /api/assets`). */
-export async function createStoredFile(server: TestServer, data: Buffer | string = randomBytes(32), name = 'file.bin'): Promise<LocalFile> {
-  const em = server.services.orm.em.fork()
-  const file = await storeFile(em, server.services.storage, Buffer.isBuffer(data) ? data : Buffer.from(data), name)
-  await em.flush()
-  return file
+export async function createStoredFile(server: TestServer, data: Buffer | string = randomBytes(32), name = 'file.bin'): Promise<StoredFile> {
+  return fileTransaction(server.services.orm.em.fork(), server.services.storage, async (_tx, files) =>
+    files.store(await files.stage(Buffer.isBuffer(data) ? data : Buffer.from(data)), name),
+  )
 }
 
 /** The stored-file row of `hash` (null when gone). */
@@ -121,15 +120,16 @@ export async function fileRow(server: TestServer, hash: string): Promise<LocalFi
 /** Whether the blob of `hash` is still on disk. */
 export const blobExists = (server: TestServer, hash: string): Promise<boolean> => server.services.storage.has(hash)
 
-/** Give a participation a write-up file (holding one reference on it). */
-export async function setWriteup(server: TestServer, participation: Participation | number, data: Buffer | string = randomBytes(64), name = 'writeup.pdf'): Promise<LocalFile> {
-  const em = server.services.orm.em.fork()
-  const file = await storeFile(em, server.services.storage, Buffer.isBuffer(data) ? data : Buffer.from(data), name)
-  const p = await em.findOneOrFail(Participation, { id: typeof participation === 'number' ? participation : participation.id })
-  p.writeup = file
-  p.writeupTime = new Date()
-  await em.flush()
-  return file
+/** Give a participation a write-up file (holding one reference on it) under its own name `name`. */
+export async function setWriteup(server: TestServer, participation: Participation | number, data: Buffer | string = randomBytes(64), name = 'writeup.pdf'): Promise<StoredFile> {
+  return fileTransaction(server.services.orm.em.fork(), server.services.storage, async (tx, files) => {
+    const file = await files.store(await files.stage(Buffer.isBuffer(data) ? data : Buffer.from(data)), name)
+    const p = await tx.findOneOrFail(Participation, { id: typeof participation === 'number' ? participation : participation.id })
+    p.writeup = tx.getReference(LocalFile, file.hash)
+    p.writeupTime = new Date()
+    p.writeupName = name
+    return file
+  })
 }
 
 /** Count rows of a table (by SQL) matching an optional condition, for "nothing changed" checks. */
@@ -138,9 +138,7 @@ export async function countRows(server: TestServer, table: string, where = 'true
   return Number(rows[0]!.n)
 }
 
-/** Drop one reference of a stored file, as its uploader giving it up would (no blob removal). */
+/** Drop one reference of a stored file, as its uploader giving it up would (the blob goes with the last one). */
 export async function dropReference(server: TestServer, hash: string): Promise<void> {
-  const em = server.services.orm.em.fork()
-  await releaseFile(em, hash)
-  await em.flush()
+  await fileTransaction(server.services.orm.em.fork(), server.services.storage, (_tx, files) => files.release(hash))
 }

@@ -3,11 +3,11 @@
  * everything else resized to 300 px wide and stored as WebP. The previous avatar's file
  * reference is released only once the new one is saved, and its blob deleted after the commit.
  */
-import { UniqueConstraintViolationException } from '@mikro-orm/core'
 import { AVATAR_WIDTH, IMAGE_MAX_BYTES } from '@flagwave/shared/limits'
 import { badRequest } from '../../lib/errors.js'
 import { processImage } from '../../lib/images.js'
-import { releaseFile, removeBlobs, storeFile } from '../files/files.js'
+import { User } from '../../entities/User.js'
+import { fileTransaction } from '../files/files.js'
 import { assetUrl } from '../../lib/assetUrls.js'
 import type { UploadedFile } from '../../lib/uploads.js'
 import type { Scope } from '../scope.js'
@@ -19,7 +19,11 @@ export function checkImageUpload(file: { size: number }): void {
   if (file.size > IMAGE_MAX_BYTES) throw badRequest('文件过大')
 }
 
-/** Returns the stored file's URL with its name: `/assets/{hash}/avatar.webp` or `…/avatar.gif`. */
+/**
+ * Returns the stored file's URL with its name: `/assets/{hash}/avatar.webp` or `…/avatar.gif`.
+ * The previous avatar is read under the user's row lock, so two uploads at once never release it
+ * twice (docs/architecture.md#stored-files).
+ */
 export async function updateAvatar(scope: Scope, actor: Actor, file: UploadedFile): Promise<string> {
   const { em, services } = scope
   const { user } = actor
@@ -27,17 +31,16 @@ export async function updateAvatar(scope: Scope, actor: Actor, file: UploadedFil
   const image = await processImage(file.path, { resizeWidth: AVATAR_WIDTH })
   if (!image) throw badRequest('用户头像更新失败')
   const name = `avatar.${image.extension}`
-  const stored = await storeFile(em, services.storage, image.data, name)
-  const released = await releaseFile(em, user.avatarHash)
-  user.avatarHash = stored.hash
-  try {
-    await em.flush()
-  } catch (err) {
-    await removeBlobs(em, services.storage, [stored.hash])
-    if (err instanceof UniqueConstraintViolationException) throw badRequest('用户更新失败')
-    throw err
-  }
-  await removeBlobs(em, services.storage, [released])
-  await services.audit.success(actor, `更改新头像：[${stored.hash.slice(0, 8)}]`)
-  return assetUrl(stored.hash, name)
+  const hash = await fileTransaction(em, services.storage, async (tx, files) => {
+    const [row] = await tx.execute<{ avatar_hash: string | null }[]>('select avatar_hash from users where id = ? for update', [user.id])
+    if (!row) throw badRequest('用户更新失败')
+    const blob = await files.stage(image.data)
+    await files.lock([blob.hash, row.avatar_hash])
+    const stored = await files.store(blob, name)
+    await files.release(row.avatar_hash)
+    await tx.nativeUpdate(User, { id: user.id }, { avatarHash: stored.hash })
+    return stored.hash
+  })
+  await services.audit.success(actor, `更改新头像：[${hash.slice(0, 8)}]`)
+  return assetUrl(hash, name)
 }

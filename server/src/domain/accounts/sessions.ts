@@ -3,6 +3,7 @@
  * more than half has elapsed, void as soon as the row is gone or the user's security stamp moved.
  */
 import { createHash, randomBytes } from 'node:crypto'
+import type pg from 'pg'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { Session } from '../../entities/Session.js'
 import { User } from '../../entities/User.js'
@@ -90,6 +91,31 @@ export async function replaceSession(em: EntityManager, previous: Session | unde
 export async function endAllSessions(em: EntityManager, userId: string): Promise<void> {
   await em.nativeDelete(Session, { user: userId })
   await invalidateAfterCommit(em, [tags.user(userId)])
+}
+
+/** Rows deleted per statement by `purgeDeadSessions`, so a large backlog never holds many row locks at once. */
+const PURGE_BATCH = 1000
+
+/**
+ * Delete the sessions that can never be used again (docs/operations.md#purging): expired ones and
+ * those minted under a security stamp the user no longer has (a password or e-mail change moves
+ * the stamp and leaves the rows behind). `resolveSession` already refuses and deletes such a row
+ * when its cookie comes back; most never do. Rows another node is deleting are skipped, so
+ * several nodes may purge at once. Returns how many rows went.
+ */
+export async function purgeDeadSessions(pool: pg.Pool, now = new Date()): Promise<number> {
+  let total = 0
+  for (;;) {
+    const { rowCount } = await pool.query(
+      `delete from sessions where id in (
+         select s.id from sessions s join users u on u.id = s.user_id
+          where s.expires_at <= $1 or s.security_stamp <> u.security_stamp
+          limit $2 for update of s skip locked)`,
+      [now, PURGE_BATCH],
+    )
+    total += rowCount ?? 0
+    if ((rowCount ?? 0) < PURGE_BATCH) return total
+  }
 }
 
 /** Record the last visit and address, at most once every 5 seconds (docs/compatibility.md#sessions-and-roles). */

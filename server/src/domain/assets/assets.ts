@@ -1,14 +1,13 @@
 /**
  * Content-addressed assets (docs/compatibility.md#group-assets, #group-admin). A stored file is named by the SHA-256 of
- * its bytes; the name in a URL is only a label (it picks the Content-Type and the download
- * name) and never reaches the file system. The same bytes are kept once, with a reference count.
+ * its bytes; the name in a URL is only a label (the download name) and never reaches the file
+ * system. The same bytes are kept once, with a reference count (docs/architecture.md#stored-files).
  */
-import { createReadStream } from 'node:fs'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { LocalFile } from '../../entities/LocalFile.js'
 import { AppError, badRequest, problem } from '../../lib/errors.js'
 import type { UploadedFile } from '../../lib/uploads.js'
-import { releaseFile, removeBlobs } from '../files/files.js'
+import { fileTransaction, type StoredFile } from '../files/files.js'
 import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
 
@@ -18,48 +17,32 @@ export const HASH_PATTERN_TITLE = "The field hash must match the regular express
 /** `files.name` holds 256 characters. */
 const NAME_MAX = 256
 const IO_ERROR = '遇到IO错误'
-
-/** Serialise writers of one hash (two uploads of new bytes would both insert the row). */
-const lockHash = (em: EntityManager, hash: string) => em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`file:${hash}`])
+const STILL_REFERENCED = '文件仍被引用'
 
 /**
  * `POST /api/assets`: every non-empty part named `files` (any letter case) is stored under its
- * own name, or under `filename` when given; a known hash gets one more reference and the new
- * name, size and upload time. All in one transaction; any storage failure is `遇到IO错误`.
+ * own name, or under `filename` when given; a known hash gets one more reference and keeps the
+ * name it was first stored under (docs/compatibility.md#deliberate-departures). All in one
+ * transaction; any storage failure is `遇到IO错误`.
  */
-export async function uploadAssets(scope: Scope, actor: Actor, files: UploadedFile[], filename: string | null): Promise<LocalFile[]> {
+export async function uploadAssets(scope: Scope, actor: Actor, files: UploadedFile[], filename: string | null): Promise<StoredFile[]> {
   const { em, services } = scope
-  const store = services.storage
   const parts = files.filter((f) => f.field.toLowerCase() === 'files' && f.size > 0)
-  const written: string[] = []
-  let stored: LocalFile[]
+  const names = parts.map((part) => filename ?? part.name)
+  if (names.some((name) => name.length > NAME_MAX)) throw badRequest(IO_ERROR)
+  let stored: StoredFile[]
   try {
-    stored = await em.transactional(async (tx) => {
-      const stored: LocalFile[] = []
-      for (const part of parts) {
-        const name = filename ?? part.name
-        if (name.length > NAME_MAX) throw badRequest(IO_ERROR)
-        const blob = await store.put(createReadStream(part.path))
-        written.push(blob.hash)
-        await lockHash(tx, blob.hash)
-        let file = await tx.findOne(LocalFile, { hash: blob.hash })
-        if (file) {
-          file.referenceCount += 1
-          file.name = name
-          file.fileSize = blob.size
-          file.uploadTime = new Date()
-        } else {
-          file = tx.create(LocalFile, { hash: blob.hash, name, fileSize: blob.size, uploadTime: new Date(), referenceCount: 1 })
-        }
-        await tx.flush()
-        stored.push(file)
-      }
+    stored = await fileTransaction(em, services.storage, async (_tx, work) => {
+      const blobs = []
+      for (const part of parts) blobs.push(await work.stage(part.path))
+      await work.lock(blobs.map((b) => b.hash))
+      const stored: StoredFile[] = []
+      for (const [i, blob] of blobs.entries()) stored.push(await work.store(blob, names[i]!))
       return stored
     })
   } catch (err) {
-    // Bytes written for a rolled-back upload go unless another record holds them.
-    await removeBlobs(em, store, written).catch(() => undefined)
     if (err instanceof AppError) throw err
+    scope.log.error({ err }, 'asset upload failed')
     throw badRequest(IO_ERROR)
   }
   for (const file of stored) await services.audit.success(actor, `更新文件 [${file.hash.slice(0, 8)}] ${file.name} @ ${file.fileSize} bytes`)
@@ -67,29 +50,25 @@ export async function uploadAssets(scope: Scope, actor: Actor, files: UploadedFi
 }
 
 /**
- * `DELETE /api/assets/{hash}`: unknown hash → 404 ProblemDetails; more than one reference →
- * one reference less; the last reference → record and blob go (404 ProblemDetails, record
- * removed, when the blob was already missing on disk).
+ * `DELETE /api/assets/{hash}`: unknown hash → 404 ProblemDetails; otherwise one reference of an
+ * upload less — the last one takes record and blob (404 ProblemDetails, record removed, when the
+ * blob was already missing on disk). A reference that an owner row holds (an attachment, a
+ * write-up, an avatar, a poster) is not the admin's to drop: 400 `文件仍被引用`.
  */
-export async function deleteAsset(scope: Scope, actor: Actor, hash: string): Promise<LocalFile> {
+export async function deleteAsset(scope: Scope, actor: Actor, hash: string): Promise<void> {
   const { em, services } = scope
   const store = services.storage
-  let released: string | null = null
-  const file = await em.transactional(async (tx) => {
-    await lockHash(tx, hash)
-    const file = await tx.findOne(LocalFile, { hash })
-    if (!file) throw problem(404)
-    released = await releaseFile(tx, hash)
-    await tx.flush()
-    return file
+  const file = await fileTransaction(em, store, async (tx, work) => {
+    const unowned = await work.unownedReferences(hash)
+    if (unowned === null) throw problem(404)
+    if (unowned <= 0) throw badRequest(STILL_REFERENCED)
+    const [row] = await tx.execute<{ name: string; reference_count: number }[]>('select name, reference_count from files where hash = ?', [hash])
+    const existed = await store.has(hash)
+    await work.release(hash)
+    return { hash, name: row!.name, last: row!.reference_count <= 1, existed }
   })
-  if (released) {
-    const existed = await store.has(released)
-    await removeBlobs(em, store, [released])
-    if (!existed) throw problem(404)
-  }
+  if (file.last && !file.existed) throw problem(404)
   await services.audit.success(actor, `删除文件 [${file.hash.slice(0, 8)}] ${file.name}`)
-  return file
 }
 
 /** `GET /api/admin/files`: by name; `total` is the page length (docs/compatibility.md#group-admin). */

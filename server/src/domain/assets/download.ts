@@ -4,8 +4,7 @@
  * (206), unsatisfiable ones refused (416). Multiple ranges are answered with the whole file,
  * which HTTP allows.
  */
-import path from 'node:path'
-import { contentType, lookup } from 'mime-types'
+import type { EntityManager } from '@mikro-orm/postgresql'
 
 export type RangeOutcome = { kind: 'full' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable' }
 
@@ -60,11 +59,14 @@ export function ifRangeMatches(header: string | undefined, etag: string, lastMod
   return !Number.isNaN(date) && Math.floor(lastModified.getTime() / 1000) <= Math.floor(date / 1000)
 }
 
-/** Content-Type from the extension of the requested name (`application/octet-stream` without one). */
-export function contentTypeFor(filename: string): string {
-  const ext = path.extname(filename)
-  const type = ext.length > 1 && lookup(ext)
-  return (type && contentType(type)) || 'application/octet-stream'
+/**
+ * The Content-Type a stored file is served with: the one stored with it (detected from its bytes
+ * when first stored, docs/architecture.md#stored-files), never the URL's name. Null for a hash
+ * without a row, which is not served even if bytes are on disk.
+ */
+export async function storedContentType(em: EntityManager, hash: string): Promise<string | null> {
+  const [row] = await em.execute<{ content_type: string }[]>('select content_type from files where hash = ?', [hash])
+  return row?.content_type ?? null
 }
 
 /** Strong caching: the bytes behind a hash never change. */

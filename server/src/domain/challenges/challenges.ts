@@ -16,13 +16,13 @@ import type { GameNotice } from '../../entities/GameNotice.js'
 import { notFound } from '../../lib/errors.js'
 import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
-import { releaseFile, removeBlobs } from '../files/files.js'
+import { fileTransaction } from '../files/files.js'
 import { isGameActive } from '../games/policy.js'
-import { lockFiles } from '../games/locks.js'
 import { rebuildScoreboardAfterEdit } from '../games/rebuild.js'
 import { addNotice, invalidateNotices, noticeText } from '../notices/notices.js'
 import { pushNotices } from '../notices/events.js'
 import { pushChallengeUpdate } from './events.js'
+import { lockChallenge } from './lock.js'
 import { assertChallengeUpdate, isBlank } from './policy.js'
 import { scoringChanged, scoringSnapshot } from './scores.js'
 
@@ -100,12 +100,14 @@ export async function updateChallenge(
   now: Date = new Date(),
 ): Promise<Challenge> {
   const em = scope.em
-  const flagCount = model.isEnabled === true ? await em.count(Flag, { challenge: challenge.id }) : 1
-  assertChallengeUpdate(challenge, flagCount, model)
   const active = isGameActive(game, now)
 
   const result = await em.transactional(async (tx) => {
-    const c = await tx.findOneOrFail(Challenge, { id: challenge.id })
+    // Flags are counted under the challenge's row lock, which flag removal takes too: enabling
+    // cannot race the removal of the last flag.
+    const c = await lockChallenge(tx, challenge.id)
+    const flagCount = model.isEnabled === true ? await tx.count(Flag, { challenge: c.id }) : 1
+    assertChallengeUpdate(c, flagCount, model)
     const before = scoringSnapshot(c)
     const hintsUpdated = model.hints !== null && model.hints.length > 0 && !sameSet(model.hints, c.hints ?? [])
 
@@ -166,19 +168,17 @@ async function ensureInstances(em: EntityManager, gameId: number, challengeId: n
 export async function deleteChallenge(scope: Scope, actor: Actor, game: Game, challenge: Challenge): Promise<void> {
   const challengeId = challenge.id
   const title = challenge.title
-  const freed = await scope.em.transactional(async (tx) => {
-    const c = await tx.findOneOrFail(Challenge, { id: challenge.id }, { populate: ['attachment'] })
-    const flags = await tx.find(Flag, { challenge: c.id }, { populate: ['attachment'] })
+  await fileTransaction(scope.em, scope.services.storage, async (tx, files) => {
+    const c = await lockChallenge(tx, challenge.id)
+    await tx.populate(c, ['attachment'], { refresh: true })
+    const flags = await tx.find(Flag, { challenge: c.id }, { populate: ['attachment'], refresh: true })
     const attachments = [c.attachment as Attachment | null, ...flags.map((f) => f.attachment as Attachment | null)].filter((a): a is Attachment => !!a)
     const hashes = attachments.map((a) => (a.type === 'Local' ? a.fileHash : null))
-    await lockFiles(tx, hashes)
-    const freed: (string | null)[] = []
-    for (const hash of hashes) freed.push(await releaseFile(tx, hash))
+    await files.lock(hashes)
+    for (const hash of hashes) await files.release(hash)
     if (attachments.length) await tx.nativeDelete(Attachment, { id: { $in: attachments.map((a) => a.id) } })
     await tx.nativeDelete(Challenge, { id: c.id })
-    return freed
   })
-  await removeBlobs(scope.em, scope.services.storage, freed)
   await rebuildScoreboardAfterEdit(scope, game.id)
   await scope.services.audit.success(actor, `删除了比赛 #${game.id} 的题目 #${challengeId} ${title}`)
 }

@@ -96,12 +96,10 @@ export async function startInstanceContainer(scope: Scope, actor: Actor, gameId:
     const participation = context.participation
     const team = participation.team as Team
     const limit = game.containerCountLimit
-    let autoDestroy = false
     if (limit > 0) {
       const live = await teamContainers(em, participation.id)
       if (live.length >= limit) {
-        autoDestroy = (await services.settings.get(em)).gamePolicy.autoDestroyOnLimitReached
-        if (!autoDestroy) throw badRequest(TITLES.teamLimit(limit))
+        if (!(await services.settings.get(em)).gamePolicy.autoDestroyOnLimitReached) throw badRequest(TITLES.teamLimit(limit))
         for (const { container } of live.slice(0, live.length - limit + 1)) {
           try {
             await destroyContainer(services, container.id, events)
@@ -128,7 +126,9 @@ export async function startInstanceContainer(scope: Scope, actor: Actor, gameId:
         const locked = await tem.findOneOrFail(GameInstance, { id: instance.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
         const attached = locked.container ? await tem.findOne(Container, { id: (locked.container as Container).id }, { refresh: true }) : null
         if (isLive(attached)) throw badRequest(TITLES.alreadyCreated)
-        if (limit > 0 && !autoDestroy) {
+        // Re-counted under the participation's lock, also after an automatic destroy: a concurrent
+        // start may have taken the freed slot, and the limit holds all the same.
+        if (limit > 0) {
           await tem.findOneOrFail(Participation, { id: participation.id }, { lockMode: LockMode.PESSIMISTIC_WRITE })
           if ((await teamContainers(tem, participation.id)).length >= limit) throw badRequest(TITLES.teamLimit(limit))
         }

@@ -3,7 +3,7 @@
  * File references (poster, local attachments, write-ups) are released in the same transaction
  * as the rows that held them; blobs whose last reference went are deleted after the commit.
  */
-import { createHash } from 'node:crypto'
+import { LockMode } from '@mikro-orm/core'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { GameInfoInput } from '@flagwave/shared/schemas/games'
 import { Game } from '../../entities/Game.js'
@@ -17,12 +17,11 @@ import type { UploadedFile } from '../../lib/uploads.js'
 import { processImage } from '../../lib/images.js'
 import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
-import { releaseFile, removeBlobs, storeFile } from '../files/files.js'
+import { fileTransaction } from '../files/files.js'
 import { assetUrl } from '../../lib/assetUrls.js'
 import { invalidateNotices } from '../notices/notices.js'
 import { invalidateGameList } from './cache.js'
 import { generateGameKeys } from './keys.js'
-import { lockFiles } from './locks.js'
 import { rebuildScoreboardAfterEdit } from './rebuild.js'
 
 /** Game lookup of the edit endpoints: 404 `比赛未找到`. */
@@ -90,6 +89,8 @@ export async function createGame(scope: Scope, actor: Actor, input: GameInfoInpu
 export async function updateGame(scope: Scope, actor: Actor, game: Game, input: GameInfoInput): Promise<Game> {
   assign(game, input)
   await scope.em.flush()
+  // A start moved into the future takes the game away from its non-staff watchers (docs/realtime.md#re-checks).
+  scope.events.recheckGame(game.id)
   await invalidateGameList(scope.services)
   await rebuildScoreboardAfterEdit(scope, game.id)
   await scope.services.audit.success(actor, `更新了比赛 #${game.id} ${game.title}`)
@@ -107,29 +108,29 @@ export async function deleteGame(scope: Scope, actor: Actor, game: Game): Promis
   const { em, services } = scope
   const gameId = game.id
   const title = game.title
-  let freed: (string | null)[]
   try {
-    freed = await em.transactional(async (tx) => {
-      const stored = await tx.findOne(Game, { id: gameId })
+    await fileTransaction(em, services.storage, async (tx, files) => {
+      // The owners of the references are locked before their hashes are read (docs/architecture.md#stored-files).
+      const stored = await tx.findOne(Game, { id: gameId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
       if (!stored) throw notFound('比赛未找到')
-      const challenges = await tx.find(Challenge, { game: gameId }, { populate: ['attachment'] })
-      const flags = challenges.length ? await tx.find(Flag, { challenge: { $in: challenges.map((c) => c.id) } }, { populate: ['attachment'] }) : []
+      await tx.execute('select id from challenges where game_id = ? order by id for update', [gameId])
+      await tx.execute('select id from participations where game_id = ? order by id for update', [gameId])
+      const challenges = await tx.find(Challenge, { game: gameId }, { populate: ['attachment'], refresh: true })
+      const flags = challenges.length ? await tx.find(Flag, { challenge: { $in: challenges.map((c) => c.id) } }, { populate: ['attachment'], refresh: true }) : []
       const attachments = [...challenges.map((c) => c.attachment), ...flags.map((f) => f.attachment)].filter((a): a is Attachment => !!a)
-      const participations = await tx.find(Participation, { game: gameId, writeup: { $ne: null } })
+      const participations = await tx.find(Participation, { game: gameId, writeup: { $ne: null } }, { refresh: true })
 
       const hashes = [
         stored.posterHash,
         ...attachments.map((a) => (a.type === 'Local' ? a.fileHash : null)),
         ...participations.map((p) => (p.writeup as LocalFile | null)?.hash ?? null),
       ]
-      await lockFiles(tx, hashes)
-      const released: (string | null)[] = []
-      for (const hash of hashes) released.push(await releaseFile(tx, hash))
+      await files.lock(hashes)
+      for (const hash of hashes) await files.release(hash)
 
       if (attachments.length) await tx.nativeDelete(Attachment, { id: { $in: attachments.map((a) => a.id) } })
       // Everything else hangs off the game with ON DELETE CASCADE.
       await tx.nativeDelete(Game, { id: gameId })
-      return released
     })
   } catch (err) {
     if (err instanceof AppError) throw err
@@ -137,7 +138,8 @@ export async function deleteGame(scope: Scope, actor: Actor, game: Game): Promis
     throw badRequest('比赛删除失败，文件可能已受损，请重试')
   }
   em.clear()
-  await removeBlobs(em, services.storage, freed)
+  // Its watchers are refused, as a connection to an unknown game would be (docs/realtime.md#re-checks).
+  scope.events.recheckGame(gameId)
   await invalidateGameList(services)
   await invalidateNotices(services, gameId)
   await rebuildScoreboardAfterEdit(scope, gameId)
@@ -146,19 +148,19 @@ export async function deleteGame(scope: Scope, actor: Actor, game: Game): Promis
 
 /** `DELETE /api/edit/games/{id}/writeups`: release every write-up of the game's participations. */
 export async function deleteWriteups(scope: Scope, actor: Actor, game: Game): Promise<void> {
-  const freed: (string | null)[] = []
-  const count = await scope.em.transactional(async (tx) => {
-    const participations = await tx.find(Participation, { game: game.id, writeup: { $ne: null } })
+  const count = await fileTransaction(scope.em, scope.services.storage, async (tx, files) => {
+    await tx.execute('select id from participations where game_id = ? order by id for update', [game.id])
+    const participations = await tx.find(Participation, { game: game.id, writeup: { $ne: null } }, { refresh: true })
     const hashes = participations.map((p) => (p.writeup as LocalFile | null)?.hash ?? null)
-    await lockFiles(tx, hashes)
+    await files.lock(hashes)
     for (const [i, p] of participations.entries()) {
-      freed.push(await releaseFile(tx, hashes[i]))
+      await files.release(hashes[i])
       p.writeup = null
       p.writeupTime = null
+      p.writeupName = null
     }
     return participations.length
   })
-  await removeBlobs(scope.em, scope.services.storage, freed)
   await scope.services.audit.success(actor, `删除了比赛 #${game.id} ${game.title} 的 ${count} 份题解`)
 }
 
@@ -178,23 +180,21 @@ function assertPosterFile(file: UploadedFile): void {
  */
 export async function setPoster(scope: Scope, actor: Actor, gameId: number, file: UploadedFile): Promise<string> {
   const { em, services } = scope
-  const storage = services.storage
   assertPosterFile(file)
   const game = await findGame(em, gameId)
   const image = await processImage(file.path)
   if (!image) throw badRequest('文件创建失败')
   const name = `poster.${image.extension}`
-  const hash = createHash('sha256').update(image.data).digest('hex')
-  const freed = await em.transactional(async (tx) => {
-    const g = await tx.findOneOrFail(Game, { id: game.id })
-    const previous = g.posterHash
-    await lockFiles(tx, [hash, previous])
-    const stored = await storeFile(tx, storage, image.data, name)
+  const hash = await fileTransaction(em, services.storage, async (tx, files) => {
+    const g = await tx.findOneOrFail(Game, { id: game.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
+    const blob = await files.stage(image.data)
+    await files.lock([blob.hash, g.posterHash])
+    const stored = await files.store(blob, name)
+    await files.release(g.posterHash)
     g.posterHash = stored.hash
-    return releaseFile(tx, previous)
+    return stored.hash
   })
   game.posterHash = hash
-  await removeBlobs(em, storage, [freed])
   await invalidateGameList(services)
   await services.audit.success(actor, `更新了比赛 #${game.id} ${game.title} 的海报`)
   return assetUrl(hash, name)

@@ -14,7 +14,7 @@ import { Registration } from '../../entities/Registration.js'
 import type { LocalFile } from '../../entities/LocalFile.js'
 import { badRequest, notFound } from '../../lib/errors.js'
 import { teamToken } from '../games/keys.js'
-import { releaseFile, removeBlobs } from '../files/files.js'
+import { fileTransaction } from '../files/files.js'
 import { findGame } from '../games/games.js'
 import { lockTeam } from '../teams/teams.js'
 import {
@@ -86,7 +86,7 @@ export async function joinGame(scope: Scope, actor: Actor, gameId: number, input
 export async function leaveGame(scope: Scope, actor: Actor, gameId: number): Promise<void> {
   const { em, services } = scope
   const user = actor.user
-  const result = await em.transactional(async (tem) => {
+  const result = await fileTransaction(em, services.storage, async (tem, files) => {
     const game = await findGame(tem, gameId)
     const registration = await tem.findOne(Registration, { user: user.id, game: game.id })
     if (!registration) throw badRequest(CANNOT_LEAVE_UNJOINED)
@@ -96,15 +96,13 @@ export async function leaveGame(scope: Scope, actor: Actor, gameId: number): Pro
 
     tem.remove(registration)
     await tem.flush()
-    let released: string | null = null
     const remaining = await tem.count(Registration, { participation: participation.id })
     if (remaining === 0) {
-      released = await releaseFile(tem, (participation.writeup as LocalFile | null)?.hash)
+      await files.release((participation.writeup as LocalFile | null)?.hash)
       tem.remove(participation)
       await tem.flush()
     }
-    return { released, teamName: team.name, gameTitle: game.title }
+    return { teamName: team.name, gameTitle: game.title }
   })
-  await removeBlobs(em, services.storage, [result.released])
   await services.audit.success(actor, `[${result.teamName}] 退出了比赛 [${result.gameTitle}]`)
 }

@@ -60,6 +60,7 @@ interface ClaimedRow {
   participation_id: number
   user_id: string | null
   answer: string
+  ip: string
   submit_ms: number
   before_end: boolean
   end_ms: number
@@ -91,7 +92,7 @@ const CLAIM_SQL = `
   with claimed as (
     select id from submissions where status = 'FlagSubmitted' order by id for update skip locked limit $1
   )
-  select s.id, s.game_id, s.challenge_id, s.participation_id, s.user_id, s.answer,
+  select s.id, s.game_id, s.challenge_id, s.participation_id, s.user_id, s.answer, s.ip,
          floor(extract(epoch from s.submit_time) * 1000)::float8 as submit_ms,
          s.submit_time < g."end" as before_end, floor(extract(epoch from g."end") * 1000)::float8 as end_ms,
          c.title, c.type, c.is_enabled, p.status as p_status, p.team_id, t.name as team_name, u.user_name,
@@ -142,7 +143,7 @@ const WRITE = `
     select pg_notify($18, payload) from unnest($19::text[]) as payload
   ), audited as (
     insert into logs (time, level, user_name, ip, message, status)
-    select $3, l, u, '', m, st from unnest($20::text[], $21::text[], $22::text[], $23::text[]) as v(l, u, m, st) returning 1
+    select $3, l, u, ip, m, st from unnest($20::text[], $21::text[], $22::text[], $23::text[], $24::text[]) as v(l, u, m, st, ip) returning 1
   )
   select (select count(*) from upd) as updated, (select count(*) from notified) as notified, (select count(*) from audited) as audited,
          coalesce((select json_agg(json_build_object('id', id, 'gameId', game_id, 'type', type, 'content', content)) from nt), '[]') as notices`
@@ -216,7 +217,7 @@ export async function settleBatch(pool: pg.Pool, limit: number): Promise<Settled
         events: [],
         notice: null,
         solve: null,
-        audit: { time: settledAt, ip: '', ...auditEntry(r.id, final, r.team_name, r.title, r.answer, userName) },
+        audit: { time: settledAt, ip: r.ip, ...auditEntry(r.id, final, r.team_name, r.title, r.answer, userName) },
       }
       if (final !== 'NotFound') {
         const content = flagSubmitEventText(final === 'Accepted' ? 'Accepted' : 'WrongAnswer', r.answer, r.title, r.challenge_id)
@@ -283,6 +284,7 @@ export async function settleBatch(pool: pg.Pool, limit: number): Promise<Settled
       results.map((r) => r.audit.userName),
       results.map((r) => r.audit.message),
       results.map((r) => r.audit.status),
+      results.map((r) => r.audit.ip),
     ])
     const row = written.rows[0]!
     if (Number(row.updated) !== results.length) throw new Error(`settled ${row.updated} of ${results.length} claimed submissions`)

@@ -15,7 +15,8 @@ import type { Actor } from '../actor.js'
 
 /**
  * Queue `answer` (already trimmed by FlagSubmitModel) for the caller's team after the context gate
- * (steps 1–6, ended games refused unless in practice mode); wake the checkers. Returns the id.
+ * (steps 1–6, ended games refused unless in practice mode); wake the checkers. The row records the
+ * caller's client address (`actor.ip`, never a header taken on trust). Returns the id.
  */
 export async function submitFlag(scope: Scope, actor: Actor, gameId: number, challengeId: number, answer: string): Promise<number> {
   const { em } = scope
@@ -26,11 +27,11 @@ export async function submitFlag(scope: Scope, actor: Actor, gameId: number, cha
   const pool = await nativePool(em.getConnection())
   const { rows } = await pool.query<{ id: number }>(
     `with queued as (
-       insert into submissions (game_id, challenge_id, participation_id, user_id, answer, status, submit_time)
-       values ($1, $2, $3, $4, $5, 'FlagSubmitted', $6) returning id
+       insert into submissions (game_id, challenge_id, participation_id, user_id, answer, status, submit_time, ip)
+       values ($1, $2, $3, $4, $5, 'FlagSubmitted', $6, $8) returning id
      )
      select id, pg_notify($7, id::text) from queued`,
-    [game.id, challenge!.id, participation.id, user.id, answer, new Date(), SUBMISSION_CHANNEL],
+    [game.id, challenge!.id, participation.id, user.id, answer, new Date(), SUBMISSION_CHANNEL, actor.ip],
   )
   return rows[0]!.id
 }

@@ -10,7 +10,6 @@ import type { TeamUpdateModel } from '@flagwave/shared/schemas/teams'
 import { TEAM_NAME_EMPTY_MESSAGE } from '@flagwave/shared/schemas/teams'
 import { Team } from '../../entities/Team.js'
 import { User } from '../../entities/User.js'
-import { Participation } from '../../entities/Participation.js'
 import { AppError, badRequest, notFound } from '../../lib/errors.js'
 import { processImage } from '../../lib/images.js'
 import type { UploadedFile } from '../../lib/uploads.js'
@@ -18,7 +17,7 @@ import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
 import { requestScoreboardRebuild } from '../scoreboard/hooks.js'
 import { checkImageUpload } from '../accounts/avatar.js'
-import { releaseFile, removeBlobs, storeFile } from '../files/files.js'
+import { fileTransaction } from '../files/files.js'
 import { assetUrl } from '../../lib/assetUrls.js'
 import { assertCaptain, isMember, isTeamLocked, playsInLockedGame } from './policy.js'
 import { newInviteToken, parseInviteCode } from './inviteCode.js'
@@ -102,6 +101,8 @@ export async function transferTeam(scope: Scope, actor: Actor, id: number, newCa
     if (await isTeamLocked(tx, team)) throw badRequest('队伍已锁定')
     const newCaptain = GUID.test(newCaptainId) ? await tx.findOne(User, { id: newCaptainId.toLowerCase() }) : null
     if (!newCaptain) throw badRequest('移交的用户不存在')
+    // Counted under the new captain's lock (the one team creation takes): two transfers to the same user at once cannot both pass.
+    await tx.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`team-create:${newCaptain.id}`])
     const captained = await tx.count(Team, { captain: newCaptain.id, id: { $ne: team.id } })
     if (captained >= MAX_CAPTAINED_TEAMS) throw badRequest('被移交者所管理的队伍过多')
     team.captain = newCaptain
@@ -206,34 +207,22 @@ async function removeMember(tx: EntityManager, team: Team, user: User): Promise<
  * WebP (GIFs kept); the previous avatar's reference is released and its blob deleted after commit.
  */
 export async function setTeamAvatar(scope: Scope, actor: Actor, id: number, file: UploadedFile): Promise<{ team: Team; url: string }> {
-  const { em } = scope
-  const store = scope.services.storage
-  let stored: string | null = null
-  let released: string | null = null
-  let result: { team: Team; url: string }
-  try {
-    result = await em.transactional(async (tx) => {
-      const team = await lockTeam(tx, id)
-      if (!team) throw missingTeam('http404')
-      assertCaptain(team, actor.user.id)
-      checkImageUpload(file)
-      const image = await processImage(file.path, { resizeWidth: AVATAR_WIDTH })
-      if (!image) throw badRequest('队伍头像更新失败')
-      const name = `avatar.${image.extension}`
-      const saved = await storeFile(tx, store, image.data, name)
-      stored = saved.hash
-      released = saved.hash === team.avatarHash ? null : await releaseFile(tx, team.avatarHash)
-      if (saved.hash === team.avatarHash) await releaseFile(tx, saved.hash) // same picture again: keep one reference
-      team.avatarHash = saved.hash
-      await tx.flush()
-      return { team, url: assetUrl(saved.hash, name) }
-    })
-    await removeBlobs(em, store, [released])
-  } catch (err) {
-    // A blob written for a transaction that rolled back is removed unless something else holds it.
-    if (stored) await removeBlobs(em, store, [stored])
-    throw err
-  }
+  const result = await fileTransaction(scope.em, scope.services.storage, async (tx, files) => {
+    const team = await lockTeam(tx, id)
+    if (!team) throw missingTeam('http404')
+    assertCaptain(team, actor.user.id)
+    checkImageUpload(file)
+    const image = await processImage(file.path, { resizeWidth: AVATAR_WIDTH })
+    if (!image) throw badRequest('队伍头像更新失败')
+    const name = `avatar.${image.extension}`
+    // The previous avatar is read under the team's row lock (docs/architecture.md#stored-files).
+    const blob = await files.stage(image.data)
+    await files.lock([blob.hash, team.avatarHash])
+    const saved = await files.store(blob, name)
+    await files.release(team.avatarHash)
+    team.avatarHash = saved.hash
+    return { team, url: assetUrl(saved.hash, name) }
+  })
   const { team } = result
   announceTeamChange(scope.events, { teamId: team.id, team })
   await scope.services.audit.success(actor, `更新队伍 ${team.name} 的头像：[${team.avatarHash?.slice(0, 8)}]`)
@@ -256,22 +245,21 @@ export async function deleteTeam(scope: Scope, actor: Actor, id: number): Promis
  * games it took part in are rebuilt.
  */
 export async function removeTeam(scope: Scope, id: number, check: (tx: EntityManager, team: Team) => Promise<void>): Promise<Team> {
-  const { em } = scope
-  const store = scope.services.storage
-  let released: string | null = null
-  const result = await em.transactional(async (tx) => {
+  const result = await fileTransaction(scope.em, scope.services.storage, async (tx, files) => {
     const team = await lockTeam(tx, id)
     if (!team) throw missingTeam('http404')
     await check(tx, team)
     const members = team.members.getItems().map((m) => m.id)
-    const parts = await tx.find(Participation, { team: team.id }, { fields: ['id', 'game'] })
-    const gameIds = [...new Set(parts.map((p) => p.game.id))]
-    released = await releaseFile(tx, team.avatarHash)
+    // Participations go with the team (cascade), and with them their write-ups' references.
+    const parts = await tx.execute<{ game_id: number; writeup_hash: string | null }[]>('select game_id, writeup_hash from participations where team_id = ? order by id for update', [team.id])
+    const gameIds = [...new Set(parts.map((p) => p.game_id))]
+    const hashes = [team.avatarHash, ...parts.map((p) => p.writeup_hash)]
+    await files.lock(hashes)
+    for (const hash of hashes) await files.release(hash)
     tx.remove(team)
     await tx.flush()
     return { team, members, gameIds }
   })
-  await removeBlobs(em, store, [released])
   announceTeamChange(scope.events, { teamId: id, team: null, left: result.members })
   for (const gameId of result.gameIds) await requestScoreboardRebuild(scope.services, gameId)
   return result.team

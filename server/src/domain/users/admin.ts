@@ -14,7 +14,7 @@ import { badRequest, notFound } from '../../lib/errors.js'
 import { creationError, findByEmail, findByUserName, identityErrors, normalizeKey, uniqueViolationTitle, userValidationError } from '../accounts/identity.js'
 import { generatePassword, hashPassword } from '../accounts/passwords.js'
 import { endAllSessions, newSecurityStamp } from '../accounts/sessions.js'
-import { releaseFile, removeBlobs } from '../files/files.js'
+import { fileTransaction } from '../files/files.js'
 import { newInviteToken } from '../teams/inviteCode.js'
 import { findTeam } from '../teams/teams.js'
 import { announceTeamChange } from '../teams/events.js'
@@ -213,18 +213,17 @@ export async function resetUserPassword(scope: Scope, actor: Actor, id: string):
 export async function deleteUserAsAdmin(scope: Scope, actor: Actor, id: string): Promise<User> {
   const { em, services } = scope
   if (actor.user.id.toLowerCase() === id.toLowerCase()) throw badRequest('不可以删除自己')
-  let released: string | null = null
-  const result = await em.transactional(async (tx) => {
+  const result = await fileTransaction(em, services.storage, async (tx, files) => {
     const user = await findUserById(tx, id)
     if (!user) throw notFound(USER_NOT_FOUND)
+    // The avatar is read under the row lock, so a concurrent avatar change cannot release it a second time.
+    const [locked] = await tx.execute<{ avatar_hash: string | null }[]>('select avatar_hash from users where id = ? for update', [user.id])
     if ((await tx.count(Team, { captain: user.id })) > 0) throw badRequest('不可以删除队长')
     const rows = await tx.execute<{ team_id: number }[]>('select team_id from team_members where user_id = ?', [user.id])
-    released = await releaseFile(tx, user.avatarHash)
-    await tx.flush()
+    await files.release(locked?.avatar_hash)
     await tx.nativeDelete(User, { id: user.id })
     return { user, teamIds: rows.map((r) => r.team_id) }
   })
-  await removeBlobs(em, services.storage, [released])
   const { user, teamIds } = result
   scope.events.disconnectUser(user.id)
   for (const teamId of teamIds) {

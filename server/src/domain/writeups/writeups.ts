@@ -4,6 +4,7 @@
  * them all as one zip, built while it is sent.
  */
 import type { Readable } from 'node:stream'
+import { LockMode } from '@mikro-orm/core'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { ZipArchive } from 'archiver'
 import type { Services } from '../../services.js'
@@ -16,7 +17,7 @@ import type { UploadedFile } from '../../lib/uploads.js'
 import { notFound } from '../../lib/errors.js'
 import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
-import { releaseFile, removeBlobs, storeFile } from '../files/files.js'
+import { fileTransaction } from '../files/files.js'
 import { gameContext } from '../play/gate.js'
 import { GAME_NOT_FOUND } from '../play/games.js'
 import { assertBeforeDeadline, assertWriteupFile } from './policy.js'
@@ -34,11 +35,14 @@ export function fileTimestamp(date: Date, utc: boolean): string {
 /** The stored name of a write-up: `Writeup-{gameId}-{teamId}-{yyyyMMdd-HH.mm.ss}Z.pdf` (server local time, as the reference). */
 const writeupFileName = (gameId: number, teamId: number, at: Date): string => `Writeup-${gameId}-${teamId}-${fileTimestamp(at, false)}Z.pdf`
 
-/** The caller's team's write-up of a game: the game and the uploaded file, if any (gate steps 1–4: works after the end). */
-export async function teamWriteup(em: EntityManager, user: User, gameId: number): Promise<{ game: Game; file: LocalFile | null }> {
+/**
+ * The caller's team's write-up of a game: the game and the uploaded file under the team's own
+ * name, if any (gate steps 1–4: works after the end).
+ */
+export async function teamWriteup(em: EntityManager, user: User, gameId: number): Promise<{ game: Game; file: Pick<LocalFile, 'name' | 'fileSize'> | null }> {
   const { game, participation } = await gameContext(em, gameId, user, { refuseEnded: false })
   const file = participation.writeup ? await em.findOne(LocalFile, { hash: (participation.writeup as LocalFile).hash }) : null
-  return { game, file }
+  return { game, file: file && { name: participation.writeupName ?? file.name, fileSize: file.fileSize } }
 }
 
 /** `POST /api/game/{id}/writeup`: validate, gate 1–4, deadline, then store and replace. */
@@ -50,19 +54,19 @@ export async function uploadWriteup(scope: Scope, actor: Actor, gameId: number, 
   assertBeforeDeadline(game, now)
   const team = participation.team as Team
 
-  const released = await em.transactional(async (tem) => {
-    const part = await tem.findOneOrFail(Participation, { id: participation.id })
+  const name = writeupFileName(game.id, team.id, now)
+  await fileTransaction(em, services.storage, async (tx, files) => {
+    // The participation is locked before its previous write-up is read: two uploads never release the same one.
+    const part = await tx.findOneOrFail(Participation, { id: participation.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
     const previous = (part.writeup as LocalFile | null)?.hash ?? null
-    const stored = await storeFile(tem, services.storage, file.path, writeupFileName(game.id, team.id, now))
-    part.writeup = stored
+    const blob = await files.stage(file.path)
+    await files.lock([blob.hash, previous])
+    const stored = await files.store(blob, name)
+    await files.release(previous)
+    part.writeup = tx.getReference(LocalFile, stored.hash)
     part.writeupTime = now
-    await tem.flush()
-    // The new upload holds its own reference (the same bytes again simply count twice, then once).
-    const released = await releaseFile(tem, previous)
-    await tem.flush()
-    return released
+    part.writeupName = name
   })
-  await removeBlobs(em, services.storage, [released])
   await services.audit.success(actor, `[${team.name}] 成功提交了比赛 [${game.title}] 的 Writeup`)
 }
 
