@@ -108,11 +108,21 @@ class CacheInvalidation implements EventSubscriber {
   }
 }
 
-async function notifyIn(em: EntityManager, list: string[], transaction?: unknown): Promise<void> {
+const payloadOf = (list: string[]): string => {
   const payload = JSON.stringify(list)
-  const connection = (em as unknown as { getConnection(): { execute(sql: string, params: unknown[], method: string, ctx?: unknown): Promise<unknown> } }).getConnection()
-  await connection.execute('select pg_notify(?, ?)', [CACHE_CHANNEL, payload.length > MAX_PAYLOAD ? EVERYTHING : payload], 'run', transaction)
+  return payload.length > MAX_PAYLOAD ? EVERYTHING : payload
 }
+
+async function notifyIn(em: EntityManager, list: string[], transaction?: unknown): Promise<void> {
+  const connection = (em as unknown as { getConnection(): { execute(sql: string, params: unknown[], method: string, ctx?: unknown): Promise<unknown> } }).getConnection()
+  await connection.execute('select pg_notify(?, ?)', [CACHE_CHANNEL, payloadOf(list)], 'run', transaction)
+}
+
+/** The same NOTIFY for raw `pg` clients (the checkers' transactions): run it inside the writing transaction. */
+export const invalidationQuery = (list: string[]): { text: string; values: string[] } => ({
+  text: 'select pg_notify($1, $2)',
+  values: [CACHE_CHANNEL, payloadOf(list)],
+})
 
 /**
  * For writes the unit of work does not see (native updates, raw SQL): drop `list` here now and on

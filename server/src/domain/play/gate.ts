@@ -34,16 +34,16 @@ export const isRunning = (game: Pick<Game, 'start' | 'end'>, now = new Date()) =
 
 export async function gameContext(em: EntityManager, gameId: number, user: User, options: GateOptions): Promise<GameContext & { challenge?: Challenge }> {
   const now = options.now ?? new Date()
-  const game = await cachedGame(em, gameId)
+  const game = await readGame(em, gameId)
   if (!game) throw notFound('比赛未找到')
-  const registration = await cachedRegistration(em, gameId, user.id)
+  const registration = await readRegistration(em, gameId, user.id)
   if (!registration) throw badRequest('您尚未参赛')
   const participation = registration.participation as Participation
   if (participation.status !== 'Accepted') throw badRequest('您的参赛申请尚未通过或被禁赛')
   if (!isStarted(game, now)) throw badRequest('比赛未开始')
   if (options.refuseEnded && !game.practiceMode && isEnded(game, now)) throw badRequest('比赛已结束')
   if (options.challengeId !== undefined) {
-    const challenge = await cachedChallenge(em, gameId, options.challengeId)
+    const challenge = await readChallenge(em, gameId, options.challengeId)
     if (!challenge) throw notFound('题目未找到')
     return { game, participation, registration, challenge }
   }
@@ -56,7 +56,7 @@ export async function gameContext(em: EntityManager, gameId: number, user: User,
  * missing row is cached too (as null), under the tag its creation would carry.
  */
 
-async function cachedGame(em: EntityManager, gameId: number): Promise<Game | null> {
+export async function readGame(em: EntityManager, gameId: number): Promise<Game | null> {
   const dto = await readCacheOf(em).read<EntityDTO<Game> | null>(`gate:game:${gameId}`, async () => {
     const game = await em.findOne(Game, { id: gameId })
     return { value: game ? wrap(game).toPOJO() : null, tags: [tags.game(gameId)] }
@@ -70,7 +70,7 @@ interface CachedRegistration {
   team: EntityDTO<Team>
 }
 
-async function cachedRegistration(em: EntityManager, gameId: number, userId: string): Promise<Registration | null> {
+export async function readRegistration(em: EntityManager, gameId: number, userId: string): Promise<Registration | null> {
   const cached = await readCacheOf(em).read<CachedRegistration | null>(`gate:registration:${gameId}:${userId}`, async () => {
     const found = await em.findOne(Registration, { game: gameId, user: userId }, { populate: ['participation', 'participation.team'] })
     const absent = [tags.registration(gameId, userId), tags.game(gameId), tags.user(userId)]
@@ -92,7 +92,7 @@ async function cachedRegistration(em: EntityManager, gameId: number, userId: str
   return em.merge(Registration, cached.registration)
 }
 
-async function cachedChallenge(em: EntityManager, gameId: number, challengeId: number): Promise<Challenge | null> {
+async function readChallenge(em: EntityManager, gameId: number, challengeId: number): Promise<Challenge | null> {
   const dto = await readCacheOf(em).read<EntityDTO<Challenge> | null>(`gate:challenge:${gameId}:${challengeId}`, async () => {
     const challenge = await em.findOne(Challenge, { id: challengeId, game: gameId })
     return { value: challenge ? wrap(challenge).toPOJO() : null, tags: [tags.gameChallenges(gameId), tags.game(gameId)] }

@@ -3,6 +3,7 @@
  * checks in the contract's order and throws its exact titles; once the transaction has committed
  * it announces the change (events.ts) and writes the caller's audit entry.
  */
+import { invalidateAfterCommit, tags } from '../../cache/invalidation.js'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { LockMode } from '@mikro-orm/core'
 import { AVATAR_WIDTH, MAX_CAPTAINED_TEAMS } from '@flagwave/shared/limits'
@@ -199,6 +200,7 @@ async function removeMember(tx: EntityManager, team: Team, user: User): Promise<
     'delete from registrations where user_id = ? and participation_id in (select id from participations where team_id = ?) returning game_id, participation_id',
     [user.id, team.id],
   )
+  if (rows.length) await invalidateAfterCommit(tx, rows.map((r) => tags.registration(r.game_id, user.id)))
   return rows.map((r) => ({ gameId: r.game_id, participationId: r.participation_id }))
 }
 
