@@ -8,19 +8,25 @@
  *   chunked without one; a body of exactly the limit is accepted.
  * - Over-long headers (a 100 KB cookie or User-Agent) get 431, never a 500; a long User-Agent that
  *   fits the header limit is stored cut to its column.
+ * - Image decoding never stalls the event loop: while a 25-megapixel BMP (and a 64-megapixel PNG)
+ *   is being processed, the event-loop delay of the in-process server stays bounded and a
+ *   concurrent /healthz answers at once.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import sharp from 'sharp'
 import { BODY_LIMITS, IMAGE_MAX_BYTES, WRITEUP_MAX_BYTES } from '@flagwave/shared/limits'
 import { ProblemDetails } from '@flagwave/shared/schemas/common'
 import { startTestServer, type TestServer } from '../support/server.js'
 import type { ApiClient } from '../support/client.js'
-import { createUser } from '../support/factories/users.js'
+import { createUser, type TestUser } from '../support/factories/users.js'
 import { createTeam } from '../support/factories/teams.js'
 import { countRows, createChallenge, createGame, createParticipation } from '../support/factories/games.js'
 import { PNG_2X2, PDF_BYTES } from '../support/fixtures.js'
 import { multipartFile, multipartOverhead, paddedJson, sendBody, type BodyResponse } from './support/bodies.js'
 import { User } from '../../server/src/entities/User.js'
 import { Session } from '../../server/src/entities/Session.js'
+import { Game } from '../../server/src/entities/Game.js'
 
 let server: TestServer
 let admin: ApiClient
@@ -195,4 +201,85 @@ describe('over-long headers', () => {
     const session = await em().findOneOrFail(Session, { user: user.id })
     expect(session.userAgent).toBe('Mozilla/5.0 '.repeat(700).slice(0, 512))
   })
+})
+
+/** Run `work` while polling /healthz; the largest event-loop delay and /healthz latency seen. */
+async function stallDuring(work: () => Promise<unknown>) {
+  const histogram = monitorEventLoopDelay({ resolution: 10 })
+  histogram.enable()
+  await new Promise((r) => setTimeout(r, 100))
+  histogram.reset()
+  let done = false
+  let slowestHealth = 0
+  const poll = (async () => {
+    const client = server.client()
+    while (!done) {
+      const started = performance.now()
+      expect((await client.get('/healthz')).status).toBe(200)
+      slowestHealth = Math.max(slowestHealth, performance.now() - started)
+      await new Promise((r) => setTimeout(r, 20))
+    }
+  })()
+  try {
+    await work()
+  } finally {
+    done = true
+    await poll
+    histogram.disable()
+  }
+  return { maxDelayMs: histogram.max / 1e6, slowestHealth }
+}
+
+/** 1 bit per pixel, so that 25 megapixels fit in 3 MiB. */
+function bmp1bit(width: number, height: number): Buffer {
+  const stride = Math.ceil(width / 32) * 4
+  const offset = 54 + 8
+  const b = Buffer.alloc(offset + stride * height)
+  b.write('BM', 0, 'latin1')
+  b.writeUInt32LE(b.length, 2)
+  b.writeUInt32LE(offset, 10)
+  b.writeUInt32LE(40, 14)
+  b.writeInt32LE(width, 18)
+  b.writeInt32LE(height, 22)
+  b.writeUInt16LE(1, 26)
+  b.writeUInt16LE(1, 28)
+  b.writeUInt32LE(stride * height, 34)
+  b.writeUInt32LE(2, 46)
+  b.writeUInt32LE(0x00ffffff, 58)
+  for (let i = offset; i < b.length; i += 3) b[i] = (i * 37) & 0xff
+  return b
+}
+
+describe('image decoding never stalls the event loop', () => {
+  it('a 25-megapixel BMP avatar (decoded by bmp-ts) is processed off the event loop', async () => {
+    const { user, client } = await createUser(server)
+    const image = bmp1bit(5000, 5000)
+    expect(image.length).toBeLessThanOrEqual(IMAGE_MAX_BYTES)
+    const { maxDelayMs, slowestHealth } = await stallDuring(async () => {
+      const res = await client.upload('PUT', '/api/account/avatar', [['file', 'big.bmp', image, 'image/bmp']])
+      expect(res.status, res.text).toBe(200)
+      expect(res.body).toMatch(/\/avatar\.webp$/)
+    })
+    expect((await em().findOneOrFail(User, user.id)).avatarHash).toMatch(/^[0-9a-f]{64}$/)
+    expect(maxDelayMs).toBeLessThan(250)
+    expect(slowestHealth).toBeLessThan(250)
+  }, 60_000)
+
+  it('a 64-megapixel PNG poster and three BMP avatars at once all succeed, taking turns, without a stall', async () => {
+    const game = await createGame(server)
+    const png = await sharp({ create: { width: 8000, height: 8000, channels: 3, background: { r: 10, g: 20, b: 30 } } }).png().toBuffer()
+    expect(png.length).toBeLessThanOrEqual(IMAGE_MAX_BYTES)
+    const bmp = bmp1bit(3000, 3000)
+    const players: TestUser[] = await Promise.all([1, 2, 3].map(() => createUser(server)))
+    const { maxDelayMs, slowestHealth } = await stallDuring(async () => {
+      const answers = await Promise.all([
+        admin.upload('PUT', `/api/edit/games/${game.id}/poster`, [['file', 'poster.png', png, 'image/png']]),
+        ...players.map((p) => p.client.upload('PUT', '/api/account/avatar', [['file', 'a.bmp', bmp, 'image/bmp']])),
+      ])
+      expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200])
+    })
+    expect((await em().findOneOrFail(Game, game.id)).posterHash).toMatch(/^[0-9a-f]{64}$/)
+    expect(maxDelayMs).toBeLessThan(250)
+    expect(slowestHealth).toBeLessThan(250)
+  }, 120_000)
 })
