@@ -10,11 +10,17 @@ export const STD_NUMBER_MAX = 24
 export const CREATE_STD_NUMBER_MAX = 15
 /** Not a contract rule: the `users.phone` column holds 64 characters; longer numbers fail the phone rule. */
 export const PHONE_MAX = 64
+/** Not a contract rule: the `users.email` column holds 256 characters; longer addresses are invalid. */
+export const EMAIL_MAX = 256
+/** Not a contract rule: a participation's organization is stored in 64 characters. */
+export const ORGANIZATION_MAX = 64
 export const TEAM_NAME_MAX = 15
 export const TEAM_BIO_MAX = 31
 export const POST_TITLE_MAX = 50
 export const INVITE_CODE_MAX = 32
 export const FLAG_TEMPLATE_MAX = 120
+/** Not a contract rule: the longest dynamic flag the instance and container rows hold; a template that could expand beyond it is refused. */
+export const DYNAMIC_FLAG_MAX = 128
 export const FLAG_MAX = 125
 export const SUBMIT_FLAG_MAX = 126
 

@@ -11,6 +11,7 @@
  * - Image decoding never stalls the event loop: while a 25-megapixel BMP (and a 64-megapixel PNG)
  *   is being processed, the event-loop delay of the in-process server stays bounded and a
  *   concurrent /healthz answers at once. Nor does validating a hostile phone number.
+ * - Strings that reach bounded columns are refused (400, contract shape) or cut, never a 500.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -27,6 +28,7 @@ import { multipartFile, multipartOverhead, paddedJson, sendBody, type BodyRespon
 import { User } from '../../server/src/entities/User.js'
 import { Session } from '../../server/src/entities/Session.js'
 import { Game } from '../../server/src/entities/Game.js'
+import { Challenge } from '../../server/src/entities/Challenge.js'
 
 let server: TestServer
 let admin: ApiClient
@@ -299,5 +301,51 @@ describe('validation never stalls the event loop', () => {
     })
     expect(maxDelayMs).toBeLessThan(250)
     expect((await em().findOneOrFail(User, user.id)).phone).toBeNull()
+  })
+})
+
+describe('strings that reach bounded columns', () => {
+  const expectError = (res: { status: number; body: unknown }, title: string) => expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { title, status: 400 } })
+
+  it('joining a game with a 65-character organization is a 400 and registers nothing (the column holds 64)', async () => {
+    const game = await createGame(server)
+    const player = await createUser(server)
+    const team = await createTeam(server, player.user)
+    expectError(await player.client.post(`/api/game/${game.id}`, { teamId: team.id, organization: 'o'.repeat(65) }), '参赛单位名称过长')
+    expect(await countRows(server, 'participations', 'game_id = ?', [game.id])).toBe(0)
+    expect((await player.client.post(`/api/game/${game.id}`, { teamId: team.id, organization: 'o'.repeat(64) })).status).toBe(200)
+  })
+
+  it('a game cannot list an organization longer than a participation can hold', async () => {
+    const game = await createGame(server, { organizations: ['A'] })
+    const body = { title: game.title, start: game.start.toISOString(), end: game.end.toISOString(), organizations: ['A', 'o'.repeat(65)] }
+    expectError(await admin.put(`/api/edit/games/${game.id}`, body), '参赛单位名称过长')
+    expect((await em().findOneOrFail(Game, game.id)).organizations).toEqual(['A'])
+  })
+
+  it('a flag template that would generate a flag longer than 128 characters is refused and the challenge kept', async () => {
+    const game = await createGame(server)
+    const challenge = await createChallenge(server, game, { type: 'DynamicContainer', flagTemplate: 'flag{[GUID]}' })
+    expectError(await admin.put(`/api/edit/games/${game.id}/challenges/${challenge.id}`, { flagTemplate: `flag{${'[GUID]'.repeat(4)}}` }), 'flag 字符串过长')
+    expect((await em().findOneOrFail(Challenge, challenge.id)).flagTemplate).toBe('flag{[GUID]}')
+  })
+
+  it('an e-mail longer than its column is a 400 in bulk import and admin edit, and changes nothing', async () => {
+    const long = `${'a'.repeat(253)}@b.c`
+    const users = await countRows(server, 'users')
+    expectError(await admin.post('/api/admin/users', [{ userName: 'longmail', password: 'Passw0rd!', email: long }]), '邮箱地址无效')
+    expect(await countRows(server, 'users')).toBe(users)
+    const { user } = await createUser(server)
+    expectError(await admin.put(`/api/admin/users/${user.id}`, { email: long }), '邮箱格式错误')
+    expect((await em().findOneOrFail(User, user.id)).email).toBe(user.email)
+  })
+
+  it('an e-mail whose upper-cased form outgrows the column (ß → SS) is refused, never a 500', async () => {
+    const email = `${'ß'.repeat(130)}@b.c`
+    const users = await countRows(server, 'users')
+    const res = await server.client().post('/api/account/register', { userName: 'sharpS', password: 'Passw0rd!', email })
+    expect(res.status).toBe(400)
+    expect(res.body).toMatchObject({ status: 400 })
+    expect(await countRows(server, 'users')).toBe(users)
   })
 })

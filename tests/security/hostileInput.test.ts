@@ -3,9 +3,10 @@
  * authorization passes: wrong JSON types for each member, missing members, over-long strings
  * (10 KB, 1 MB), negative and huge numbers (2^31, 2^53, 1e308, "NaN"), unknown enum names,
  * malformed JSON, an array where an object is expected (and the reverse), a body one byte over
- * its route's limit (announced by Content-Length, or streamed chunked; → 413), a wrong content
- * type (→ 415), and for uploads non-image bytes named `.png`, empty files, missing parts and
- * path-traversal file names. Path parameters get out-of-range and malformed values too.
+ * its route's limit (announced by Content-Length, or streamed chunked; → 413), every member that
+ * writes a bounded column one character over that column (→ 400), a wrong content type (→ 415),
+ * and for uploads non-image bytes named `.png`, empty files, missing parts and path-traversal file
+ * names. Path parameters get out-of-range and malformed values too.
  *
  * Every answer is a 4xx with the contract's body — `{title, status}`, or ProblemDetails for
  * 404/413/415 — never a 5xx; a validation failure carries exactly the title the shared schema
@@ -30,6 +31,7 @@ import { startTestServer, type TestServer } from '../support/server.js'
 import { buildWorld, PDF_BYTES, type World } from '../support/fixtures.js'
 import { specKey } from '../support/matrix.js'
 import type { ApiClient, ApiResponse } from '../support/client.js'
+import { COLUMN_GUARDS, boundedColumns, type Member } from '../support/columnBounds.js'
 import { multipartFile, multipartOverhead, paddedJson, sendBody, type BodyResponse } from './support/bodies.js'
 
 let server: TestServer
@@ -325,6 +327,37 @@ describe('body limits of the other routes', () => {
 
   it.each(allRoutes.filter((r) => !r.body).map((r) => [specKey(r), r] as const))('%s takes no body: one announced above 64 KiB is refused unread', async (_, route) => {
     expectTooLarge(await sendBody(server.url, route.method, pathFor(route, false), { headers: { cookie: admin.cookieHeader }, body: Buffer.alloc(bodyLimitOf(route) + 1), mode: 'announce' }), 'announce')
+  })
+})
+
+describe('strings one character longer than their column', () => {
+  const columns = boundedColumns()
+  /** [column, member] pairs whose member is written by some request schema. */
+  const members = Object.entries(COLUMN_GUARDS).flatMap(([column, guard]) => ('members' in guard ? guard.members.map((m) => [column, m] as [string, Member]) : []))
+  /** The members a route's body schema (or the element of its array body) carries. */
+  const membersOf = (route: RouteSpec) => {
+    const schema = unwrap(route.body as z.ZodType)
+    const object = schema instanceof z.ZodArray ? unwrap(schema.element as z.ZodType) : schema
+    return members.filter(([, [memberSchema]]) => memberSchema === object)
+  }
+
+  it.each(jsonRoutes.filter((r) => membersOf(r).length > 0).map((r) => [specKey(r), r] as const))('%s', async (_, route) => {
+    const base = VALID_BODIES[specKey(route)]
+    const problems: string[] = []
+    for (const [column, [, field, value = (n: number) => 'a'.repeat(n)]] of membersOf(route)) {
+      const copy = structuredClone(base) as Record<string, unknown> | Record<string, unknown>[]
+      ;(Array.isArray(copy) ? copy[0]! : copy)[field] = value(columns.get(column)! + 1)
+      const title = validationTitle(route.body as z.ZodType, copy)
+      if (title === null) {
+        problems.push(`${field} (${column}): the schema accepts a value longer than the column`)
+        continue
+      }
+      // Real rows where the path names any: nothing may reach them.
+      const res = await admin.request(route.method, pathFor(route, true), { json: copy })
+      const problem = expectBadRequest(res, title)
+      if (problem) problems.push(`${field} (${column}): ${problem}`)
+    }
+    expect(problems).toEqual([])
   })
 })
 
