@@ -130,6 +130,18 @@ export function isAcceptableTemplate(template: string | null | undefined): boole
   return t.includes(GUID_PLACEHOLDER) || t.includes(TEAM_HASH_PLACEHOLDER) || leetEntropy(t) >= MIN_TEMPLATE_ENTROPY
 }
 
+/**
+ * The length of the longest flag `generateTeamFlag` or `generateTestFlag` can make of `template`:
+ * each `[GUID]` becomes 36 characters, each `[TEAM_HASH]` 12, and the leet transformation keeps
+ * the length. A template is refused when this exceeds what the flag columns hold.
+ */
+export function longestGeneratedFlag(template: string | null | undefined): number {
+  if (template === null || template === undefined || template === '') return `flag{${'0'.repeat(36)}}`.length
+  const count = (placeholder: string) => template.split(placeholder).length - 1
+  if (template.includes(GUID_PLACEHOLDER)) return template.length + count(GUID_PLACEHOLDER) * (36 - GUID_PLACEHOLDER.length)
+  return template.length + count(TEAM_HASH_PLACEHOLDER) * (12 - TEAM_HASH_PLACEHOLDER.length)
+}
+
 /** A new GUID in lowercase 8-4-4-4-12 form. */
 const randomGuid = (): string => globalThis.crypto.randomUUID().toLowerCase()
 

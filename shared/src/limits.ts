@@ -10,11 +10,17 @@ export const STD_NUMBER_MAX = 24
 export const CREATE_STD_NUMBER_MAX = 15
 /** Not a contract rule: the `users.phone` column holds 64 characters; longer numbers fail the phone rule. */
 export const PHONE_MAX = 64
+/** Not a contract rule: the `users.email` column holds 256 characters; longer addresses are invalid. */
+export const EMAIL_MAX = 256
+/** Not a contract rule: a participation's organization is stored in 64 characters. */
+export const ORGANIZATION_MAX = 64
 export const TEAM_NAME_MAX = 15
 export const TEAM_BIO_MAX = 31
 export const POST_TITLE_MAX = 50
 export const INVITE_CODE_MAX = 32
 export const FLAG_TEMPLATE_MAX = 120
+/** Not a contract rule: the longest dynamic flag the instance and container rows hold; a template that could expand beyond it is refused. */
+export const DYNAMIC_FLAG_MAX = 128
 export const FLAG_MAX = 125
 export const SUBMIT_FLAG_MAX = 126
 
@@ -23,6 +29,30 @@ export const IMAGE_MAX_BYTES = 3 * 1024 * 1024
 export const WRITEUP_MAX_BYTES = 20 * 1024 * 1024
 export const REQUEST_BODY_MAX_BYTES = 30_000_000
 export const AVATAR_WIDTH = 300
+
+/** Room for the multipart envelope (boundaries, part headers, the file name) around an upload's file. */
+const MULTIPART_ENVELOPE_BYTES = 64 * 1024
+
+/**
+ * Request body limits per kind of route, in bytes (docs/operations.md#request-limits). A route
+ * declares one with `bodyLimit`; a larger body is refused with 413 before it is parsed.
+ */
+export const BODY_LIMITS = Object.freeze({
+  /** Every JSON body unless the route names another limit, and routes that take no body. */
+  json: 64 * 1024,
+  /**
+   * Text that is legitimately large: game, challenge, post and notice content, the admin
+   * configuration, bulk flags and bulk user import. Parsing and validating this much JSON
+   * takes well under 100 ms.
+   */
+  content: 2 * 1024 * 1024,
+  /** Avatar, team avatar and poster uploads: the 3 MiB image limit and its envelope. */
+  image: IMAGE_MAX_BYTES + MULTIPART_ENVELOPE_BYTES,
+  /** Write-up uploads: the 20 MiB PDF limit and its envelope. */
+  writeup: WRITEUP_MAX_BYTES + MULTIPART_ENVELOPE_BYTES,
+  /** Admin asset uploads (several files): the contract's request limit. */
+  assets: REQUEST_BODY_MAX_BYTES,
+})
 
 /** docs/compatibility.md#file-and-image-urls: accepted image types. */
 export const IMAGE_MIME_TYPES = ['image/png', 'image/gif', 'image/jpeg', 'image/webp', 'image/bmp', 'image/tiff'] as const

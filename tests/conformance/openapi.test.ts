@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { allRoutes } from '../../server/src/routes/index.js'
+import { bodyLimitOf } from '../../server/src/http/route.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 
 let server: TestServer
@@ -16,7 +17,7 @@ let doc: { openapi: string; info: { title: string; version: string }; paths: Rec
 interface Operation {
   operationId: string
   parameters: { name: string; in: string; required: boolean }[]
-  requestBody?: { content: Record<string, unknown> }
+  requestBody?: { content: Record<string, unknown>; 'x-max-body-bytes'?: number }
   responses: Record<string, { description: string; content?: Record<string, { schema: unknown }> }>
 }
 
@@ -76,6 +77,11 @@ describe('/swagger/v1/swagger.json', () => {
     if (route.body === 'multipart') expect(Object.keys(op.requestBody!.content)).toEqual(['multipart/form-data'])
     else if (route.body) expect(Object.keys(op.requestBody!.content)).toEqual(['application/json'])
     else expect(op.requestBody).toBeUndefined()
+    // The route's body limit (docs/operations.md#request-limits) and its 413.
+    if (route.body) {
+      expect(op.requestBody!['x-max-body-bytes']).toBe(bodyLimitOf(route))
+      expect(op.responses['413']).toBeDefined()
+    }
     if (/^\/api\/proxy\//.test(route.path)) {
       expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['101', '204']))
       return

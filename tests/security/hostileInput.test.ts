@@ -2,10 +2,11 @@
  * Hostile input against every route with a body or query schema, sent as Admin so that
  * authorization passes: wrong JSON types for each member, missing members, over-long strings
  * (10 KB, 1 MB), negative and huge numbers (2^31, 2^53, 1e308, "NaN"), unknown enum names,
- * malformed JSON, an array where an object is expected (and the reverse), an oversized body
- * (> 30 MB → 413), a wrong content type (→ 415), and for uploads non-image bytes named `.png`,
- * empty files, missing parts and path-traversal file names. Path parameters get out-of-range and
- * malformed values too.
+ * malformed JSON, an array where an object is expected (and the reverse), a body one byte over
+ * its route's limit (announced by Content-Length, or streamed chunked; → 413), every member that
+ * writes a bounded column one character over that column (→ 400), a wrong content type (→ 415),
+ * and for uploads non-image bytes named `.png`, empty files, missing parts and path-traversal file
+ * names. Path parameters get out-of-range and malformed values too.
  *
  * Every answer is a 4xx with the contract's body — `{title, status}`, or ProblemDetails for
  * 404/413/415 — never a 5xx; a validation failure carries exactly the title the shared schema
@@ -13,7 +14,6 @@
  * parameter can point at a row that does not exist, so nothing is created. Afterwards every table
  * (but `logs` and `sessions`) has the same row count and content checksum as before.
  */
-import http from 'node:http'
 import fs from 'node:fs'
 import path from 'node:path'
 import os from 'node:os'
@@ -24,13 +24,15 @@ import { z } from 'zod'
 import { ProblemDetails, RequestResponse } from '@flagwave/shared/schemas/common'
 import { REQUEST_BODY_MAX_BYTES } from '@flagwave/shared/limits'
 import { allRoutes } from '../../server/src/routes/index.js'
-import type { RouteSpec } from '../../server/src/http/route.js'
+import { bodyLimitOf, type RouteSpec } from '../../server/src/http/route.js'
 import { AppError } from '../../server/src/lib/errors.js'
 import { parseOrThrow } from '../../server/src/http/validate.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { buildWorld, PDF_BYTES, type World } from '../support/fixtures.js'
 import { specKey } from '../support/matrix.js'
 import type { ApiClient, ApiResponse } from '../support/client.js'
+import { COLUMN_GUARDS, boundedColumns, type Member } from '../support/columnBounds.js'
+import { multipartFile, multipartOverhead, paddedJson, sendBody, type BodyResponse } from './support/bodies.js'
 
 let server: TestServer
 let world: World
@@ -178,6 +180,12 @@ function validationTitle(schema: z.ZodType, value: unknown): string | null {
   }
 }
 
+/** Whether the route's `name` parameter is a GUID (so that a missing row needs a well-formed GUID to reach the route). */
+const isGuidParam = (route: RouteSpec, name: string) => {
+  const param = (route.params as z.ZodObject | undefined)?.shape[name] as z.ZodType | undefined
+  return param !== undefined && !param.safeParse('2147483000').success && param.safeParse(randomUUID()).success
+}
+
 /** Fill path parameters with rows that do not exist (writes) or with the world's rows (reads). */
 function pathFor(route: RouteSpec, existing: boolean): string {
   return route.path.replace(/:(\w+)/g, (_, name: string) => {
@@ -186,7 +194,7 @@ function pathFor(route: RouteSpec, existing: boolean): string {
     if (name === 'status') return 'Accepted'
     if (name === 'userid') return existing ? world.users.user.user.id : randomUUID()
     if (route.path.includes('/posts/')) return existing ? world.posts.main : 'ffffffff'
-    if (!existing) return '2147483000'
+    if (!existing) return isGuidParam(route, name) ? randomUUID() : '2147483000'
     if (name === 'id') return String(route.path.startsWith('/api/team') ? world.teams.a.id : world.game.id)
     if (name === 'challengeId' || name === 'cId') return String(world.challenges.static.id)
     if (name === 'partId') return String(world.participations.a.id)
@@ -261,8 +269,11 @@ describe('hostile JSON bodies', () => {
           if (!SAFE_WHEN_VALID.has(specKey(route))) return null
           caller = server.client()
         }
-        const res = await caller.request(route.method, target, { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } })
-        const problem = title !== null ? expectBadRequest(res, title) : clientError(res)
+        const text = JSON.stringify(body)
+        const res = await caller.request(route.method, target, { body: text, headers: { 'content-type': 'application/json' } })
+        let problem: string | null
+        if (Buffer.byteLength(text) > bodyLimitOf(route)) problem = res.status === 413 && isProblem(res) ? null : `expected 413 over the ${bodyLimitOf(route)}-byte limit, got ${res.status} ${res.text.slice(0, 200)}`
+        else problem = title !== null ? expectBadRequest(res, title) : clientError(res)
         return problem ? `${label}: ${problem}` : null
       }),
     )
@@ -285,10 +296,11 @@ describe('hostile JSON bodies', () => {
     expect(results.map(([label, res, check]) => (check(res) ? `${label}: ${check(res)}` : null)).filter(Boolean)).toEqual([])
   })
 
-  it.each(jsonRoutes.map((r) => [specKey(r), r] as const))('%s refuses a body announced larger than 30 MB', async (_, route) => {
-    const res = await announceOversized(route.method, pathFor(route, false), 'application/json')
-    expect(res.status).toBe(413)
-    expect(ProblemDetails.parse(JSON.parse(res.text))).toMatchObject({ status: 413, title: 'Payload Too Large' })
+  it.each(jsonRoutes.map((r) => [specKey(r), r] as const))('%s refuses a body one byte over its limit, announced or chunked', async (_, route) => {
+    const body = paddedJson(VALID_BODIES[specKey(route)], bodyLimitOf(route) + 1)
+    for (const mode of ['announce', 'chunked'] as const) {
+      expectTooLarge(await sendBody(server.url, route.method, pathFor(route, true), { headers: { 'content-type': 'application/json', cookie: admin.cookieHeader }, body, mode }), mode)
+    }
   })
 
   it('refuses a real 31 MB JSON body with 413', async () => {
@@ -299,23 +311,55 @@ describe('hostile JSON bodies', () => {
   })
 })
 
-/** Send only the headers (Content-Length above the limit) and a little of the body; read the answer. */
-function announceOversized(method: string, target: string, type: string): Promise<{ status: number; text: string }> {
-  const url = new URL(server.url + target)
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method, headers: { 'content-type': type, 'content-length': String(REQUEST_BODY_MAX_BYTES + 1), cookie: admin.cookieHeader } }, (res) => {
-      let text = ''
-      res.setEncoding('utf8')
-      res.on('data', (d) => (text += d))
-      res.on('end', () => {
-        req.destroy()
-        resolve({ status: res.statusCode ?? 0, text })
-      })
-    })
-    req.on('error', reject)
-    req.write('{"title":"' + 'x'.repeat(1024))
-  })
+function expectTooLarge(res: BodyResponse, label: string) {
+  expect(res.status, `${label}: ${res.text.slice(0, 200)}`).toBe(413)
+  expect(ProblemDetails.parse(JSON.parse(res.text))).toMatchObject({ status: 413, title: 'Payload Too Large' })
 }
+
+describe('body limits of the other routes', () => {
+  it.each(multipartRoutes.map((r) => [specKey(r), r] as const))('%s refuses a body one byte over its limit, announced or chunked', async (_, route) => {
+    const envelope = multipartOverhead('file', 'big.png', 'image/png')
+    const { body, contentType } = multipartFile('file', 'big.png', Buffer.alloc(bodyLimitOf(route) + 1 - envelope), 'image/png')
+    for (const mode of ['announce', 'chunked'] as const) {
+      expectTooLarge(await sendBody(server.url, route.method, pathFor(route, true), { headers: { 'content-type': contentType, cookie: admin.cookieHeader }, body, mode }), mode)
+    }
+  })
+
+  it.each(allRoutes.filter((r) => !r.body).map((r) => [specKey(r), r] as const))('%s takes no body: one announced above 64 KiB is refused unread', async (_, route) => {
+    expectTooLarge(await sendBody(server.url, route.method, pathFor(route, false), { headers: { cookie: admin.cookieHeader }, body: Buffer.alloc(bodyLimitOf(route) + 1), mode: 'announce' }), 'announce')
+  })
+})
+
+describe('strings one character longer than their column', () => {
+  const columns = boundedColumns()
+  /** [column, member] pairs whose member is written by some request schema. */
+  const members = Object.entries(COLUMN_GUARDS).flatMap(([column, guard]) => ('members' in guard ? guard.members.map((m) => [column, m] as [string, Member]) : []))
+  /** The members a route's body schema (or the element of its array body) carries. */
+  const membersOf = (route: RouteSpec) => {
+    const schema = unwrap(route.body as z.ZodType)
+    const object = schema instanceof z.ZodArray ? unwrap(schema.element as z.ZodType) : schema
+    return members.filter(([, [memberSchema]]) => memberSchema === object)
+  }
+
+  it.each(jsonRoutes.filter((r) => membersOf(r).length > 0).map((r) => [specKey(r), r] as const))('%s', async (_, route) => {
+    const base = VALID_BODIES[specKey(route)]
+    const problems: string[] = []
+    for (const [column, [, field, value = (n: number) => 'a'.repeat(n)]] of membersOf(route)) {
+      const copy = structuredClone(base) as Record<string, unknown> | Record<string, unknown>[]
+      ;(Array.isArray(copy) ? copy[0]! : copy)[field] = value(columns.get(column)! + 1)
+      const title = validationTitle(route.body as z.ZodType, copy)
+      if (title === null) {
+        problems.push(`${field} (${column}): the schema accepts a value longer than the column`)
+        continue
+      }
+      // Real rows where the path names any: nothing may reach them.
+      const res = await admin.request(route.method, pathFor(route, true), { json: copy })
+      const problem = expectBadRequest(res, title)
+      if (problem) problems.push(`${field} (${column}): ${problem}`)
+    }
+    expect(problems).toEqual([])
+  })
+})
 
 describe('hostile query strings', () => {
   it.each(queryRoutes.map((r) => [specKey(r), r] as const))('%s', async (_, route) => {

@@ -1,29 +1,55 @@
 /**
- * Request bodies through koa-body. JSON endpoints require `application/json` (else 415
- * ProblemDetails, docs/compatibility.md#content-types-and-success-bodies) and a non-empty body; bare JSON strings are allowed
- * (POST /api/team/accept). Multipart uploads are streamed by formidable to temporary files,
- * never buffered whole; handlers receive them as `UploadedFile`s and the files are removed
+ * Request bodies, bounded per route (docs/operations.md#request-limits). Every route has a byte
+ * limit (`RouteSpec.bodyLimit`): a `Content-Length` above it is refused with 413 before a byte is
+ * read, and a body sent without one (chunked) is cut off with 413 as soon as it passes the limit,
+ * so no body is ever buffered or written to disk beyond its route's limit.
+ *
+ * JSON endpoints require `application/json` (else 415 ProblemDetails,
+ * docs/compatibility.md#content-types-and-success-bodies) and a non-empty body; bare JSON strings
+ * are allowed (POST /api/team/accept). Multipart uploads are streamed by formidable to temporary
+ * files, never buffered whole; handlers receive them as `UploadedFile`s and the files are removed
  * after the response.
  */
 import fs from 'node:fs/promises'
 import os from 'node:os'
+import type { IncomingMessage } from 'node:http'
+import { Transform, type TransformCallback } from 'node:stream'
 import type { Middleware } from 'koa'
 import { koaBody } from 'koa-body'
-import type { File } from 'formidable'
-import { REQUEST_BODY_MAX_BYTES } from '@flagwave/shared/limits'
+import formidable, { multipart, type File } from 'formidable'
 import { badRequest, problem } from '../lib/errors.js'
 import type { UploadedFile } from '../lib/uploads.js'
 
 const unparsed = Symbol.for('unparsedBody')
 
-export function jsonBody(): Middleware {
+/** The declared `Content-Length`, or null for a body sent without one (chunked) or none. */
+function declaredLength(req: IncomingMessage): number | null {
+  const header = req.headers['content-length']
+  // Node's parser already refused a malformed or repeated Content-Length (400).
+  return header === undefined || header === '' ? null : Number(header)
+}
+
+/**
+ * The up-front check of every route, whether it reads a body or not: a declared length above
+ * the limit is a 413 before anything is read (docs/architecture.md#request-flow).
+ */
+export function bodyLimit(maxBytes: number): Middleware {
+  return async (ctx, next) => {
+    const length = declaredLength(ctx.req)
+    if (length !== null && length > maxBytes) throw problem(413)
+    await next()
+  }
+}
+
+export function jsonBody(maxBytes: number): Middleware {
   const parse = koaBody({
     json: true,
     multipart: false,
     urlencoded: false,
     text: false,
     jsonStrict: false,
-    jsonLimit: REQUEST_BODY_MAX_BYTES,
+    // raw-body counts the bytes as they arrive (after inflating a compressed body) and stops at the limit.
+    jsonLimit: maxBytes,
     includeUnparsed: true,
     parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] as never,
     onError: (err) => {
@@ -43,46 +69,67 @@ export function jsonBody(): Middleware {
   }
 }
 
-export function multipartBody(): Middleware {
-  const parse = koaBody({
-    json: false,
-    urlencoded: false,
-    text: false,
-    multipart: true,
-    parsedMethods: ['POST', 'PUT'] as never,
-    formidable: {
+/** Thrown into formidable when the raw multipart stream passes the route's limit. */
+class BodyTooLarge extends Error {}
+
+/**
+ * The request's bytes as a stream that fails with `BodyTooLarge` once more than `maxBytes` went
+ * through. formidable's own limits count only file and field bytes; this also bounds the
+ * preamble, part headers and anything else a hostile body carries. On failure the request is
+ * unpiped and so paused: nothing more is read from the socket.
+ */
+function limitedBody(req: IncomingMessage, maxBytes: number): Transform & { headers: IncomingMessage['headers'] } {
+  let seen = 0
+  const limited = new Transform({
+    transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) {
+      seen += chunk.length
+      if (seen > maxBytes) done(new BodyTooLarge())
+      else done(null, chunk)
+    },
+  })
+  // A client that goes away mid-body must end the parse, as formidable's own 'aborted' handling would.
+  req.once('error', (err) => limited.destroy(err))
+  req.once('close', () => {
+    if (!req.complete) limited.destroy(new Error('Request aborted'))
+  })
+  req.pipe(limited)
+  return Object.assign(limited, { headers: req.headers })
+}
+
+export function multipartBody(maxBytes: number): Middleware {
+  return async (ctx, next) => {
+    if (!ctx.is('multipart/form-data')) throw problem(415)
+    const form = formidable({
+      enabledPlugins: [multipart],
       uploadDir: os.tmpdir(),
-      maxFileSize: REQUEST_BODY_MAX_BYTES,
-      maxTotalFileSize: REQUEST_BODY_MAX_BYTES,
+      maxFileSize: maxBytes,
+      maxTotalFileSize: maxBytes,
+      maxFieldsSize: Math.min(maxBytes, 64 * 1024),
       maxFiles: 64,
       allowEmptyFiles: true,
       minFileSize: 0,
       keepExtensions: false,
-    },
-    onError: (err) => {
-      const code = (err as { httpCode?: number }).httpCode
-      if (code === 413) throw problem(413)
-      throw badRequest(`The multipart body could not be read. ${err.message}`)
-    },
-  })
-  return async (ctx, next) => {
-    if (!ctx.is('multipart/form-data')) throw problem(415)
-    await parse(ctx, async () => {
-      const files: UploadedFile[] = []
-      for (const [field, value] of Object.entries(ctx.request.files ?? {})) {
-        for (const f of Array.isArray(value) ? value : [value]) files.push(toUploaded(field, f as File))
-      }
-      ctx.state.files = files
-      try {
-        await next()
-      } finally {
-        await Promise.all(files.map((f) => fs.rm(f.path, { force: true })))
-      }
     })
+    let parsed: formidable.Files
+    try {
+      ;[, parsed] = await form.parse(limitedBody(ctx.req, maxBytes) as unknown as IncomingMessage)
+    } catch (err) {
+      if (err instanceof BodyTooLarge || (err as { httpCode?: number }).httpCode === 413) throw problem(413)
+      throw badRequest(`The multipart body could not be read. ${(err as Error).message}`)
+    }
+    const files: UploadedFile[] = []
+    for (const [field, value] of Object.entries(parsed)) {
+      for (const f of value ?? []) files.push(toUploaded(field, f))
+    }
+    ctx.state.files = files
+    try {
+      await next()
+    } finally {
+      await Promise.all(files.map((f) => fs.rm(f.path, { force: true })))
+    }
   }
 }
 
 function toUploaded(field: string, f: File): UploadedFile {
   return { field, path: f.filepath, name: f.originalFilename ?? '', mimeType: f.mimetype ?? 'application/octet-stream', size: f.size }
 }
-

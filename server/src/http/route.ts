@@ -1,7 +1,7 @@
 /**
  * The route table. Every endpoint is declared once as a `RouteSpec`; `mountRoutes` turns the
- * specs into Koa middleware in the order of docs/architecture.md#request-flow (rate limit → authorize → parse body →
- * validate → handler), and the permission-matrix and conformance tests read the same table.
+ * specs into Koa middleware in the order of docs/architecture.md#request-flow (rate limit → authorize → body limit →
+ * parse body → validate → handler), and the permission-matrix and conformance tests read the same table.
  *
  * A handler returns the success value: `undefined` answers 200 with an empty body, anything
  * else is written as JSON (a string becomes a JSON string literal, docs/compatibility.md#content-types-and-success-bodies). A handler
@@ -11,8 +11,9 @@ import type { Context, Middleware } from 'koa'
 import type Router from '@koa/router'
 import { z } from 'zod'
 import type { Role } from '@flagwave/shared/enums'
+import { BODY_LIMITS } from '@flagwave/shared/limits'
 import { assertRole } from './auth.js'
-import { jsonBody, multipartBody } from './body.js'
+import { bodyLimit, jsonBody, multipartBody } from './body.js'
 import type { UploadedFile } from '../lib/uploads.js'
 import { JsonText } from '../lib/jsonText.js'
 import type { Scope } from '../domain/scope.js'
@@ -49,6 +50,12 @@ export interface RouteSpec<
   rateLimit?: PolicyName
   /** JSON body schema, or 'multipart' for upload endpoints. */
   body?: B | 'multipart'
+  /**
+   * The largest request body in bytes, a `BODY_LIMITS` value (docs/operations.md#request-limits).
+   * Default `BODY_LIMITS.json` (64 KiB), also for routes without a body; an upload route must
+   * name its own. A larger body is refused with 413 before it is parsed.
+   */
+  bodyLimit?: number
   query?: Q
   /** Typed path parameters; a value failing its constraint matches no endpoint (404). */
   params?: P
@@ -100,8 +107,10 @@ export function mountRoutes(router: Router, routes: RouteSpec[]): void {
         await next()
       })
     }
-    if (spec.body === 'multipart') chain.push(multipartBody())
-    else if (spec.body) chain.push(jsonBody())
+    const maxBytes = bodyLimitOf(spec)
+    chain.push(bodyLimit(maxBytes))
+    if (spec.body === 'multipart') chain.push(multipartBody(maxBytes))
+    else if (spec.body) chain.push(jsonBody(maxBytes))
     chain.push(async (ctx) => {
       const params = spec.params ? ctx.state.params : ctx.params
       const query = spec.query ? parseOrThrow(spec.query, ctx.query) : undefined
@@ -125,6 +134,12 @@ export function mountRoutes(router: Router, routes: RouteSpec[]): void {
     const method = spec.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'
     router[method](spec.path, ...chain)
   }
+}
+
+/** The body limit a route is mounted with (also shown in the OpenAPI document). */
+export function bodyLimitOf(spec: Pick<RouteSpec, 'method' | 'path' | 'body' | 'bodyLimit'>): number {
+  if (spec.body === 'multipart' && spec.bodyLimit === undefined) throw new Error(`${spec.method} ${spec.path}: an upload route names its bodyLimit`)
+  return spec.bodyLimit ?? BODY_LIMITS.json
 }
 
 /** Path-parameter schemas shared by many routes. */

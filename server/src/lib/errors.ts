@@ -34,6 +34,11 @@ const PROBLEM_TITLES: Record<number, [string, string]> = {
   415: ['Unsupported Media Type', 'https://tools.ietf.org/html/rfc7231#section-6.5.13'],
 }
 
-/** A framework-level error answered as ProblemDetails. */
-export const problem = (status: 404 | 405 | 413 | 415) => new AppError(status, PROBLEM_TITLES[status][0], status, { kind: 'problem' })
+/**
+ * A framework-level error answered as ProblemDetails. A 413 also closes the connection: the rest
+ * of the refused body is never read (docs/operations.md#request-limits), so the connection cannot
+ * carry another request.
+ */
+export const problem = (status: 404 | 405 | 413 | 415) =>
+  new AppError(status, PROBLEM_TITLES[status][0], status, { kind: 'problem' }, status === 413 ? { Connection: 'close' } : {})
 export const problemType = (status: number) => PROBLEM_TITLES[status]?.[1] ?? 'about:blank'

@@ -3,14 +3,20 @@
  * signature picks the decoder and the image must then decode — never by its name or declared
  * type. Accepted: PNG, GIF, JPEG, WebP, BMP and TIFF. A GIF is kept byte for byte (animations
  * survive); everything else is re-encoded as WebP, optionally resized to a width with the height
- * following the aspect ratio. libvips (sharp) cannot read BMP, so BMP goes through `bmp-ts` and
- * its pixels are handed to sharp raw.
+ * following the aspect ratio. libvips (sharp) cannot read BMP, so BMP goes through `bmp-ts` in a
+ * worker thread (lib/bmpWorker.ts) and its pixels are handed to sharp raw.
+ *
+ * No decoding runs on the event loop (docs/architecture.md#bounded-work): sharp works on libuv's
+ * thread pool, bmp-ts in its worker. At most `IMAGE_JOBS_MAX` images are processed at once; further
+ * uploads wait their turn (first come, first served) rather than being refused, since each one is
+ * already bounded by its route's body limit and every upload route is signed in.
  *
  * Used by the user avatar, team avatar (`resizeWidth: 300`) and game poster (full size) uploads.
  */
 import fs from 'node:fs/promises'
+import os from 'node:os'
+import { Worker } from 'node:worker_threads'
 import sharp, { type Sharp } from 'sharp'
-import { decode as decodeBmp } from 'bmp-ts'
 
 type ImageKind = 'png' | 'gif' | 'jpeg' | 'webp' | 'bmp' | 'tiff'
 
@@ -37,6 +43,33 @@ const MAX_IMAGE_PIXELS = 8192 * 8192
 const MAX_IMAGE_INPUT_BYTES = 32 * 1024 * 1024 - 1
 /** WebP cannot hold more than 16383 pixels on a side. */
 const WEBP_MAX_SIDE = 16383
+/**
+ * Images processed at once: one per core but one, at least one, at most four. Each job decodes on
+ * one libvips thread, so image work never takes every core from the event loop.
+ */
+const IMAGE_JOBS_MAX = Math.max(1, Math.min(4, os.availableParallelism() - 1))
+sharp.concurrency(1)
+
+/** A counting semaphore: `run` waits for a free slot, first come, first served. */
+class Slots {
+  private free: number
+  private readonly waiting: (() => void)[] = []
+  constructor(size: number) {
+    this.free = size
+  }
+  async run<T>(job: () => Promise<T>): Promise<T> {
+    if (this.free > 0) this.free -= 1
+    else await new Promise<void>((resolve) => this.waiting.push(resolve))
+    try {
+      return await job()
+    } finally {
+      const next = this.waiting.shift()
+      if (next) next()
+      else this.free += 1
+    }
+  }
+}
+const imageJobs = new Slots(IMAGE_JOBS_MAX)
 
 /** The image kind announced by the first bytes, or null. */
 function sniffImage(bytes: Uint8Array): ImageKind | null {
@@ -54,13 +87,17 @@ function sniffImage(bytes: Uint8Array): ImageKind | null {
  * Decode and convert an uploaded image. Returns null when the bytes are not one of the accepted
  * image types or do not decode (the endpoints answer their own "update failed" title then).
  */
-export async function processImage(source: string | Buffer, options: ProcessImageOptions = {}): Promise<ProcessedImage | null> {
+export function processImage(source: string | Buffer, options: ProcessImageOptions = {}): Promise<ProcessedImage | null> {
+  return imageJobs.run(() => decodeAndConvert(source, options))
+}
+
+async function decodeAndConvert(source: string | Buffer, options: ProcessImageOptions): Promise<ProcessedImage | null> {
   const bytes = typeof source === 'string' ? await readLimited(source) : source
   if (!bytes || bytes.length === 0 || bytes.length > MAX_IMAGE_INPUT_BYTES) return null
   const kind = sniffImage(bytes)
   if (!kind) return null
   try {
-    if (kind === 'bmp') return await convert(bmpToSharp(bytes), 'bmp', options)
+    if (kind === 'bmp') return await convert(await bmpToSharp(bytes), 'bmp', options)
     const input = () => sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error', pages: 1 })
     const meta = await input().metadata()
     // libvips must agree with the signature (a PNG header glued to something else is refused).
@@ -91,11 +128,11 @@ async function readLimited(path: string): Promise<Buffer | null> {
 }
 
 /**
- * BMP through bmp-ts. Its raw output is ABGR; 24-bit and palette images come out with alpha 0,
- * so alpha is taken only from 16/32-bit images (where bmp-ts reads the alpha mask, or gives 255).
- * RLE-compressed BMPs are refused: bmp-ts misplaces their pixels.
+ * BMP through bmp-ts, in a worker thread (lib/bmpWorker.ts). The header is checked here first,
+ * so that only well-formed, bounded images reach the decoder. RLE-compressed BMPs are refused:
+ * bmp-ts misplaces their pixels.
  */
-function bmpToSharp(bytes: Buffer): Sharp {
+async function bmpToSharp(bytes: Buffer): Promise<Sharp> {
   if (bytes.length < 54) throw new Error('BMP too short')
   const headerSize = bytes.readUInt32LE(14)
   const width = bytes.readInt32LE(18)
@@ -111,15 +148,25 @@ function bmpToSharp(bytes: Buffer): Sharp {
   const stride = Math.ceil((width * bitsPerPixel) / 32) * 4
   if (offset + stride * height > bytes.length) throw new Error('BMP truncated')
 
-  const decoded = decodeBmp(bytes, { toRGBA: false })
-  const keepAlpha = bitsPerPixel === 16 || bitsPerPixel === 32
-  const src = decoded.data
-  const rgba = Buffer.allocUnsafe(width * height * 4)
-  for (let i = 0; i < width * height * 4; i += 4) {
-    rgba[i] = src[i + 3]
-    rgba[i + 1] = src[i + 2]
-    rgba[i + 2] = src[i + 1]
-    rgba[i + 3] = keepAlpha ? src[i] : 255
-  }
+  const rgba = await decodeBmpInWorker({ bytes, width, height, keepAlpha: bitsPerPixel === 16 || bitsPerPixel === 32 })
   return sharp(rgba, { raw: { width, height, channels: 4 }, limitInputPixels: MAX_IMAGE_PIXELS })
+}
+
+const BMP_WORKER = new URL('./bmpWorker.ts', import.meta.url)
+
+/** Run lib/bmpWorker.ts on one image; the worker ends with the job. */
+function decodeBmpInWorker(job: { bytes: Buffer; width: number; height: number; keepAlpha: boolean }): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(BMP_WORKER, { workerData: job })
+    let settled = false
+    const settle = (fn: () => void) => {
+      if (settled) return
+      settled = true
+      fn()
+      void worker.terminate()
+    }
+    worker.once('message', (msg: { rgba?: Uint8Array; error?: string }) => settle(() => (msg.rgba ? resolve(msg.rgba) : reject(new Error(msg.error ?? 'BMP decoding failed')))))
+    worker.once('error', (err) => settle(() => reject(err)))
+    worker.once('exit', (code) => settle(() => reject(new Error(`BMP worker exited with code ${code}`))))
+  })
 }

@@ -3,7 +3,7 @@
  * schemas that validate requests and that the conformance test checks responses against.
  */
 import { z } from 'zod'
-import type { RouteSpec } from '../http/route.js'
+import { bodyLimitOf, type RouteSpec } from '../http/route.js'
 
 type JsonSchema = Record<string, unknown>
 
@@ -46,12 +46,15 @@ export function openApiDocument(routes: RouteSpec[], version: string): JsonSchem
             }
           : {}),
         ...(r.rateLimit ? { '429': { description: 'Too many requests (Retry-After)', content: { 'application/json': { schema: REQUEST_RESPONSE } } } } : {}),
+        ...(r.body ? { '413': { description: `Body larger than ${bodyLimitOf(r)} bytes (ProblemDetails)`, content: { 'application/problem+json': { schema: PROBLEM_DETAILS } } } } : {}),
       },
     }
+    // The route's body limit (docs/operations.md#request-limits), also as a machine-readable extension.
+    const limit = { description: `At most ${bodyLimitOf(r)} bytes.`, 'x-max-body-bytes': bodyLimitOf(r) }
     if (r.body === 'multipart') {
-      operation.requestBody = { content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } } } }
+      operation.requestBody = { ...limit, content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } } } }
     } else if (r.body) {
-      operation.requestBody = { required: true, content: { 'application/json': { schema: toSchema(r.body, 'input') } } }
+      operation.requestBody = { ...limit, required: true, content: { 'application/json': { schema: toSchema(r.body, 'input') } } }
     }
     ;(paths[path] ??= {})[r.method.toLowerCase()] = operation
   }
@@ -69,6 +72,12 @@ const REQUEST_RESPONSE: JsonSchema = {
   type: 'object',
   properties: { title: { type: 'string' }, status: { type: 'integer' } },
   required: ['title', 'status'],
+}
+
+const PROBLEM_DETAILS: JsonSchema = {
+  type: 'object',
+  properties: { type: { type: 'string' }, title: { type: 'string' }, status: { type: 'integer' }, traceId: { type: 'string' } },
+  required: ['type', 'title', 'status', 'traceId'],
 }
 
 /** `POST /api/game/{id}/challenges/{challengeId}` → `postApiGameIdChallengesChallengeId`: unique per route. */

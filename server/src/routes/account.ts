@@ -24,6 +24,7 @@ import {
   RegisterResponse,
 } from '@flagwave/shared/schemas/account'
 import { RequestResponse } from '@flagwave/shared/schemas/common'
+import { BODY_LIMITS } from '@flagwave/shared/limits'
 import { route } from '../http/route.js'
 import { requireFile } from '../lib/uploads.js'
 import { publicOrigin } from '../lib/publicOrigin.js'
@@ -194,6 +195,7 @@ export const accountRoutes = [
     response: z.string(),
     role: 'User',
     body: 'multipart',
+    bodyLimit: BODY_LIMITS.image,
     summary: 'Upload an avatar (PNG, GIF, JPEG, WebP, BMP, TIFF ≤ 3 MiB); answers its URL',
     handler: async (_ctx, { scope, actor, files }) => updateAvatar(scope, actor, requireFile(files)),
   }),

@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { ConfigEditInput, ConfigEditModel } from '@flagwave/shared/schemas/config'
 import { LogMessageModel, LogsQuery } from '@flagwave/shared/schemas/admin'
+import { BODY_LIMITS } from '@flagwave/shared/limits'
 import { route, type RouteSpec } from '../http/route.js'
 import { updateConfig } from '../domain/config/update.js'
 import { listLogs } from '../domain/logs/queries.js'
@@ -25,6 +26,7 @@ export const adminConfigRoutes: RouteSpec[] = [
     path: '/api/admin/config',
     role: 'Admin',
     body: ConfigEditInput,
+    bodyLimit: BODY_LIMITS.content,
     response: 'empty',
     summary: 'Store every non-null leaf; applied from the next request and pushed as ReceivedConfigUpdate',
     handler: async (_ctx, { scope, actor, body }) => {

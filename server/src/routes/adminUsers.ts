@@ -9,6 +9,7 @@ import { AdminUserInfoModel, SearchHintQuery, UserCreateModelList, UserInfoModel
 import { ProfileUserInfoModel } from '@flagwave/shared/schemas/account'
 import { AdminTeamModel, TeamInfoModel } from '@flagwave/shared/schemas/teams'
 import { LocalFile } from '@flagwave/shared/schemas/admin'
+import { BODY_LIMITS } from '@flagwave/shared/limits'
 import { guidParam, intParam, route } from '../http/route.js'
 import { notFound } from '../lib/errors.js'
 import { presentProfile, presentUserInfo } from '../presenters/users.js'
@@ -39,6 +40,7 @@ export const adminUserRoutes = [
     path: '/api/admin/users',
     role: 'Admin',
     body: UserCreateModelList,
+    bodyLimit: BODY_LIMITS.content,
     response: 'empty',
     summary: 'Create (or update) users in one transaction, with their teams',
     handler: async (_ctx, { scope, actor, body }) => {

@@ -2,6 +2,7 @@
 import { z } from 'zod'
 import { LocalFile } from '@flagwave/shared/schemas/admin'
 import { AssetUploadQuery } from '@flagwave/shared/schemas/assets'
+import { BODY_LIMITS } from '@flagwave/shared/limits'
 import { RAW, route } from '../http/route.js'
 import { badRequest, notFound } from '../lib/errors.js'
 import { presentLocalFile } from '../presenters/files.js'
@@ -68,6 +69,7 @@ export const assetRoutes = [
     role: 'Admin',
     query: AssetUploadQuery,
     body: 'multipart',
+    bodyLimit: BODY_LIMITS.assets,
     response: z.array(LocalFile),
     summary: 'Upload files (parts named `files`); known bytes gain a reference',
     handler: async (_ctx, { scope, actor, query, files }) => (await uploadAssets(scope, actor, files, query.filename)).map(presentLocalFile),

@@ -15,6 +15,7 @@ import {
   FlagCreateModelList,
 } from '@flagwave/shared/schemas/challenges'
 import { arrayResponseOf, pagingQuery, type ArrayResponse } from '@flagwave/shared/schemas/common'
+import { BODY_LIMITS } from '@flagwave/shared/limits'
 import { intParam, route } from '../http/route.js'
 import { requireFile } from '../lib/uploads.js'
 import type { Challenge } from '../entities/Challenge.js'
@@ -52,6 +53,7 @@ export const editGameRoutes = [
     role: 'Admin',
     response: GameInfoModel,
     body: GameInfoInput,
+    bodyLimit: BODY_LIMITS.content,
     summary: 'Create a game (GameInfoModel) with a new Ed25519 key pair',
     handler: async (_ctx, { body, scope, actor }) => presentGameInfo(await createGame(scope, actor, body)),
   }),
@@ -92,6 +94,7 @@ export const editGameRoutes = [
     response: GameInfoModel,
     params: gameParams,
     body: GameInfoInput,
+    bodyLimit: BODY_LIMITS.content,
     summary: 'Replace a game (organizations null = keep)',
     handler: async (_ctx, { params, body, scope, actor }) => {
       const game = await findGame(scope.em, params.id)
@@ -129,6 +132,7 @@ export const editGameRoutes = [
     response: z.string(),
     params: gameParams,
     body: 'multipart',
+    bodyLimit: BODY_LIMITS.image,
     summary: 'Upload the poster (GIF kept, else WebP at full size)',
     handler: async (_ctx, { params, files, scope, actor }) => setPoster(scope, actor, params.id, requireFile(files)),
   }),
@@ -141,6 +145,7 @@ export const editGameRoutes = [
     response: GameNotice,
     params: gameParams,
     body: GameNoticeModel,
+    bodyLimit: BODY_LIMITS.content,
     summary: 'Post a notice (pushed to the game room)',
     handler: async (_ctx, { params, body, scope, actor }) => {
       const game = await findGame(scope.em, params.id)
@@ -166,6 +171,7 @@ export const editGameRoutes = [
     response: GameNotice,
     params: noticeParams,
     body: GameNoticeModel,
+    bodyLimit: BODY_LIMITS.content,
     summary: 'Edit a Normal notice (not pushed)',
     handler: async (_ctx, { params, body, scope, actor }) => presentNotice(await editNotice(scope, actor, params.id, params.noticeId, body.content)),
   }),
@@ -223,6 +229,7 @@ export const editGameRoutes = [
     response: ChallengeEditDetailModel,
     params: challengeParams,
     body: ChallengeUpdateModel,
+    bodyLimit: BODY_LIMITS.content,
     summary: 'Partial update of a challenge (flags untouched)',
     handler: async (_ctx, { params, body, scope, actor }) => {
       const game = await findGame(scope.em, params.id)
@@ -264,6 +271,7 @@ export const editGameRoutes = [
     response: 'empty',
     params: challengeParams,
     body: FlagCreateModelList,
+    bodyLimit: BODY_LIMITS.content,
     summary: 'Append flags (each with an optional attachment)',
     handler: async (_ctx, { params, body, scope, actor }) => {
       const game = await findGame(scope.em, params.id)

@@ -8,6 +8,7 @@ import { z } from 'zod'
 import { BasicGameInfoModel, DetailedGameInfoModel, GameDetailModel, GameJoinModel, GameNotice } from '@flagwave/shared/schemas/games'
 import { BasicWriteupInfoModel, ChallengeDetailModel } from '@flagwave/shared/schemas/play'
 import { ParticipationInfoModel } from '@flagwave/shared/schemas/teams'
+import { BODY_LIMITS } from '@flagwave/shared/limits'
 import { intParam, route } from '../http/route.js'
 import { requireFile } from '../lib/uploads.js'
 import { notFound } from '../lib/errors.js'
@@ -136,6 +137,7 @@ export const gameRoutes = [
     role: 'User',
     params: GameParams,
     body: 'multipart',
+    bodyLimit: BODY_LIMITS.writeup,
     summary: "Upload the team's write-up (PDF, ≤ 20 MiB, before the deadline)",
     handler: async (_ctx, { params, files, actor, scope }) => {
       await uploadWriteup(scope, actor, params.id, requireFile(files))

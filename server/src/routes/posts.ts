@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import { PostDetailModel, PostEditModel, PostInfoModel } from '@flagwave/shared/schemas/posts'
+import { BODY_LIMITS } from '@flagwave/shared/limits'
 import { route } from '../http/route.js'
 import { presentPostDetail, presentPostInfo } from '../presenters/posts.js'
 import { cachedPosts, createPost, deletePost, findPost, updatePost } from '../domain/posts/posts.js'
@@ -41,6 +42,7 @@ export const postRoutes = [
     path: '/api/edit/posts',
     role: 'Admin',
     body: PostEditModel,
+    bodyLimit: BODY_LIMITS.content,
     response: z.string(),
     summary: 'Create a post; returns its id',
     handler: async (_ctx, { scope, actor, body }) => (await createPost(scope, actor, body)).id,
@@ -51,6 +53,7 @@ export const postRoutes = [
     role: 'Admin',
     params: idParams,
     body: PostEditModel,
+    bodyLimit: BODY_LIMITS.content,
     response: PostDetailModel,
     summary: 'Replace a post (a pin toggle changes only the pin)',
     handler: async (_ctx, { scope, actor, params, body }) => presentPostDetail(await updatePost(scope, actor, params.id, body)),

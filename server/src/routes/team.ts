@@ -1,6 +1,7 @@
 /** Group `team` (docs/compatibility.md#group-team): 12 endpoints. Membership changes are pushed live (docs/realtime.md#room-moves). */
 import { z } from 'zod'
 import { TeamAcceptCode, TeamInfoModel, TeamTransferModel, TeamUpdateModel } from '@flagwave/shared/schemas/teams'
+import { BODY_LIMITS } from '@flagwave/shared/limits'
 import { intParam, route } from '../http/route.js'
 import { requireFile } from '../lib/uploads.js'
 import { notFound } from '../lib/errors.js'
@@ -131,6 +132,7 @@ export const teamRoutes = [
     role: 'User',
     params: idParams,
     body: 'multipart',
+    bodyLimit: BODY_LIMITS.image,
     response: z.string(),
     summary: 'Upload the team avatar (captain)',
     handler: async (_ctx, { scope, actor, params, files }) => (await setTeamAvatar(scope, actor, params.id, requireFile(files))).url,

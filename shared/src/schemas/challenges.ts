@@ -1,7 +1,8 @@
 /** Challenge administration shapes (docs/compatibility.md#challenge-shapes, #group-edit). */
 import { z } from 'zod'
 import { ChallengeTag, ChallengeType, ContainerStatus, FileType, wireEnum } from '../enums.js'
-import { FLAG_MAX, FLAG_TEMPLATE_MAX } from '../limits.js'
+import { DYNAMIC_FLAG_MAX, FLAG_MAX, FLAG_TEMPLATE_MAX } from '../limits.js'
+import { longestGeneratedFlag } from '../flags.js'
 import {
   intInRange,
   intOut,
@@ -130,7 +131,7 @@ export const ChallengeUpdateModel = z.object({
     .refine((v) => v === null || v.length >= 1, '标题过短')
     .refine((v) => v === null || v.length <= CHALLENGE_TITLE_MAX, '标题过长'),
   content: optionalString(),
-  flagTemplate: optionalMaxString(FLAG_TEMPLATE_MAX, 'flag 字符串过长'),
+  flagTemplate: optionalMaxString(FLAG_TEMPLATE_MAX, 'flag 字符串过长').refine((v) => v === null || longestGeneratedFlag(v) <= DYNAMIC_FLAG_MAX, 'flag 字符串过长'),
   tag: keep(wireEnum(ChallengeTag)),
   hints: keep(stringArray()),
   isEnabled: keep(wireBool()),

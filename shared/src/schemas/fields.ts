@@ -83,9 +83,13 @@ export const isEmailLike = (s: string): boolean => {
   return at > 0 && at === s.lastIndexOf('@') && at < s.length - 1
 }
 
-/** .NET [Phone]: after dropping '+' and an extension, digits plus space - . ( ) with at least one digit. */
+/**
+ * .NET [Phone]: after dropping '+' and an extension, digits plus space - . ( ) with at least one digit.
+ * Trailing white space is trimmed before the extension is looked for: an unanchored leading `\s*`
+ * in that pattern made a long run of spaces cost quadratic time (seconds for 64 KB).
+ */
 export const isPhoneLike = (s: string): boolean => {
-  const stripped = s.replace(/\+/g, '').replace(/\s*(x|ext\.?)\s*\d+\s*$/i, '')
+  const stripped = s.replace(/\+/g, '').trimEnd().replace(/(x|ext\.?)\s*\d+$/i, '')
   return /\d/.test(stripped) && /^[\d\s\-.()]+$/.test(stripped)
 }
 

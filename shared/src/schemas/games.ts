@@ -1,7 +1,7 @@
 /** Games, notices and events (docs/compatibility.md#game-notice-and-event-shapes). */
 import { z } from 'zod'
 import { EventType, NoticeType, ParticipationStatus } from '../enums.js'
-import { INVITE_CODE_MAX, DEFAULT_BLOOD_BONUS } from '../limits.js'
+import { INVITE_CODE_MAX, DEFAULT_BLOOD_BONUS, ORGANIZATION_MAX } from '../limits.js'
 import { normalizeBloodBonus } from '../scoring.js'
 import { ChallengesByTag, ScoreboardItem } from './scoreboard.js'
 import {
@@ -44,6 +44,9 @@ export type GameInfoModel = z.infer<typeof GameInfoModel>
 
 const epoch = () => new Date(0)
 
+/** Not a contract message: an organization longer than its column (docs/compatibility.md#storage-bounds). */
+const ORGANIZATION_TOO_LONG = '参赛单位名称过长'
+
 /** Storage limit of a game title (the reference has none; longer titles are refused, never a 500). */
 const GAME_TITLE_MAX = 128
 
@@ -60,7 +63,9 @@ export const GameInfoInput = z.object({
   content: defaultedString('Content'),
   acceptWithoutReview: wireBool().default(false),
   inviteCode: optionalMaxString(INVITE_CODE_MAX, '邀请码过长'),
-  organizations: keep(stringArray()).transform((list) => (list === null ? null : [...new Set(list)])),
+  organizations: keep(stringArray())
+    .refine((list) => list === null || list.every((o) => o.length <= ORGANIZATION_MAX), ORGANIZATION_TOO_LONG)
+    .transform((list) => (list === null ? null : [...new Set(list)])),
   teamMemberCountLimit: wireInt().default(0),
   containerCountLimit: wireInt().default(3),
   practiceMode: wireBool().default(true),
@@ -108,7 +113,7 @@ export type DetailedGameInfoModel = z.infer<typeof DetailedGameInfoModel>
 /** Request of `POST /api/game/{id}`; `teamId` 0 (the default) then fails with `队伍未找到`. */
 export const GameJoinModel = z.object({
   teamId: wireInt().default(0),
-  organization: optionalString(),
+  organization: optionalMaxString(ORGANIZATION_MAX, ORGANIZATION_TOO_LONG),
   inviteCode: optionalString(),
 })
 export type GameJoinModel = z.infer<typeof GameJoinModel>

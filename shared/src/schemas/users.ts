@@ -4,6 +4,7 @@ import { Role, wireEnum } from '../enums.js'
 import {
   ADMIN_BIO_MAX,
   CREATE_STD_NUMBER_MAX,
+  EMAIL_MAX,
   PASSWORD_MIN,
   PHONE_MAX,
   REAL_NAME_MAX,
@@ -37,7 +38,7 @@ export type UserInfoModel = z.infer<typeof UserInfoModel>
 export const UserCreateModel = z.object({
   userName: requiredString('用户名是必需的').min(USER_NAME_MIN, '用户名过短').max(USER_NAME_MAX, '用户名过长'),
   password: requiredString('密码是必需的').min(PASSWORD_MIN, `The field Password must be a string or array type with a minimum length of '${PASSWORD_MIN}'.`),
-  email: requiredString('邮箱是必需的').refine(isEmailLike, '邮箱地址无效'),
+  email: requiredString('邮箱是必需的').refine(isEmailLike, '邮箱地址无效').max(EMAIL_MAX, '邮箱地址无效'),
   realName: optionalMaxString(REAL_NAME_MAX, '真实姓名过长'),
   stdNumber: optionalMaxString(CREATE_STD_NUMBER_MAX, '学工号过长'),
   phone: optionalString().refine((v) => v === null || (isPhoneLike(v) && v.length <= PHONE_MAX), '手机号格式错误'),
@@ -54,7 +55,9 @@ export const AdminUserInfoModel = z.object({
   userName: optionalString()
     .refine((v) => v === null || v.length >= USER_NAME_MIN, '用户名过短')
     .refine((v) => v === null || v.length <= USER_NAME_MAX, '用户名过长'),
-  email: optionalString().refine((v) => v === null || isEmailLike(v), '邮箱格式错误'),
+  email: optionalString()
+    .refine((v) => v === null || isEmailLike(v), '邮箱格式错误')
+    .refine((v) => v === null || v.length <= EMAIL_MAX, '邮箱格式错误'),
   bio: optionalMaxString(ADMIN_BIO_MAX, '描述过长'),
   phone: optionalString().refine((v) => v === null || (isPhoneLike(v) && v.length <= PHONE_MAX), '手机号格式错误'),
   realName: optionalMaxString(REAL_NAME_MAX, '真实姓名过长'),

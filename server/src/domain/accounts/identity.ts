@@ -38,8 +38,12 @@ export const identityErrors = {
   unknown: '未知错误',
 } as const
 
-/** .NET's [EmailAddress] (one '@', not first or last, no line breaks) and our column size. */
-export const isValidEmail = (email: string): boolean => isEmailLike(email) && !/[\r\n]/.test(email) && email.length <= EMAIL_MAX_LENGTH
+/**
+ * .NET's [EmailAddress] (one '@', not first or last, no line breaks) and our column size — for the
+ * normalised copy too, since upper-casing may lengthen a text (ß → SS; docs/compatibility.md#storage-bounds).
+ */
+export const isValidEmail = (email: string): boolean =>
+  isEmailLike(email) && !/[\r\n]/.test(email) && email.length <= EMAIL_MAX_LENGTH && normalizeKey(email).length <= EMAIL_MAX_LENGTH
 
 export const findByUserName = (em: EntityManager, userName: string): Promise<User | null> =>
   em.findOne(User, { normalizedUserName: normalizeKey(userName) })
