@@ -13,7 +13,7 @@ import { databaseUrl } from '../db/pg.js'
 import type { Logger } from 'pino'
 import { ReadCache } from './readCache.js'
 
-export const CACHE_CHANNEL = 'flagwave_cache'
+const CACHE_CHANNEL = 'flagwave_cache'
 /** NOTIFY payloads are limited to 8000 bytes; a longer list is sent as "drop everything". */
 const MAX_PAYLOAD = 7000
 const EVERYTHING = '*'
