@@ -10,6 +10,8 @@ import { ApiClient } from '../support/client.js'
 import { createChallenge, createGame } from '../support/factories/games.js'
 import { createInstances, createPlayer, startNode, submit, settled, submitPath } from '../support/factories/play.js'
 import type { RunningServer } from '../../server/src/server.js'
+import { createUser } from '../support/factories/users.js'
+import { createTeam } from '../support/factories/teams.js'
 
 let server: TestServer
 let other: RunningServer
@@ -134,6 +136,26 @@ describe('the game gate', () => {
     await warm(player.client, `/api/game/${game.id}`)
     expect((await player.client.put(`/api/team/${player.team.id}`, { name: 'Renamed Team' })).status).toBe(200)
     await onBoth(player.client, `/api/game/${game.id}`, (res) => expect(res.body.teamName).toBe('Renamed Team'))
+  })
+})
+
+describe('my teams', () => {
+  it('a member who joins or is kicked, and a member who edits their profile, show on every node', async () => {
+    const captain = await createUser(server)
+    const team = await createTeam(server, captain.user)
+    const member = await createUser(server)
+    await warm(captain.client, '/api/team')
+    await warm(member.client, '/api/team')
+    const code = (await captain.client.get(`/api/team/${team.id}/invite`)).body as string
+    expect((await member.client.post('/api/team/accept', code)).status).toBe(200)
+    await onBoth(member.client, '/api/team', (res) => expect(res.body.map((t: { id: number }) => t.id)).toEqual([team.id]))
+    const memberRow = (res: { body: { members: { id: string; bio: string }[] }[] }) => res.body[0]!.members.find((m) => m.id === member.user.id)
+    await onBoth(captain.client, '/api/team', (res) => expect(memberRow(res)).toBeDefined())
+    expect((await member.client.put('/api/account/update', { bio: 'member bio' })).status).toBe(200)
+    await onBoth(captain.client, '/api/team', (res) => expect(memberRow(res)?.bio).toBe('member bio'))
+    expect((await captain.client.post(`/api/team/${team.id}/kick/${member.user.id}`)).status).toBe(200)
+    await onBoth(member.client, '/api/team', (res) => expect(res.body).toEqual([]))
+    await onBoth(captain.client, '/api/team', (res) => expect(memberRow(res)).toBeUndefined())
   })
 })
 

@@ -73,6 +73,15 @@ class CacheInvalidation implements EventSubscriber {
       if (!CACHED.has(cs.meta.className)) continue
       for (const tag of tagsOfChange(cs.meta.className, cs.entity as Row, cs.originalEntity as Row | undefined)) set.add(tag)
     }
+    // A membership change (a team's members) touches the team and every user who joined or left it.
+    for (const collection of args.uow.getCollectionUpdates()) {
+      const owner = collection.owner as Row
+      const ownerName = (collection.owner as object).constructor.name
+      if (!CACHED.has(ownerName)) continue
+      set.add(tags.entity(ownerName, owner.id))
+      const before = collection.getSnapshot() ?? []
+      for (const item of [...collection.getItems(false), ...before] as Row[]) set.add(tags.entity((item as object).constructor.name, item.id))
+    }
   }
 
   async beforeTransactionCommit(args: TransactionEventArgs): Promise<void> {
