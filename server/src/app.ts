@@ -7,7 +7,6 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Koa from 'koa'
 import Router from '@koa/router'
-import compress from 'koa-compress'
 import send from 'koa-send'
 import type { Services } from './services.js'
 import { clientIp } from './http/clientIp.js'
@@ -16,6 +15,7 @@ import { errorMiddleware } from './http/errorMiddleware.js'
 import { scoreboardFastPath } from './http/scoreboardRead.js'
 import { inlineScriptHashesOf, securityHeaders } from './http/securityHeaders.js'
 import { loadSession } from './http/auth.js'
+import { compression } from './http/compression.js'
 import { globalRateLimit } from './http/rateLimit.js'
 import { xsrf } from './http/xsrf.js'
 import { mountRoutes } from './http/route.js'
@@ -49,7 +49,7 @@ export function createApp(services: Services): Koa {
     ctx.type = 'text/plain'
     ctx.body = 'Healthy'
   })
-  app.use(compress({ threshold: 2048, br: false }))
+  app.use(compression())
   app.use(serveClient())
   if (services.config.enableSwagger) app.use(swagger(services.config.BUILD_TAG))
   app.use(loadSession())

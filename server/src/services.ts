@@ -16,6 +16,8 @@ import { rooms } from '@flagwave/shared/events'
 import { presentGlobalConfig } from './presenters/config.js'
 import { ScoreboardService } from './domain/scoreboard/service.js'
 import { createContainerRuntime, type ContainerRuntime } from './containers/runtime.js'
+import { ReadCache } from './cache/readCache.js'
+import { attachReadCache, listenForInvalidations } from './cache/invalidation.js'
 
 export interface Services {
   config: Config
@@ -33,6 +35,8 @@ export interface Services {
    * `snapshot(gameId)` → `{ version, etag, json, model, start }` or null; `applySolve`; `rebuild`.
    */
   scoreboard: ScoreboardService
+  /** Hot-path reads kept in memory, dropped by tag on commit (cache/, docs/architecture.md#read-cache). */
+  readCache: ReadCache
   /** The container provider (CONTAINER_PROVIDER) and the proxy's shared state. */
   containers: ContainerRuntime
   /** Stop background work and close connections (graceful shutdown, tests). */
@@ -60,6 +64,11 @@ export async function createServices(config: Config, orm: Orm, log: Logger): Pro
     sub.on('message', () => settings.invalidate())
     closers.push(() => sub.quit())
   }
+  const readCache = new ReadCache()
+  attachReadCache(orm, readCache)
+  const invalidations = listenForInvalidations(orm, readCache, log)
+  await invalidations.start()
+  closers.push(() => invalidations.stop())
   const containers = await createContainerRuntime(config, orm, log)
   closers.push(() => containers.close())
   const services: Services = {
@@ -73,6 +82,7 @@ export async function createServices(config: Config, orm: Orm, log: Logger): Pro
     settings,
     audit: new AuditLog(orm, realtime, log),
     limits: new RateLimits(redis, !config.DISABLE_RATE_LIMIT),
+    readCache,
     scoreboard: new ScoreboardService({ orm, redis, realtime, log }),
     containers,
     async close() {

@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from '../support/server.js'
 import type { ApiClient } from '../support/client.js'
 import { createGame, createNotice } from '../support/factories/games.js'
 import { GameNotice } from '../../server/src/entities/GameNotice.js'
-import { cachedGameNotices } from '../../server/src/domain/notices/notices.js'
+import { playerNotices } from '../../server/src/domain/notices/notices.js'
 
 let server: TestServer
 let admin: ApiClient
@@ -24,7 +24,7 @@ afterAll(async () => {
 const em = () => server.services.orm.em.fork()
 const noticeRow = (id: number) => em().findOne(GameNotice, { id })
 const url = (gameId: number, noticeId?: number) => `/api/edit/games/${gameId}/notices${noticeId === undefined ? '' : `/${noticeId}`}`
-const cached = (gameId: number) => cachedGameNotices(em(), server.services, gameId)
+const cached = (gameId: number) => playerNotices(em(), gameId)
 
 async function expectError(res: { status: number; body: unknown }, status: number, title: string) {
   expect({ status: res.status, body: res.body }).toEqual({ status, body: { title, status } })

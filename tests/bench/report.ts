@@ -4,6 +4,7 @@
  * `<!-- bench:start -->` / `<!-- bench:end -->` markers.
  */
 import fs from 'node:fs/promises'
+import { playerCallLabels, type PlayerCall } from './players.js'
 
 /** results.json: the bench's own loose record. */
 type Results = Record<string, any>
@@ -27,6 +28,14 @@ export function markdownTable(r: Results): string {
       `${read.scoreboard.rps} req/s (${read.scoreboard.transferPerSec}/s) = ${pct(read.ratio)} of bare; ${pct(read.ratioToSameBytes)} of bare Koa sending the same bytes`,
       'bound by moving the bytes',
     ])
+  }
+  const players = r.players
+  if (players) {
+    rows.push([`Bare Koa endpoint, players section (wrk -t2 -c50)`, `${players.bareKoa.rps} req/s (p99 ${players.bareKoa.p99ms} ms)`, 'baseline'])
+    for (const [call, f] of Object.entries(players.calls) as [PlayerCall, { rps: number; ratio: number; p99ms: number; goal: number; errors: number }][]) {
+      const errors = f.errors ? `; ${f.errors} errors` : ''
+      rows.push([playerCallLabels[call].label + ', signed in, gzip', `${f.rps} req/s = ${pct(f.ratio)} of bare (p99 ${f.p99ms} ms${errors})`, `≥ ${Math.round(f.goal * 100)} % of bare`])
+    }
   }
   const rb = r.rebuild
   if (rb) {

@@ -22,7 +22,7 @@
  * Writes tests/bench/results.json, tests/bench/results.md and the README's bench table, and prints
  * the table (tests/bench/report.ts); under BENCH_ONLY it prints the JSON only.
  */
-import { fork, spawn, execFileSync } from 'node:child_process'
+import { fork, execFileSync } from 'node:child_process'
 import fs from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import os from 'node:os'
@@ -42,6 +42,8 @@ import { loadGameData } from '../../server/src/domain/scoreboard/load.js'
 import { ScoreboardState } from '../../server/src/domain/scoreboard/board.js'
 import { rooms } from '@flagwave/shared/events'
 import { insertBaseline } from './baselines.js'
+import { playerCalls, type PlayerCall } from './players.js'
+import { WRK, rotationScript, wrk, type WrkResult } from './wrk.js'
 import { benchContainers } from './containers.js'
 import { markdownTable, updateReadme } from './report.js'
 import { dockerAvailable } from '../support/docker.js'
@@ -59,7 +61,6 @@ const READ_SECONDS = Math.max(2, Math.round(WRK_SECONDS / 2))
 const QUEUE = env('BENCH_QUEUE', 20000)
 /** Solve-to-screen runs, `via:solves per second:sockets` (via `queue` = inserted like the submit endpoint does, `http` = POSTed). */
 const LATENCY_RUNS = process.env.BENCH_LATENCY ?? `queue:${RATE}:1000,queue:${RATE}:${SOCKETS},http:50:100`
-const WRK = '/usr/bin/wrk'
 
 const log = (...args: unknown[]) => console.error('[bench]', ...args)
 const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6
@@ -67,49 +68,6 @@ const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** di
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 const percentile = (sorted: Float64Array | number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-/* ---------------------------------------------------------------- wrk */
-
-interface WrkResult {
-  rps: number
-  requests: number
-  errors: number
-  transferPerSec: string
-  p50ms: number
-  p99ms: number
-}
-
-const toMs = (value: string, unit: string) => Number(value) * (unit === 'us' ? 0.001 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 1)
-
-async function wrk(url: string, opts: { headers?: Record<string, string>; script?: string; seconds?: number; connections?: number } = {}): Promise<WrkResult> {
-  const args = ['-t2', `-c${opts.connections ?? 50}`, `-d${opts.seconds ?? WRK_SECONDS}s`, '--latency']
-  for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}: ${v}`)
-  if (opts.script) args.push('-s', opts.script)
-  args.push(url)
-  const out = await new Promise<string>((resolve, reject) => {
-    const child = spawn(WRK, args)
-    let text = ''
-    child.stdout.on('data', (d) => (text += d))
-    child.stderr.on('data', (d) => (text += d))
-    child.on('error', reject)
-    child.on('close', () => resolve(text))
-  })
-  const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? NaN)
-  const lat = (p: string) => {
-    const m = new RegExp(`^\\s*${p}%\\s+([\\d.]+)(us|ms|s|m)`, 'm').exec(out)
-    return m ? round(toMs(m[1]!, m[2]!), 2) : NaN
-  }
-  const errors = num(/Non-2xx or 3xx responses: (\d+)/) || 0
-  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out)
-  return {
-    rps: Math.round(num(/Requests\/sec:\s+([\d.]+)/)),
-    requests: num(/(\d+) requests in/),
-    errors: errors + (socketErrors ? socketErrors.slice(1).map(Number).reduce((a, b) => a + b, 0) : 0),
-    transferPerSec: /Transfer\/sec:\s+(\S+)/.exec(out)?.[1] ?? '?',
-    p50ms: lat('50'),
-    p99ms: lat('99'),
-  }
-}
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -321,27 +279,17 @@ async function queue(server: RunningServer, pool: pg.Pool) {
 
   // The HTTP path: wrk posting wrong answers as 110 users round-robin.
   log('queue: HTTP submit (wrk)…')
-  const script = path.join(os.tmpdir(), `flagwave-bench-${randomBytes(3).toString('hex')}.lua`)
-  await fs.writeFile(
-    script,
-    `local tokens = {${teams.map((t) => `"${t.token}"`).join(',')}}
-local paths = {${challengeIds.map((c) => `"/api/game/${gameId}/challenges/${c}"`).join(',')}}
-local n = 0
-request = function()
-  n = n + 1
-  local headers = { ["Content-Type"] = "application/json", ["Cookie"] = "GZCTF_Token=" .. tokens[(n % #tokens) + 1] }
-  return wrk.format("POST", paths[(n % #paths) + 1], headers, '{"flag":"flag{nope}"}')
-end
-`,
+  const script = await rotationScript(
+    teams.flatMap((t, i) => ({ token: t.token, method: 'POST' as const, path: `/api/game/${gameId}/challenges/${challengeIds[i % challengeIds.length]}`, body: '{"flag":"flag{nope}"}' })),
   )
   const before = await count(pool, 'select count(*) as n from submissions where game_id = $1', [gameId])
-  const post = await wrk(server.url, { script, seconds: Math.min(WRK_SECONDS, 5) })
+  const post = await wrk(server.url, { script: script.file, seconds: Math.min(WRK_SECONDS, 5) })
   const t2 = process.hrtime.bigint()
   await until(async () => (await count(pool, `select count(*) as n from submissions where game_id = $1 and status = 'FlagSubmitted'`, [gameId])) === 0, 300_000, 10)
   const tail = ms(t2)
   const stored = (await count(pool, 'select count(*) as n from submissions where game_id = $1', [gameId])) - before
   const transitionsAfter = await count(pool, `select count(*) as n from bench_transitions`)
-  await fs.rm(script, { force: true })
+  await script.remove()
   await pool.query(`drop trigger if exists bench_transition on submissions`)
   return {
     checkers: server.services.config.CHECKER_CONCURRENCY,
@@ -500,7 +448,7 @@ async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
 /* ---------------------------------------------------------------- main */
 
 async function main() {
-  if ((!process.env.BENCH_ONLY || /read|queue/.test(process.env.BENCH_ONLY)) && !existsSync(WRK)) {
+  if ((!process.env.BENCH_ONLY || /read|players|queue/.test(process.env.BENCH_ONLY)) && !existsSync(WRK)) {
     throw new Error(`the bench loads HTTP with wrk: install it first (apt-get install wrk)`)
   }
   const machine = {
@@ -547,8 +495,17 @@ async function main() {
   machine.postgres = (await pool.query<{ server_version: string }>('show server_version')).rows[0]!.server_version
   const results: Record<string, unknown> = { date: new Date().toISOString(), machine }
   try {
-    const only = new Set((process.env.BENCH_ONLY ?? 'read,rebuild,queue,latency,containers').split(','))
+    const only = new Set((process.env.BENCH_ONLY ?? 'read,players,rebuild,queue,latency,containers').split(','))
     if (only.has('read')) results.scoreboardRead = await readThroughput(server, pool)
+    if (only.has('players')) {
+      const game = await smallDataSet(pool)
+      await server.services.scoreboard.rebuild(game.gameId)
+      const only = process.env.BENCH_CALLS?.split(',') as PlayerCall[] | undefined
+      const figures = await profiled('players', () => playerCalls(server, pool, game, { rounds: READ_ROUNDS, seconds: READ_SECONDS, only, log }))
+      // Every wrong flag posted was queued once and settled once.
+      const settled = await until(async () => (await count(pool, `select count(*) as n from submissions where game_id = $1 and status = 'FlagSubmitted'`, [game.gameId])) === 0, 300_000, 20)
+      results.players = { ...figures, allSubmissionsSettled: settled }
+    }
     if (only.has('rebuild')) results.rebuild = await rebuild(server, pool)
     if (only.has('queue')) {
       const figures = await queue(server, pool)

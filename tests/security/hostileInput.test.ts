@@ -122,6 +122,8 @@ beforeAll(async () => {
   admin = world.clients.admin
   // Freeze the one column every request may touch (last visit, docs/compatibility.md#sessions-and-roles step 3) for the callers of this file.
   await sql(`update users set last_visited = '2100-01-01T00:00:00Z' where id = ?`, [world.users.admin.id])
+  // A write behind the server's back: drop its cached copy of the admin (docs/architecture.md#read-cache).
+  server.services.readCache.invalidate([`User:${world.users.admin.id}`])
   before = await snapshot()
 })
 afterAll(async () => {

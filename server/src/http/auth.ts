@@ -17,7 +17,7 @@ export function loadSession(): Middleware {
         ctx.state.user = resolved.user
         ctx.state.session = resolved.session
         if (resolved.renewed) setSessionCookie(ctx, token, resolved.session.expiresAt)
-        await touchUser(ctx.em, resolved.user, ctx.clientIp)
+        await touchUser(ctx.em, resolved, ctx.clientIp)
       }
     }
     await next()

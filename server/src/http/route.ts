@@ -15,6 +15,7 @@ import { BODY_LIMITS } from '@flagwave/shared/limits'
 import { assertRole } from './auth.js'
 import { bodyLimit, jsonBody, multipartBody } from './body.js'
 import type { UploadedFile } from '../lib/uploads.js'
+import { JsonText } from '../lib/jsonText.js'
 import type { Scope } from '../domain/scope.js'
 import type { Actor } from '../domain/actor.js'
 import { parseOrThrow, parseParamsOrNotFound } from './validate.js'
@@ -128,7 +129,7 @@ export function mountRoutes(router: Router, routes: RouteSpec[]): void {
         return
       }
       ctx.type = 'application/json; charset=utf-8'
-      ctx.body = JSON.stringify(result)
+      ctx.body = result instanceof JsonText ? result.text : JSON.stringify(result)
     })
     const method = spec.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'
     router[method](spec.path, ...chain)

@@ -11,6 +11,7 @@ import type { Game } from '../entities/Game.js'
 import type { Team } from '../entities/Team.js'
 import type { Participation } from '../entities/Participation.js'
 import { assetUrl, avatarUrl } from '../lib/assetUrls.js'
+import { JsonText } from '../lib/jsonText.js'
 import { currentScore, presentContainerInfo } from './challenges.js'
 import type { Attachment } from '../entities/Attachment.js'
 import type { Container } from '../entities/Container.js'
@@ -79,12 +80,36 @@ function syntheticScoreboardRow(team: Pick<Team, 'id' | 'name' | 'avatarHash'>):
   }
 }
 
-export function presentGameDetail(game: Game, participation: Participation, team: Team, scoreboard: ScoreboardModel): GameDetailModel {
-  const row = scoreboard.items.find((item) => item.id === team.id) ?? syntheticScoreboardRow(team)
-  return {
-    challenges: scoreboard.challenges,
-    rank: row,
-    teamToken: participation.token,
-    wpddl: toWireDate(game.wpddl),
+/** The parts of GameDetailModel every team shares, serialised once per board version. */
+interface BoardParts {
+  challenges: string
+  items: Map<number, ScoreboardItem>
+  rows: Map<number, string>
+}
+const boardParts = new WeakMap<ScoreboardModel, BoardParts>()
+
+function partsOf(scoreboard: ScoreboardModel): BoardParts {
+  let parts = boardParts.get(scoreboard)
+  if (!parts) {
+    const items = new Map(scoreboard.items.map((item) => [item.id, item]))
+    boardParts.set(scoreboard, (parts = { challenges: JSON.stringify(scoreboard.challenges), items, rows: new Map() }))
   }
+  return parts
+}
+
+/**
+ * GameDetailModel as JSON text: the challenges and the team's row are spliced in from the board
+ * version's cached text (a board model is immutable once published, docs/scoring.md#snapshots-and-etag).
+ */
+export function presentGameDetail(game: Game, participation: Participation, team: Team, scoreboard: ScoreboardModel): JsonText {
+  const parts = partsOf(scoreboard)
+  let row = parts.rows.get(team.id)
+  if (row === undefined) {
+    const item = parts.items.get(team.id)
+    row = JSON.stringify(item ?? syntheticScoreboardRow(team))
+    // A team not on the board yet is not kept: its name or avatar may change before it is.
+    if (item) parts.rows.set(team.id, row)
+  }
+  const rest: Omit<GameDetailModel, 'challenges' | 'rank'> = { teamToken: participation.token, wpddl: toWireDate(game.wpddl) }
+  return new JsonText(`{"challenges":${parts.challenges},"rank":${row},${JSON.stringify(rest).slice(1)}`)
 }

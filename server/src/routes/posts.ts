@@ -20,14 +20,14 @@ export const postRoutes = [
     path: '/api/posts/latest',
     response: z.array(PostInfoModel),
     summary: 'The first 20 posts (pinned first, then newest)',
-    handler: async (ctx) => (await cachedPosts(ctx.em, ctx.services)).slice(0, LATEST_COUNT).map(presentPostInfo),
+    handler: async (_ctx, { scope }) => (await cachedPosts(scope.em)).slice(0, LATEST_COUNT).map(presentPostInfo),
   }),
   route({
     method: 'GET',
     path: '/api/posts',
     response: z.array(PostInfoModel),
     summary: 'All posts (pinned first, then newest)',
-    handler: async (ctx) => (await cachedPosts(ctx.em, ctx.services)).map(presentPostInfo),
+    handler: async (_ctx, { scope }) => (await cachedPosts(scope.em)).map(presentPostInfo),
   }),
   route({
     method: 'GET',
@@ -35,7 +35,7 @@ export const postRoutes = [
     params: idParams,
     response: PostDetailModel,
     summary: 'One post with its content',
-    handler: async (ctx, { params }) => presentPostDetail(await findPost(ctx.em, ctx.services, params.id)),
+    handler: async (_ctx, { params, scope }) => presentPostDetail(await findPost(scope.em, params.id)),
   }),
   route({
     method: 'POST',

@@ -3,6 +3,7 @@
  * everything else resized to 300 px wide and stored as WebP. The previous avatar's file
  * reference is released only once the new one is saved, and its blob deleted after the commit.
  */
+import { invalidateAfterCommit, tags } from '../../cache/invalidation.js'
 import { AVATAR_WIDTH, IMAGE_MAX_BYTES } from '@flagwave/shared/limits'
 import { badRequest } from '../../lib/errors.js'
 import { processImage } from '../../lib/images.js'
@@ -39,6 +40,7 @@ export async function updateAvatar(scope: Scope, actor: Actor, file: UploadedFil
     const stored = await files.store(blob, name)
     await files.release(row.avatar_hash)
     await tx.nativeUpdate(User, { id: user.id }, { avatarHash: stored.hash })
+    await invalidateAfterCommit(tx, [tags.user(user.id)])
     return stored.hash
   })
   await services.audit.success(actor, `更改新头像：[${hash.slice(0, 8)}]`)

@@ -7,6 +7,8 @@ import type pg from 'pg'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { Session } from '../../entities/Session.js'
 import { User } from '../../entities/User.js'
+import { wrap, type EntityDTO } from '@mikro-orm/core'
+import { invalidateAfterCommit, readCacheOf, tags } from '../../cache/invalidation.js'
 
 export const SESSION_COOKIE = 'GZCTF_Token'
 const SESSION_LIFETIME_MS = 7 * 24 * 3600 * 1000
@@ -32,16 +34,37 @@ export interface ResolvedSession {
   session: Session
   user: User
   renewed: boolean
+  /** The cache entry behind it: `touchUser` keeps its last visit current. */
+  cached: CachedSession
 }
 
+/** A session as the read cache keeps it: plain data, turned into entities per request. */
+interface CachedSession {
+  session: EntityDTO<Session>
+  user: EntityDTO<User>
+}
+
+/**
+ * The session of a cookie, or null. Served from the read cache (docs/architecture.md#read-cache):
+ * the entry carries the session's and the user's tags, so a logout, ban, role, password or
+ * e-mail change drops it on every node when it commits.
+ */
 export async function resolveSession(em: EntityManager, token: string): Promise<ResolvedSession | null> {
   if (token.length > 128) return null
-  const session = await em.findOne(Session, { id: hashToken(token) }, { populate: ['user'] })
-  if (!session) return null
-  const user = session.user as User
+  const id = hashToken(token)
+  const cached = await readCacheOf(em).read<CachedSession>(`session:${id}`, async () => {
+    const found = await em.findOne(Session, { id }, { populate: ['user'] })
+    if (!found) return undefined
+    const user = found.user as User
+    return { value: { session: { ...wrap(found).toPOJO(), user: user.id } as never, user: wrap(user).toPOJO() }, tags: [tags.session(id), tags.user(user.id)] }
+  })
+  if (!cached) return null
+  const user = em.merge(User, cached.user)
+  const session = em.merge(Session, cached.session)
   const now = Date.now()
   if (session.expiresAt.getTime() <= now || session.securityStamp !== user.securityStamp) {
     await em.nativeDelete(Session, { id: session.id })
+    await invalidateAfterCommit(em, [tags.session(id)])
     return null
   }
   let renewed = false
@@ -50,11 +73,12 @@ export async function resolveSession(em: EntityManager, token: string): Promise<
     await em.flush()
     renewed = true
   }
-  return { session, user, renewed }
+  return { session, user, renewed, cached }
 }
 
 export async function endSession(em: EntityManager, session: Session): Promise<void> {
   await em.nativeDelete(Session, { id: session.id })
+  await invalidateAfterCommit(em, [tags.session(session.id)])
 }
 
 /** End the request's session (if any) and start one for `user` in its place. */
@@ -66,6 +90,7 @@ export async function replaceSession(em: EntityManager, previous: Session | unde
 /** End every session of a user (bans, deletions); password and e-mail changes move the stamp instead. */
 export async function endAllSessions(em: EntityManager, userId: string): Promise<void> {
   await em.nativeDelete(Session, { user: userId })
+  await invalidateAfterCommit(em, [tags.user(userId)])
 }
 
 /** Rows deleted per statement by `purgeDeadSessions`, so a large backlog never holds many row locks at once. */
@@ -94,11 +119,15 @@ export async function purgeDeadSessions(pool: pg.Pool, now = new Date()): Promis
 }
 
 /** Record the last visit and address, at most once every 5 seconds (docs/compatibility.md#sessions-and-roles). */
-export async function touchUser(em: EntityManager, user: User, ip: string): Promise<void> {
+export async function touchUser(em: EntityManager, resolved: ResolvedSession, ip: string): Promise<void> {
+  const { user, cached } = resolved
   const now = new Date()
   if (now.getTime() - user.lastVisited.getTime() < VISIT_GRANULARITY_MS && user.ip === ip) return
   user.lastVisited = now
   user.ip = ip || user.ip
+  // The visit is no reason to drop cached sessions: the cached copy is brought up to date instead
+  // (other nodes' copies only decide when they write their own visit).
+  cached.user = { ...cached.user, lastVisited: now, ip: user.ip }
   await em.nativeUpdate(User, { id: user.id }, { lastVisited: now, ip: user.ip })
 }
 

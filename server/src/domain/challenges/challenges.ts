@@ -4,6 +4,7 @@
  * changed hints of an enabled challenge in a running game give a `NewHint` notice. Notices and
  * score changes are queued on the scope's events and go out after the commit.
  */
+import { invalidateAfterCommit, tags } from '../../cache/invalidation.js'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { CHALLENGE_DEFAULTS, trafficCaptureAfterUpdate, type ChallengeCreateModel, type ChallengeUpdateModel } from '@flagwave/shared/schemas/challenges'
 import { Challenge } from '../../entities/Challenge.js'
@@ -19,7 +20,7 @@ import type { Actor } from '../actor.js'
 import { fileTransaction } from '../files/files.js'
 import { isGameActive } from '../games/policy.js'
 import { rebuildScoreboardAfterEdit } from '../games/rebuild.js'
-import { addNotice, invalidateNotices, noticeText } from '../notices/notices.js'
+import { addNotice, noticeText } from '../notices/notices.js'
 import { pushNotices } from '../notices/events.js'
 import { pushChallengeUpdate } from './events.js'
 import { lockChallenge } from './lock.js'
@@ -139,7 +140,6 @@ export async function updateChallenge(
 
   pushNotices(scope.events, game.id, result.notices)
   if (result.scoringChanged) await pushChallengeUpdate(scope, game, [result.challenge])
-  if (result.notices.length) await invalidateNotices(scope.services, game.id)
   await rebuildScoreboardAfterEdit(scope, game.id)
   await scope.services.audit.success(actor, `更新了比赛 #${game.id} 的题目 #${result.challenge.id} ${result.challenge.title}`)
   return result.challenge
@@ -178,6 +178,7 @@ export async function deleteChallenge(scope: Scope, actor: Actor, game: Game, ch
     for (const hash of hashes) await files.release(hash)
     if (attachments.length) await tx.nativeDelete(Attachment, { id: { $in: attachments.map((a) => a.id) } })
     await tx.nativeDelete(Challenge, { id: c.id })
+    await invalidateAfterCommit(tx, [tags.gameChallenges(game.id)])
   })
   await rebuildScoreboardAfterEdit(scope, game.id)
   await scope.services.audit.success(actor, `删除了比赛 #${game.id} 的题目 #${challengeId} ${title}`)

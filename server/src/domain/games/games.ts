@@ -19,8 +19,7 @@ import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
 import { fileTransaction } from '../files/files.js'
 import { assetUrl } from '../../lib/assetUrls.js'
-import { invalidateNotices } from '../notices/notices.js'
-import { invalidateGameList } from './cache.js'
+import { invalidateAfterCommit, tags } from '../../cache/invalidation.js'
 import { generateGameKeys } from './keys.js'
 import { rebuildScoreboardAfterEdit } from './rebuild.js'
 
@@ -80,7 +79,6 @@ export async function createGame(scope: Scope, actor: Actor, input: GameInfoInpu
     bloodBonus: input.bloodBonus,
   })
   await scope.em.flush()
-  await invalidateGameList(scope.services)
   await scope.services.audit.success(actor, `创建了比赛 #${game.id} ${game.title}`)
   return game
 }
@@ -91,7 +89,6 @@ export async function updateGame(scope: Scope, actor: Actor, game: Game, input: 
   await scope.em.flush()
   // A start moved into the future takes the game away from its non-staff watchers (docs/realtime.md#re-checks).
   scope.events.recheckGame(game.id)
-  await invalidateGameList(scope.services)
   await rebuildScoreboardAfterEdit(scope, game.id)
   await scope.services.audit.success(actor, `更新了比赛 #${game.id} ${game.title}`)
   return game
@@ -129,8 +126,9 @@ export async function deleteGame(scope: Scope, actor: Actor, game: Game): Promis
       for (const hash of hashes) await files.release(hash)
 
       if (attachments.length) await tx.nativeDelete(Attachment, { id: { $in: attachments.map((a) => a.id) } })
-      // Everything else hangs off the game with ON DELETE CASCADE.
+      // Everything else hangs off the game with ON DELETE CASCADE; what was read from it carries its tag.
       await tx.nativeDelete(Game, { id: gameId })
+      await invalidateAfterCommit(tx, [tags.game(gameId), tags.games])
     })
   } catch (err) {
     if (err instanceof AppError) throw err
@@ -140,8 +138,6 @@ export async function deleteGame(scope: Scope, actor: Actor, game: Game): Promis
   em.clear()
   // Its watchers are refused, as a connection to an unknown game would be (docs/realtime.md#re-checks).
   scope.events.recheckGame(gameId)
-  await invalidateGameList(services)
-  await invalidateNotices(services, gameId)
   await rebuildScoreboardAfterEdit(scope, gameId)
   await services.audit.success(actor, `删除了比赛 #${gameId} ${title}`)
 }
@@ -195,7 +191,6 @@ export async function setPoster(scope: Scope, actor: Actor, gameId: number, file
     return stored.hash
   })
   game.posterHash = hash
-  await invalidateGameList(services)
   await services.audit.success(actor, `更新了比赛 #${game.id} ${game.title} 的海报`)
   return assetUrl(hash, name)
 }

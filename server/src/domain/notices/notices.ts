@@ -1,18 +1,17 @@
 /**
  * Game notices (docs/compatibility.md#group-edit; docs/realtime.md#user-hub-events): admin announcements and the system notices of
  * challenge releases, hint updates and bloods. A new notice is pushed to the game room as
- * `ReceivedGameNotice` after the commit; edits and deletions are not pushed, but every change
- * flushes the players' notice cache (docs/compatibility.md#group-game-reading-and-joining).
+ * `ReceivedGameNotice` after the commit; edits and deletions are not pushed; every change drops
+ * the players' cached list when it commits (docs/architecture.md#read-cache).
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { NoticeType } from '@flagwave/shared/enums'
 import { GameNotice } from '../../entities/GameNotice.js'
 import type { Game } from '../../entities/Game.js'
 import { notFound } from '../../lib/errors.js'
-import type { Services } from '../../services.js'
 import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
-import { cacheOf } from '../games/cache.js'
+import { readCacheOf, tags } from '../../cache/invalidation.js'
 import { pushNotices } from './events.js'
 import { assertNoticeDeletable, assertNoticeEditable } from './policy.js'
 
@@ -33,7 +32,6 @@ export async function postNotice(scope: Scope, actor: Actor, game: Game, content
   const notice = addNotice(scope.em, game, 'Normal', content)
   await scope.em.flush()
   pushNotices(scope.events, game.id, [notice])
-  await invalidateNotices(scope.services, game.id)
   await scope.services.audit.success(actor, `发布了比赛 #${game.id} 的通知 #${notice.id}`)
   return notice
 }
@@ -52,7 +50,6 @@ export async function editNotice(scope: Scope, actor: Actor, gameId: number, not
   notice.content = content
   notice.publishTime = new Date()
   await scope.em.flush()
-  await invalidateNotices(scope.services, gameId)
   await scope.services.audit.success(actor, `更新了比赛 #${gameId} 的通知 #${notice.id}`)
   return notice
 }
@@ -62,7 +59,6 @@ export async function removeNotice(scope: Scope, actor: Actor, gameId: number, n
   const notice = await findNotice(scope.em, gameId, noticeId)
   assertNoticeDeletable(notice)
   await scope.em.remove(notice).flush()
-  await invalidateNotices(scope.services, gameId)
   await scope.services.audit.success(actor, `删除了比赛 #${gameId} 的通知 #${noticeId}`)
 }
 
@@ -72,17 +68,14 @@ export async function listNormalNotices(em: EntityManager, gameId: number): Prom
 }
 
 /* ---------------------------------------------------------------------------------------------
- * The players' notice list (GET /api/game/{id}/notices) is cached per game; every change here
- * flushes it. The whole ordered list is cached; callers page it themselves (unlike the
- * reference, whose cache key ignored count/skip).
+ * The players' notice list (GET /api/game/{id}/notices) is kept in the read cache per game
+ * (docs/architecture.md#read-cache): a notice written through the unit of work drops it on commit,
+ * the bloods the checkers insert drop it in their own transaction (submissions/settle.ts). The
+ * whole ordered list is cached; callers page it themselves.
  * ------------------------------------------------------------------------------------------- */
 
-const NOTICE_CACHE_TTL_MS = 30 * 60 * 1000
-
 /** A notice as cached: a plain copy, so the cache holds no entity of a finished unit of work. */
-type NoticeRecord = Pick<GameNotice, 'id' | 'type' | 'content' | 'publishTime'>
-
-const noticeCache = (services: object) => cacheOf<NoticeRecord[]>(services, 'notices', NOTICE_CACHE_TTL_MS)
+export type NoticeRecord = Pick<GameNotice, 'id' | 'type' | 'content' | 'publishTime'>
 
 /** Every notice of a game as players see them: `Normal` first, then system notices, each newest first. */
 async function loadGameNotices(em: EntityManager, gameId: number): Promise<NoticeRecord[]> {
@@ -92,12 +85,11 @@ async function loadGameNotices(em: EntityManager, gameId: number): Promise<Notic
   return [...normal, ...system].map(({ id, type, content, publishTime }) => ({ id, type, content, publishTime }))
 }
 
-/** The cached player list of a game's notices. */
-export async function cachedGameNotices(em: EntityManager, services: Pick<Services, 'redis'>, gameId: number): Promise<NoticeRecord[]> {
-  return noticeCache(services).get(services, gameId, () => loadGameNotices(em.fork(), gameId))
-}
-
-/** Flush the players' notice cache of a game (call after the change committed). */
-export async function invalidateNotices(services: Pick<Services, 'redis' | 'log'>, gameId: number): Promise<void> {
-  await noticeCache(services).invalidate(services, gameId)
+/** The players' notice list of a game, from the read cache (shared between requests: do not change it). */
+export async function playerNotices(em: EntityManager, gameId: number): Promise<readonly NoticeRecord[]> {
+  const list = await readCacheOf(em).read(`notices:${gameId}`, async () => ({
+    value: await loadGameNotices(em.fork(), gameId),
+    tags: [tags.gameNotices(gameId), tags.game(gameId)],
+  }))
+  return list!
 }

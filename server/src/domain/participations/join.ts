@@ -5,6 +5,7 @@
  * first (and the join is refused), and concurrent joins respect the member limit. Every command
  * that locks both takes the team first (docs/architecture.md#row-locks).
  */
+import { invalidateAfterCommit, tags } from '../../cache/invalidation.js'
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core'
 import type { GameJoinModel } from '@flagwave/shared/schemas/games'
 import { rooms } from '@flagwave/shared/events'
@@ -56,6 +57,7 @@ export async function joinGame(scope: Scope, actor: Actor, gameId: number, input
       [game.id, team.id, teamToken(game, team.id, services.config.XOR_KEY)],
       'run',
     )
+    await invalidateAfterCommit(tem, [tags.gameParticipations(game.id)])
     const participation = await tem.findOneOrFail(Participation, { game: game.id, team: team.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
     if (game.teamMemberCountLimit > 0) {
       const registered = await tem.count(Registration, { participation: participation.id })

@@ -11,18 +11,25 @@ import { Registration } from '../../entities/Registration.js'
 import type { Team } from '../../entities/Team.js'
 import type { User } from '../../entities/User.js'
 import { badRequest, notFound } from '../../lib/errors.js'
-import { isStarted } from './gate.js'
+import { isStarted, readGame, readRegistration } from './gate.js'
+import { playerNotices, type NoticeRecord } from '../notices/notices.js'
+import { readCacheOf, tags } from '../../cache/invalidation.js'
+import { wrap } from '@mikro-orm/core'
 
 export const GAME_NOT_FOUND = '比赛未找到'
 const GAME_NOT_STARTED = '比赛未开始'
 
 /**
- * `GET /api/game`: the 10 most recent non-hidden games by start time, descending. Read
- * uncached (one indexed query), so edits, posters and games written by any means show at once;
- * the reference's up-to-2-hour cache only ever served older data.
+ * `GET /api/game`: the 10 most recent non-hidden games by start time, descending, from the read
+ * cache: any change to a game drops it when it commits, so edits and posters show at once (the
+ * reference's up-to-2-hour cache served older data).
  */
-export function recentGames(em: EntityManager): Promise<Game[]> {
-  return em.find(Game, { hidden: false }, { orderBy: { start: 'desc', id: 'desc' }, limit: 10 })
+export async function recentGames(em: EntityManager): Promise<Game[]> {
+  const list = await readCacheOf(em).read('games:recent', async () => {
+    const games = await em.find(Game, { hidden: false }, { orderBy: { start: 'desc', id: 'desc' }, limit: 10 })
+    return { value: games.map((g) => wrap(g).toPOJO()), tags: [tags.games] }
+  })
+  return list!.map((dto) => em.merge(Game, dto))
 }
 
 /** The caller's own registration in a game, as the game detail shows it. */
@@ -41,12 +48,15 @@ interface GameInfo {
 
 /** `GET /api/game/{id}`: hidden games too; the caller's participation when signed in. */
 export async function gameInfoFor(em: EntityManager, gameId: number, user: User | null): Promise<GameInfo> {
-  const game = await em.findOne(Game, { id: gameId })
+  const game = await readGame(em, gameId)
   if (!game) throw notFound(GAME_NOT_FOUND)
-  const teamCount = await em.count(Participation, { game: gameId })
+  const teamCount = (await readCacheOf(em).read(`games:${gameId}:teams`, async () => ({
+    value: await em.count(Participation, { game: gameId }),
+    tags: [tags.gameParticipations(gameId), tags.game(gameId)],
+  })))!
   let caller: CallerRegistration | null = null
   if (user) {
-    const registration = await em.findOne(Registration, { user: user.id, game: gameId }, { populate: ['participation', 'participation.team'] })
+    const registration = await readRegistration(em, gameId, user.id)
     if (registration) {
       const participation = registration.participation as Participation
       caller = { status: participation.status, teamName: (participation.team as Team).name, organization: participation.organization ?? null }
@@ -60,7 +70,7 @@ export async function gameInfoFor(em: EntityManager, gameId: number, user: User 
  * `比赛未找到` (body status `notFoundBodyStatus`), then 400 `比赛未开始`.
  */
 export async function startedGame(em: EntityManager, gameId: number, notFoundBodyStatus = 404): Promise<Game> {
-  const game = await em.findOne(Game, { id: gameId })
+  const game = await readGame(em, gameId)
   if (!game) throw notFound(GAME_NOT_FOUND, notFoundBodyStatus)
   if (!isStarted(game)) throw badRequest(GAME_NOT_STARTED)
   return game
@@ -70,18 +80,8 @@ export async function startedGame(em: EntityManager, gameId: number, notFoundBod
  * `GET /api/game/{id}/notices`: admin (`Normal`) notices first, then the system notices, each
  * newest first. `count`/`skip` page the whole list.
  */
-export async function gameNotices(
-  em: EntityManager,
-  gameId: number,
-  count: number,
-  skip: number,
-): Promise<Pick<GameNotice, 'id' | 'type' | 'content' | 'publishTime'>[]> {
+export async function gameNotices(em: EntityManager, gameId: number, count: number, skip: number): Promise<readonly NoticeRecord[]> {
   await startedGame(em, gameId)
-  const rows = await em.execute<{ id: number; type: GameNotice['type']; content: string; publish_time: Date }[]>(
-    `select id, type, content, publish_time from notices where game_id = ?
-      order by (type = 'Normal') desc, publish_time desc, id desc
-      limit ? offset ?`,
-    [gameId, Math.max(0, count), Math.max(0, skip)],
-  )
-  return rows.map((r) => ({ id: r.id, type: r.type, content: r.content, publishTime: new Date(r.publish_time) }))
+  const from = Math.max(0, skip)
+  return (await playerNotices(em, gameId)).slice(from, from + Math.max(0, count))
 }

@@ -9,6 +9,9 @@ import { Registration } from '../../entities/Registration.js'
 import { Participation } from '../../entities/Participation.js'
 import { Challenge } from '../../entities/Challenge.js'
 import type { User } from '../../entities/User.js'
+import { Team } from '../../entities/Team.js'
+import { wrap, type EntityDTO } from '@mikro-orm/core'
+import { readCacheOf, tags } from '../../cache/invalidation.js'
 import { badRequest, notFound } from '../../lib/errors.js'
 
 export interface GameContext {
@@ -31,18 +34,68 @@ export const isRunning = (game: Pick<Game, 'start' | 'end'>, now = new Date()) =
 
 export async function gameContext(em: EntityManager, gameId: number, user: User, options: GateOptions): Promise<GameContext & { challenge?: Challenge }> {
   const now = options.now ?? new Date()
-  const game = await em.findOne(Game, { id: gameId })
+  const game = await readGame(em, gameId)
   if (!game) throw notFound('比赛未找到')
-  const registration = await em.findOne(Registration, { game: gameId, user: user.id }, { populate: ['participation', 'participation.team'] })
+  const registration = await readRegistration(em, gameId, user.id)
   if (!registration) throw badRequest('您尚未参赛')
   const participation = registration.participation as Participation
   if (participation.status !== 'Accepted') throw badRequest('您的参赛申请尚未通过或被禁赛')
   if (!isStarted(game, now)) throw badRequest('比赛未开始')
   if (options.refuseEnded && !game.practiceMode && isEnded(game, now)) throw badRequest('比赛已结束')
   if (options.challengeId !== undefined) {
-    const challenge = await em.findOne(Challenge, { id: options.challengeId, game: gameId })
+    const challenge = await readChallenge(em, gameId, options.challengeId)
     if (!challenge) throw notFound('题目未找到')
     return { game, participation, registration, challenge }
   }
   return { game, participation, registration }
+}
+
+/*
+ * The gate's rows come from the read cache (docs/architecture.md#read-cache) as plain data and are
+ * merged into the request's EntityManager, so callers get managed entities as from a query. A
+ * missing row is cached too (as null), under the tag its creation would carry.
+ */
+
+export async function readGame(em: EntityManager, gameId: number): Promise<Game | null> {
+  const dto = await readCacheOf(em).read<EntityDTO<Game> | null>(`gate:game:${gameId}`, async () => {
+    const game = await em.findOne(Game, { id: gameId })
+    return { value: game ? wrap(game).toPOJO() : null, tags: [tags.game(gameId)] }
+  })
+  return dto ? em.merge(Game, dto) : null
+}
+
+interface CachedRegistration {
+  registration: EntityDTO<Registration>
+  participation: EntityDTO<Participation>
+  team: EntityDTO<Team>
+}
+
+export async function readRegistration(em: EntityManager, gameId: number, userId: string): Promise<Registration | null> {
+  const cached = await readCacheOf(em).read<CachedRegistration | null>(`gate:registration:${gameId}:${userId}`, async () => {
+    const found = await em.findOne(Registration, { game: gameId, user: userId }, { populate: ['participation', 'participation.team'] })
+    const absent = [tags.registration(gameId, userId), tags.game(gameId), tags.user(userId)]
+    if (!found) return { value: null, tags: absent }
+    const participation = found.participation as Participation
+    const team = participation.team as Team
+    return {
+      value: {
+        registration: { ...wrap(found).toPOJO(), participation: participation.id, game: gameId, user: userId } as never,
+        participation: { ...wrap(participation).toPOJO(), team: team.id } as never,
+        team: wrap(team).toPOJO(),
+      },
+      tags: [...absent, tags.participation(participation.id), tags.team(team.id)],
+    }
+  })
+  if (!cached) return null
+  em.merge(Team, cached.team)
+  em.merge(Participation, cached.participation)
+  return em.merge(Registration, cached.registration)
+}
+
+async function readChallenge(em: EntityManager, gameId: number, challengeId: number): Promise<Challenge | null> {
+  const dto = await readCacheOf(em).read<EntityDTO<Challenge> | null>(`gate:challenge:${gameId}:${challengeId}`, async () => {
+    const challenge = await em.findOne(Challenge, { id: challengeId, game: gameId })
+    return { value: challenge ? wrap(challenge).toPOJO() : null, tags: [tags.gameChallenges(gameId), tags.game(gameId)] }
+  })
+  return dto ? em.merge(Challenge, dto) : null
 }

@@ -66,6 +66,9 @@ function dynamicContainerFlag(game: Pick<Game, 'privateKey'>, participation: Pic
  * first load (a loaded instance stays reachable), or no free dynamic attachment is left.
  */
 export async function loadInstance(em: EntityManager, game: Game, participation: Participation, challengeId: number): Promise<InstanceView> {
+  // Every view after the first: a loaded instance never changes back, so no lock is needed to read it.
+  const loaded = await em.findOne(GameInstance, { participation: participation.id, challenge: challengeId, isLoaded: true }, { populate: VIEW })
+  if (loaded) return viewOf(em, loaded)
   const instanceId = await em.transactional(async (tem) => {
     const instance = await tem.findOne(GameInstance, { participation: participation.id, challenge: challengeId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
     if (!instance) throw notFound(INSTANCE_NOT_FOUND)
@@ -92,11 +95,12 @@ export async function loadInstance(em: EntityManager, game: Game, participation:
 
 /** Read an instance with its challenge, container, attachment and stored file. */
 async function instanceView(em: EntityManager, instanceId: number): Promise<InstanceView> {
-  const instance = await em.findOneOrFail(
-    GameInstance,
-    { id: instanceId },
-    { populate: ['challenge', 'challenge.attachment', 'container', 'flag', 'flag.attachment'], refresh: true },
-  )
+  return viewOf(em, await em.findOneOrFail(GameInstance, { id: instanceId }, { populate: VIEW, refresh: true }))
+}
+
+const VIEW = ['challenge', 'challenge.attachment', 'container', 'flag', 'flag.attachment'] as const
+
+async function viewOf(em: EntityManager, instance: GameInstance): Promise<InstanceView> {
   const challenge = instance.challenge as Challenge
   const attachment = (challenge.type === 'DynamicAttachment' ? (instance.flag as Flag | null)?.attachment : challenge.attachment) as Attachment | null | undefined
   const file = attachment?.type === 'Local' && attachment.fileHash ? await em.findOne(LocalFile, { hash: attachment.fileHash }) : null

@@ -1,7 +1,6 @@
 /**
  * Posts (docs/compatibility.md#group-edit, #group-info). The list — pinned first, then by update time,
- * newest first — is kept in process and dropped on every change. With Redis the nodes share a
- * version counter, so a change made on one node invalidates the others' lists on their next read.
+ * newest first — is kept in the read cache and dropped on every node when a change commits.
  */
 import { randomBytes } from 'node:crypto'
 import type { EntityManager } from '@mikro-orm/postgresql'
@@ -9,13 +8,10 @@ import type { PostEditModel } from '@flagwave/shared/schemas/posts'
 import { Post } from '../../entities/Post.js'
 import { User } from '../../entities/User.js'
 import { notFound } from '../../lib/errors.js'
-import type { Services } from '../../services.js'
+import { readCacheOf, tags } from '../../cache/invalidation.js'
 import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
 
-/** Profile edits (author name, avatar) are not announced, so cached lists also age out. */
-const CACHE_TTL_MS = 5 * 60_000
-const VERSION_KEY = 'flagwave:posts:version'
 
 /** A post as the list keeps it: detached from any unit of work, its author's name and avatar copied. */
 export interface PostRecord {
@@ -27,24 +23,6 @@ export interface PostRecord {
   isPinned: boolean
   updateTime: Date
   author: { userName: string; avatarHash: string | null } | null
-}
-
-interface PostCache {
-  generation: number
-  posts: PostRecord[] | null
-  version: string | null
-  expires: number
-}
-
-const caches = new WeakMap<Services, PostCache>()
-
-function cacheOf(services: Services): PostCache {
-  let cache = caches.get(services)
-  if (!cache) {
-    cache = { generation: 0, posts: null, version: null, expires: 0 }
-    caches.set(services, cache)
-  }
-  return cache
 }
 
 function toRecord(post: Post): PostRecord {
@@ -61,25 +39,18 @@ function toRecord(post: Post): PostRecord {
   }
 }
 
-/** Every post in display order (shared between requests: callers must not change them). */
-export async function cachedPosts(em: EntityManager, services: Services): Promise<PostRecord[]> {
-  const cache = cacheOf(services)
-  const version = services.redis ? await services.redis.get(VERSION_KEY) : null
-  if (cache.posts && cache.expires > Date.now() && cache.version === version) return cache.posts
-  const generation = cache.generation
-  const posts = await em.find(Post, {}, { populate: ['author'], orderBy: [{ isPinned: 'desc' }, { updateTime: 'desc' }, { id: 'asc' }] })
-  const records = posts.map(toRecord)
-  // A change that committed while we were reading has invalidated the list: do not store it.
-  if (cache.generation === generation) Object.assign(cache, { posts: records, version, expires: Date.now() + CACHE_TTL_MS })
-  return records
-}
-
-/** Drop the cached list here and, through the shared version, on every node. */
-export async function invalidatePosts(services: Services): Promise<void> {
-  const cache = cacheOf(services)
-  cache.generation += 1
-  cache.posts = null
-  if (services.redis) await services.redis.incr(VERSION_KEY)
+/**
+ * Every post in display order, from the read cache (docs/architecture.md#read-cache): a post's
+ * change or its author's (name, avatar) drops the list when it commits. Shared between requests:
+ * callers must not change it.
+ */
+export async function cachedPosts(em: EntityManager): Promise<readonly PostRecord[]> {
+  const list = await readCacheOf(em).read('posts', async () => {
+    const posts = await em.find(Post, {}, { populate: ['author'], orderBy: [{ isPinned: 'desc' }, { updateTime: 'desc' }, { id: 'asc' }] })
+    const authors = new Set(posts.flatMap((p) => (p.author ? [tags.user((p.author as User).id)] : [])))
+    return { value: posts.map(toRecord), tags: [tags.posts, ...authors] }
+  })
+  return list!
 }
 
 const newPostId = (): string => randomBytes(4).toString('hex')
@@ -100,7 +71,6 @@ export async function createPost(scope: Scope, actor: Actor, model: PostEditMode
     updateTime: new Date(),
   })
   await em.flush()
-  await invalidatePosts(services)
   await services.audit.success(actor, `添加文章 ${post.id}：${post.title}`)
   return post
 }
@@ -128,7 +98,6 @@ export async function updatePost(scope: Scope, actor: Actor, id: string, model: 
     post.updateTime = new Date()
   }
   await em.flush()
-  await invalidatePosts(services)
   await services.audit.success(actor, `更新文章 ${post.id}：${post.title}`)
   return post
 }
@@ -140,14 +109,13 @@ export async function deletePost(scope: Scope, actor: Actor, id: string): Promis
   if (!post) throw notFound('文章未找到')
   em.remove(post)
   await em.flush()
-  await invalidatePosts(services)
   await services.audit.success(actor, `删除文章 ${post.id}：${post.title}`)
   return post
 }
 
 /** `GET /api/posts/{id}`, looked up in the cached list. */
-export async function findPost(em: EntityManager, services: Services, id: string): Promise<PostRecord> {
-  const post = (await cachedPosts(em, services)).find((p) => p.id === id)
+export async function findPost(em: EntityManager, id: string): Promise<PostRecord> {
+  const post = (await cachedPosts(em)).find((p) => p.id === id)
   if (!post) throw notFound('文章不存在')
   return post
 }

@@ -18,6 +18,7 @@
  * The row lock plus the status transition make every submission settle exactly once, however
  * many checkers and nodes run. What to publish afterwards is returned to the caller.
  */
+import { invalidationQuery, tags } from '../../cache/invalidation.js'
 import type pg from 'pg'
 import type { AnswerResult, ChallengeType, EventType, LogLevel, NoticeType, TaskStatus } from '@flagwave/shared/enums'
 import { isDynamicType } from '@flagwave/shared/enums'
@@ -288,6 +289,8 @@ export async function settleBatch(pool: pg.Pool, limit: number): Promise<Settled
     ])
     const row = written.rows[0]!
     if (Number(row.updated) !== results.length) throw new Error(`settled ${row.updated} of ${results.length} claimed submissions`)
+    // The players' notice lists of these games are stale from this commit on (docs/architecture.md#read-cache).
+    if (notices.length) await db.query(invalidationQuery([...new Set(notices.map((n) => tags.gameNotices(n.settled.gameId)))]))
     for (const n of notices) {
       const inserted = row.notices.find((x) => x.gameId === n.settled.gameId && x.type === n.type && x.content === n.content)!
       n.settled.notice = { id: inserted.id, type: n.type, content: n.content }

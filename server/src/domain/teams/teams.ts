@@ -4,7 +4,8 @@
  * it announces the change (events.ts) and writes the caller's audit entry.
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
-import { LockMode } from '@mikro-orm/core'
+import { LockMode, wrap, type EntityDTO } from '@mikro-orm/core'
+import { invalidateAfterCommit, readCacheOf, tags } from '../../cache/invalidation.js'
 import { AVATAR_WIDTH, MAX_CAPTAINED_TEAMS } from '@flagwave/shared/limits'
 import type { TeamUpdateModel } from '@flagwave/shared/schemas/teams'
 import { TEAM_NAME_EMPTY_MESSAGE } from '@flagwave/shared/schemas/teams'
@@ -45,9 +46,28 @@ export async function findTeam(em: EntityManager, id: number): Promise<Team | nu
 
 /** Every team the user is a member of, by id, with members (`GET /api/team`). */
 export async function teamsOfUser(em: EntityManager, userId: string): Promise<Team[]> {
-  const rows = await em.execute<{ team_id: number }[]>('select team_id from team_members where user_id = ?', [userId])
-  if (rows.length === 0) return []
-  return em.find(Team, { id: { $in: rows.map((r) => r.team_id) } }, { populate: ['members'], orderBy: { id: 'asc' } })
+  const cached: CachedTeam[] | undefined = await readCacheOf(em).read<CachedTeam[]>(`teams:${userId}`, async () => {
+    const rows = await em.execute<{ team_id: number }[]>('select team_id from team_members where user_id = ?', [userId])
+    const teams = rows.length ? await em.find(Team, { id: { $in: rows.map((r) => r.team_id) } }, { populate: ['members'], orderBy: { id: 'asc' } }) : []
+    const value = teams.map((t) => {
+      const { members: _members, ...row } = wrap(t).toPOJO()
+      return { team: { ...row, captain: t.captain.id } as never, members: t.members.getItems().map((u) => wrap(u).toPOJO()) }
+    })
+    const memberTags = value.flatMap((v) => v.members.map((u) => tags.user(u.id)))
+    return { value, tags: [tags.user(userId), ...teams.map((t) => tags.team(t.id)), ...memberTags] }
+  })
+  // Plain copies from the read cache (docs/architecture.md#read-cache), merged into this request's unit of work.
+  return cached!.map(({ team, members }) => {
+    const merged = em.merge(Team, team)
+    merged.members.hydrate(members.map((u) => em.merge(User, u)))
+    return merged
+  })
+}
+
+/** A team as the read cache keeps it: the row and its members' rows. */
+interface CachedTeam {
+  team: EntityDTO<Team>
+  members: EntityDTO<User>[]
 }
 
 /**
@@ -199,6 +219,7 @@ async function removeMember(tx: EntityManager, team: Team, user: User): Promise<
     'delete from registrations where user_id = ? and participation_id in (select id from participations where team_id = ?) returning game_id, participation_id',
     [user.id, team.id],
   )
+  if (rows.length) await invalidateAfterCommit(tx, rows.map((r) => tags.registration(r.game_id, user.id)))
   return rows.map((r) => ({ gameId: r.game_id, participationId: r.participation_id }))
 }
 

@@ -4,6 +4,7 @@
  * user's sessions in the same transaction, and their sockets are dropped after the commit (they
  * reconnect with what they may now see).
  */
+import { invalidateAfterCommit, tags } from '../../cache/invalidation.js'
 import { randomUUID } from 'node:crypto'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { Role } from '@flagwave/shared/enums'
@@ -18,7 +19,6 @@ import { fileTransaction } from '../files/files.js'
 import { newInviteToken } from '../teams/inviteCode.js'
 import { findTeam } from '../teams/teams.js'
 import { announceTeamChange } from '../teams/events.js'
-import { invalidatePosts } from '../posts/posts.js'
 import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
 
@@ -222,6 +222,7 @@ export async function deleteUserAsAdmin(scope: Scope, actor: Actor, id: string):
     const rows = await tx.execute<{ team_id: number }[]>('select team_id from team_members where user_id = ?', [user.id])
     await files.release(locked?.avatar_hash)
     await tx.nativeDelete(User, { id: user.id })
+    await invalidateAfterCommit(tx, [tags.user(user.id)])
     return { user, teamIds: rows.map((r) => r.team_id) }
   })
   const { user, teamIds } = result
@@ -230,8 +231,6 @@ export async function deleteUserAsAdmin(scope: Scope, actor: Actor, id: string):
     const team = await findTeam(em.fork(), teamId)
     if (team) announceTeamChange(scope.events, { teamId, team })
   }
-  // Their posts now show no author.
-  await invalidatePosts(services)
   await services.audit.success(actor, `删除用户 ${user.userName}`, 'Warning')
   return user
 }

@@ -1,0 +1,85 @@
+/**
+ * wrk, the HTTP load generator of every throughput figure (docs/operations.md#benchmarks): one run,
+ * parsed into requests per second, latency percentiles and error counts.
+ */
+import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+
+export const WRK = '/usr/bin/wrk'
+const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits
+
+export interface WrkResult {
+  rps: number
+  requests: number
+  errors: number
+  transferPerSec: string
+  p50ms: number
+  p99ms: number
+}
+
+const toMs = (value: string, unit: string) => Number(value) * (unit === 'us' ? 0.001 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 1)
+
+export async function wrk(url: string, opts: { headers?: Record<string, string>; script?: string; seconds?: number; connections?: number } = {}): Promise<WrkResult> {
+  const args = ['-t2', `-c${opts.connections ?? 50}`, `-d${opts.seconds ?? 10}s`, '--latency']
+  for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}: ${v}`)
+  if (opts.script) args.push('-s', opts.script)
+  args.push(url)
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn(WRK, args)
+    let text = ''
+    child.stdout.on('data', (d) => (text += d))
+    child.stderr.on('data', (d) => (text += d))
+    child.on('error', reject)
+    child.on('close', () => resolve(text))
+  })
+  const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? NaN)
+  const lat = (p: string) => {
+    const m = new RegExp(`^\\s*${p}%\\s+([\\d.]+)(us|ms|s|m)`, 'm').exec(out)
+    return m ? round(toMs(m[1]!, m[2]!), 2) : NaN
+  }
+  const errors = num(/Non-2xx or 3xx responses: (\d+)/) || 0
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out)
+  return {
+    rps: Math.round(num(/Requests\/sec:\s+([\d.]+)/)),
+    requests: num(/(\d+) requests in/),
+    errors: errors + (socketErrors ? socketErrors.slice(1).map(Number).reduce((a, b) => a + b, 0) : 0),
+    transferPerSec: /Transfer\/sec:\s+(\S+)/.exec(out)?.[1] ?? '?',
+    p50ms: lat('50'),
+    p99ms: lat('99'),
+  }
+}
+
+/** One request of a rotation: each player's own cookie and path, in turn. */
+export interface ScriptedRequest {
+  token: string
+  path: string
+  method?: 'GET' | 'POST'
+  body?: string
+}
+
+/**
+ * A wrk Lua script that sends `requests` round-robin (signed in with each one's session cookie,
+ * gzip accepted like a browser), written to a temporary file; `remove()` deletes it.
+ */
+export async function rotationScript(requests: ScriptedRequest[]): Promise<{ file: string; remove: () => Promise<void> }> {
+  const file = path.join(os.tmpdir(), `flagwave-bench-${randomBytes(4).toString('hex')}.lua`)
+  const lua = (s: string) => JSON.stringify(s)
+  const rows = requests.map((r) => `{${lua(r.method ?? 'GET')},${lua(r.path)},${lua(r.token)},${r.body === undefined ? 'nil' : lua(r.body)}}`)
+  await fs.writeFile(
+    file,
+    `local rows = {${rows.join(',\n')}}
+local n = 0
+request = function()
+  n = n + 1
+  local r = rows[(n % #rows) + 1]
+  local headers = { ["Cookie"] = "GZCTF_Token=" .. r[3], ["Accept-Encoding"] = "gzip" }
+  if r[4] then headers["Content-Type"] = "application/json" end
+  return wrk.format(r[1], r[2], headers, r[4])
+end
+`,
+  )
+  return { file, remove: () => fs.rm(file, { force: true }) }
+}
