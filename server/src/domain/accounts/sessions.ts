@@ -7,7 +7,7 @@ import type pg from 'pg'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { Session } from '../../entities/Session.js'
 import { User } from '../../entities/User.js'
-import { wrap, type EntityDTO } from '@mikro-orm/core'
+import { wrap, type EntityData } from '@mikro-orm/core'
 import { invalidateAfterCommit, readCacheOf, tags } from '../../cache/invalidation.js'
 
 export const SESSION_COOKIE = 'GZCTF_Token'
@@ -40,8 +40,8 @@ export interface ResolvedSession {
 
 /** A session as the read cache keeps it: plain data, turned into entities per request. */
 interface CachedSession {
-  session: EntityDTO<Session>
-  user: EntityDTO<User>
+  session: EntityData<Session>
+  user: EntityData<User>
 }
 
 /**
@@ -56,7 +56,7 @@ export async function resolveSession(em: EntityManager, token: string): Promise<
     const found = await em.findOne(Session, { id }, { populate: ['user'] })
     if (!found) return undefined
     const user = found.user as User
-    return { value: { session: { ...wrap(found).toPOJO(), user: user.id } as never, user: wrap(user).toPOJO() }, tags: [tags.session(id), tags.user(user.id)] }
+    return { value: { session: { ...wrap(found).toPOJO(), user: user.id }, user: wrap(user).toPOJO() }, tags: [tags.session(id), tags.user(user.id)] }
   })
   if (!cached) return null
   const user = em.merge(User, cached.user)

@@ -10,7 +10,7 @@ import { Participation } from '../../entities/Participation.js'
 import { Challenge } from '../../entities/Challenge.js'
 import type { User } from '../../entities/User.js'
 import { Team } from '../../entities/Team.js'
-import { wrap, type EntityDTO } from '@mikro-orm/core'
+import { wrap, type EntityData, type EntityDTO } from '@mikro-orm/core'
 import { readCacheOf, tags } from '../../cache/invalidation.js'
 import { badRequest, notFound } from '../../lib/errors.js'
 
@@ -65,9 +65,9 @@ export async function readGame(em: EntityManager, gameId: number): Promise<Game 
 }
 
 interface CachedRegistration {
-  registration: EntityDTO<Registration>
-  participation: EntityDTO<Participation>
-  team: EntityDTO<Team>
+  registration: EntityData<Registration>
+  participation: EntityData<Participation>
+  team: EntityData<Team>
 }
 
 export async function readRegistration(em: EntityManager, gameId: number, userId: string): Promise<Registration | null> {
@@ -79,8 +79,8 @@ export async function readRegistration(em: EntityManager, gameId: number, userId
     const team = participation.team as Team
     return {
       value: {
-        registration: { ...wrap(found).toPOJO(), participation: participation.id, game: gameId, user: userId } as never,
-        participation: { ...wrap(participation).toPOJO(), team: team.id } as never,
+        registration: { ...wrap(found).toPOJO(), participation: participation.id, game: gameId, user: userId },
+        participation: { ...wrap(participation).toPOJO(), team: team.id },
         team: wrap(team).toPOJO(),
       },
       tags: [...absent, tags.participation(participation.id), tags.team(team.id)],

@@ -4,7 +4,7 @@
  * it announces the change (events.ts) and writes the caller's audit entry.
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
-import { LockMode, wrap, type EntityDTO } from '@mikro-orm/core'
+import { LockMode, wrap, type EntityData } from '@mikro-orm/core'
 import { invalidateAfterCommit, readCacheOf, tags } from '../../cache/invalidation.js'
 import { AVATAR_WIDTH, MAX_CAPTAINED_TEAMS } from '@flagwave/shared/limits'
 import type { TeamUpdateModel } from '@flagwave/shared/schemas/teams'
@@ -51,7 +51,7 @@ export async function teamsOfUser(em: EntityManager, userId: string): Promise<Te
     const teams = rows.length ? await em.find(Team, { id: { $in: rows.map((r) => r.team_id) } }, { populate: ['members'], orderBy: { id: 'asc' } }) : []
     const value = teams.map((t) => {
       const { members: _members, ...row } = wrap(t).toPOJO()
-      return { team: { ...row, captain: t.captain.id } as never, members: t.members.getItems().map((u) => wrap(u).toPOJO()) }
+      return { team: { ...row, captain: t.captain.id }, members: t.members.getItems().map((u) => wrap(u).toPOJO()) }
     })
     const memberTags = value.flatMap((v) => v.members.map((u) => tags.user(u.id)))
     return { value, tags: [tags.user(userId), ...teams.map((t) => tags.team(t.id)), ...memberTags] }
@@ -66,8 +66,8 @@ export async function teamsOfUser(em: EntityManager, userId: string): Promise<Te
 
 /** A team as the read cache keeps it: the row and its members' rows. */
 interface CachedTeam {
-  team: EntityDTO<Team>
-  members: EntityDTO<User>[]
+  team: EntityData<Team>
+  members: EntityData<User>[]
 }
 
 /**
