@@ -3,13 +3,10 @@
  * each signed in as the 110 players of the small data set in turn, gzip accepted, `wrk -t2 -c50`,
  * the median of the rounds. Wrong flags are posted the same way (every one must be settled once).
  */
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
-import Koa from 'koa'
 import type pg from 'pg'
 import type { RunningServer } from '../../server/src/server.js'
 import type { BenchGame } from './data.js'
-import { rotationScript, wrk, type ScriptedRequest, type WrkResult } from './wrk.js'
+import { rotationScript, startBareKoa, wrk, type ScriptedRequest, type WrkResult } from './wrk.js'
 
 /** What a player's screens ask for, and how often a figure must be of bare Koa (the issue's goals). */
 const CALLS = {
@@ -86,13 +83,8 @@ export async function playerCalls(
   opts: { rounds: number; seconds: number; only?: PlayerCall[]; log: (...args: unknown[]) => void },
 ): Promise<{ bareKoa: WrkResult; calls: Partial<Record<PlayerCall, PlayerFigure>>; rpsByRound: Record<string, number[]> }> {
   await seedReading(pool, game.gameId)
-  const bare = new Koa()
-  bare.use((ctx) => {
-    ctx.body = { ok: true }
-  })
-  const bareServer = http.createServer(bare.callback()).listen(0, '127.0.0.1')
-  await new Promise((r) => bareServer.once('listening', r))
-  const bareUrl = `http://127.0.0.1:${(bareServer.address() as AddressInfo).port}/`
+  const bare = await startBareKoa()
+  const bareUrl = bare.url
   const calls = (opts.only ?? (Object.keys(CALLS) as PlayerCall[])).filter((c) => c in CALLS)
   const scripts = new Map<PlayerCall, Awaited<ReturnType<typeof rotationScript>>>()
   for (const call of calls) scripts.set(call, await rotationScript(await requestsFor(call, pool, game)))
@@ -107,7 +99,7 @@ export async function playerCalls(
       }
     }
   } finally {
-    bareServer.close()
+    await bare.stop()
     await Promise.all([...scripts.values()].map((s) => s.remove()))
   }
   const mid = (list: WrkResult[]) => [...list].sort((a, b) => a.rps - b.rps)[Math.floor(list.length / 2)]!

@@ -27,11 +27,8 @@ import fs from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import http from 'node:http'
 import { randomBytes } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
-import type { AddressInfo } from 'node:net'
-import Koa from 'koa'
 import pino from 'pino'
 import type pg from 'pg'
 import { loadConfig } from '../../server/src/config.js'
@@ -43,7 +40,7 @@ import { ScoreboardState } from '../../server/src/domain/scoreboard/board.js'
 import { rooms } from '@flagwave/shared/events'
 import { insertBaseline } from './baselines.js'
 import { playerCalls, type PlayerCall } from './players.js'
-import { WRK, rotationScript, wrk, type WrkResult } from './wrk.js'
+import { WRK, rotationScript, startBareKoa, wrk, type WrkResult } from './wrk.js'
 import { benchContainers } from './containers.js'
 import { markdownTable, updateReadme } from './report.js'
 import { dockerAvailable } from '../support/docker.js'
@@ -115,20 +112,8 @@ async function readThroughput(server: RunningServer, pool: pg.Pool) {
   const gz = await snapshot.gzipped()
   // The bare endpoint of docs/operations.md#benchmarks, and beside it bare Koa handing out the very same bytes: the
   // difference between the two is the cost of moving the board, the rest is the platform's.
-  const bare = new Koa()
-  bare.use((ctx) => {
-    if (ctx.path === '/json') {
-      ctx.type = 'application/json; charset=utf-8'
-      ctx.body = snapshot.json
-    } else if (ctx.path === '/gzip') {
-      ctx.type = 'application/json; charset=utf-8'
-      ctx.set('Content-Encoding', 'gzip')
-      ctx.body = gz
-    } else ctx.body = { ok: true }
-  })
-  const bareServer = http.createServer(bare.callback()).listen(0, '127.0.0.1')
-  await new Promise((r) => bareServer.once('listening', r))
-  const bareUrl = `http://127.0.0.1:${(bareServer.address() as AddressInfo).port}/`
+  const bare = await startBareKoa({ json: snapshot.json, gzip: gz })
+  const bareUrl = bare.url
   const url = `${server.url}/api/game/${small.gameId}/scoreboard`
   // Rounds of every variant in turn, each figure the median of its rounds: the machine's speed drifts
   // over a minute (other tenants, heap growth), and a baseline measured once at the start would
@@ -149,7 +134,7 @@ async function readThroughput(server: RunningServer, pool: pg.Pool) {
       runs[name].push(await run())
     }
   }
-  bareServer.close()
+  await bare.stop()
   const mid = (name: keyof typeof variants) => [...runs[name]].sort((a, b) => a.rps - b.rps)[Math.floor(READ_ROUNDS / 2)]!
   const bareResult = mid('bareKoa')
   const bareJson = mid('bareKoaSameJson')

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 export const WRK = '/usr/bin/wrk'
 const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits
@@ -82,4 +83,24 @@ end
 `,
   )
   return { file, remove: () => fs.rm(file, { force: true }) }
+}
+
+/** Start the bare Koa baseline process (tests/bench/bareKoa.ts), optionally serving `bytes`. */
+export async function startBareKoa(bytes: { json?: string; gzip?: Buffer } = {}): Promise<{ url: string; stop: () => Promise<void> }> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'flagwave-bare-'))
+  const env: Record<string, string> = { ...(process.env as Record<string, string>) }
+  if (bytes.json !== undefined) await fs.writeFile((env.BARE_JSON = path.join(dir, 'body.json')), bytes.json)
+  if (bytes.gzip) await fs.writeFile((env.BARE_GZIP = path.join(dir, 'body.gz')), bytes.gzip)
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(path.dirname(fileURLToPath(import.meta.url)), 'bareKoa.ts')], { env, stdio: ['ignore', 'pipe', 'inherit'] })
+  const port = await new Promise<string>((resolve, reject) => {
+    child.stdout.once('data', (d) => resolve(String(d).trim()))
+    child.once('exit', (code) => reject(new Error(`bare Koa exited with ${code}`)))
+  })
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    stop: async () => {
+      child.kill()
+      await fs.rm(dir, { recursive: true, force: true })
+    },
+  }
 }
