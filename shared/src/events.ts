@@ -2,7 +2,7 @@
  * The realtime protocol (docs/realtime.md; docs/compatibility.md#realtime-hubs): namespaces, room names and the typed event
  * maps shared by the server's one emitter, the SPA and the tests.
  */
-import type { AnswerResult, ContainerStatus } from './enums.js'
+import type { AnswerResult, ContainerStatus, ParticipationStatus } from './enums.js'
 import type { GameNotice, GameEvent, Submission, LogMessageModel, ScoreboardModel, GlobalConfig, TeamInfoModel } from './schemas/wire.js'
 import type { ChallengeChange, ScoreboardDelta } from './schemas/scoreboard.js'
 
@@ -12,7 +12,10 @@ export type NamespaceName = keyof typeof NAMESPACES
 export const rooms = {
   game: (gameId: number) => `Game_${gameId}`,
   team: (gameId: number, participationId: number) => `Game_${gameId}_Team_${participationId}`,
-  /** Every socket of one user, whatever game it watches: bans and role changes disconnect them. */
+  /**
+   * Every socket of one user, whatever game it watches: bans and role changes disconnect them, and
+   * what only that user may read (their own participation's review) is pushed here.
+   */
   user: (userId: string) => `User_${userId}`,
   /** Members of one team watching their team page (membership changes). */
   teamMembers: (teamId: number) => `Team_${teamId}`,
@@ -67,6 +70,17 @@ export interface TeamUpdate {
   team: TeamInfoModel | null
 }
 
+/**
+ * The review of a participation changed its status (`PUT /api/admin/participation/{id}/{status}`, or
+ * a join accepted without review); sent to each member registered through it, the status being what
+ * `GET /api/game/{gameId}` now answers them.
+ */
+export interface ParticipationUpdate {
+  gameId: number
+  participationId: number
+  status: ParticipationStatus
+}
+
 /** Why a hub refused a socket, sent just before it is disconnected (the client then stops reconnecting). */
 export interface Refusal {
   reason: 'banned' | 'game' | 'role'
@@ -90,6 +104,7 @@ interface UserHubEvents extends CommonHubEvents {
   ReceivedSubmissionResult: (result: SubmissionResult) => void
   ReceivedContainerUpdate: (update: ContainerUpdate) => void
   ReceivedTeamUpdate: (update: TeamUpdate) => void
+  ReceivedParticipationUpdate: (update: ParticipationUpdate) => void
   ReceivedConfigUpdate: (config: GlobalConfig) => void
 }
 

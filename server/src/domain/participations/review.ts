@@ -1,14 +1,15 @@
 /**
  * Reviewing a participation (docs/compatibility.md#group-admin). Any status may be set. Accepting locks the team
  * and creates the instances of every enabled challenge (their flags come on first view, see
- * play/instances.ts). After the commit: the scoreboard is rebuilt when the change alters it, and
- * the registered members' open user-hub sockets join (or leave) the team's private room (through
- * the scope's sink, so in a request the move happens once the response succeeded).
+ * play/instances.ts). After the commit: the scoreboard is rebuilt when the change alters it, the
+ * registered members' open user-hub sockets join (or leave) the team's private room, and each of
+ * them hears the new status in their own room (through the scope's sink, so in a request the move
+ * and the push happen once the response succeeded).
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { LockMode } from '@mikro-orm/core'
 import type { ParticipationStatus } from '@flagwave/shared/enums'
-import { rooms } from '@flagwave/shared/events'
+import { rooms, type ParticipationUpdate } from '@flagwave/shared/events'
 import { Participation } from '../../entities/Participation.js'
 import { Registration } from '../../entities/Registration.js'
 import { Team } from '../../entities/Team.js'
@@ -44,16 +45,22 @@ export async function applyStatus(em: EntityManager, participation: Participatio
   return { participationId: participation.id, gameId: game.id, gameTitle: game.title, teamName: team.name, from, to, game: { start: game.start, end: game.end } }
 }
 
-/** After the commit: scoreboard rebuild and team-room membership of the members' sockets. */
+/**
+ * After the commit: scoreboard rebuild, team-room membership of the members' sockets, and the new
+ * status pushed to each registered member's own room (docs/realtime.md#room-moves), after the room
+ * move so that a member who refetches their board on it is already in the team room.
+ */
 export async function afterStatusChange(scope: Scope, change: StatusChange): Promise<void> {
   if (statusChangeRefreshesBoard(change.game, change.from, change.to)) await requestScoreboardRebuild(scope.services, change.gameId)
+  if (change.from === change.to) return
+  const members = await registeredMembers(scope.em, change.participationId)
   const wasIn = change.from === 'Accepted'
   const isIn = change.to === 'Accepted'
-  if (wasIn === isIn) return
-  const members = await registeredMembers(scope.em, change.participationId)
   const room = rooms.team(change.gameId, change.participationId)
-  if (isIn) scope.events.joinUsers('user', members, room, rooms.game(change.gameId))
-  else scope.events.leaveUsers('user', members, room)
+  if (isIn && !wasIn) scope.events.joinUsers('user', members, room, rooms.game(change.gameId))
+  if (wasIn && !isIn) scope.events.leaveUsers('user', members, room)
+  const update: ParticipationUpdate = { gameId: change.gameId, participationId: change.participationId, status: change.to }
+  for (const member of members) scope.events.publish('user', rooms.user(member), 'ReceivedParticipationUpdate', update)
 }
 
 /** User ids registered through a participation. */
