@@ -203,7 +203,10 @@ describe('a solve on the wire', () => {
     const updates = pushed()
     expect(updates.length).toBeLessThan(8)
     expect(updates.map((u) => u.payload.version)).toEqual(updates.map((_, i) => before + 1 + i))
-    for (let i = 1; i < updates.length; i++) expect(updates[i]!.at - updates[i - 1]!.at).toBeGreaterThanOrEqual(80)
+    // Arrival times, not send times: a push delivered late (a busy test process) narrows the next gap,
+    // so each gap has slack, while the span over the burst still shows the 100 ms pacing.
+    for (let i = 1; i < updates.length; i++) expect(updates[i]!.at - updates[i - 1]!.at).toBeGreaterThanOrEqual(40)
+    if (updates.length > 1) expect(updates.at(-1)!.at - updates[0]!.at).toBeGreaterThanOrEqual(80 * (updates.length - 1))
 
     // Folding the pushes gives what REST serves for the last version; a client that noticed a gap refetches it.
     const res = await server.client().get(`/api/game/${g.id}/scoreboard`)
