@@ -41,7 +41,7 @@ async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2))
   const runId = randomBytes(2).toString('hex')
   const signupStats = new Stats()
-  const pool = new Pool(options.url, signupStats, options.connections)
+  const pool = new Pool(options.url, signupStats)
   const port = Number(options.url.port || 80)
   const serverPid = options.serverPid ?? pidListeningOn(port)
   const teamCount = Math.ceil(options.players / options.teamSize)
@@ -148,7 +148,16 @@ async function main(): Promise<number> {
     server = {}
     for (const s of listed.body) server[s.status] = (server[s.status] ?? 0) + 1
   }
-  const submissions: SubmissionCheck = { ...summary, server }
+  // Every accepted solve must be on the board the server serves now.
+  let missingOnBoard: number | null = null
+  const board = await admin
+    .get<{ items: { id: number; challenges: { id: number; type: string }[] }[] }>(`/api/game/${plan.gameId}/scoreboard`, 'admin (check): GET /api/game/{id}/scoreboard')
+    .catch(() => null)
+  if (board?.status === 200 && board.body) {
+    const solved = new Set(board.body.items.flatMap((row) => row.challenges.filter((c) => c.type !== 'Unaccepted').map((c) => `${row.id}:${c.id}`)))
+    missingOnBoard = world.ledger.all().filter((e) => e.status === 'Accepted' && e.rowId !== null && !solved.has(`${e.rowId}:${e.challengeId}`)).length
+  }
+  const submissions: SubmissionCheck = { ...summary, server, missingOnBoard }
   const calls = eventStats.callFigures()
   const { failures, overGoal } = judge(eventStats, submissions)
   const signupFailures = signupStats.serverFailures()
@@ -165,6 +174,11 @@ async function main(): Promise<number> {
       notices: world.notices.receipts(),
       counters: eventStats.counterFigures(),
       examples: Object.fromEntries(eventStats.examples),
+      slowSolves: world.solves.screenSightings
+        .filter((x) => x.at - x.sentAt > 1000)
+        .slice(0, 20)
+        .map((x) => ({ ...x, sentAt: (x.sentAt - startedAt) / 1000, at: (x.at - startedAt) / 1000 })),
+      wholeBoardsAt: (screens[0]?.wholeBoardsAt ?? []).map((at) => (at - startedAt) / 1000),
     },
     submissions,
     resources,

@@ -27,7 +27,7 @@ export class ScoreboardFollower {
   }
 
   private async fetch(): Promise<void> {
-    const res = await this.browser.get(`/api/game/${this.gameId}/scoreboard`, 'GET /api/game/{id}/scoreboard')
+    const res = await this.browser.read(`/api/game/${this.gameId}/scoreboard`, 'GET /api/game/{id}/scoreboard')
     const version = Number(res.headers['x-scoreboard-version'])
     if (res.status === 200 && Number.isFinite(version)) this.version = Math.max(this.version ?? 0, version)
   }

@@ -1,9 +1,9 @@
 /**
- * HTTP for the simulated event: one keep-alive pool for every simulated person (like a reverse
- * proxy in front of the platform, which also pools its upstream connections), a cookie jar per
- * person, gzip accepted and decoded like a browser, and each person's own client address in
+ * HTTP for the simulated event, each simulated person like a browser: their own keep-alive
+ * connections (at most six, a browser's limit per host — so one person's slow call never holds up
+ * another's), a cookie jar, gzip accepted and decoded, and their own client address in
  * `X-Forwarded-For` (the server must trust the loopback proxy: TRUST_PROXY=true). Every call is
- * timed and recorded under its route label in `Stats`.
+ * timed from the moment it is made to its last byte and recorded under its route label in `Stats`.
  */
 import http from 'node:http'
 import { promisify } from 'node:util'
@@ -24,25 +24,35 @@ export interface Answer<T = unknown> {
 /** Thrown for transport failures (after they were recorded); HTTP errors are answers, not throws. */
 export class TransportError extends Error {}
 
+const READ_RETRIES = 3
+
+/** A browser's connection limit per host. */
+const CONNECTIONS_PER_PERSON = 6
+
+/** The server's address, where calls are recorded, and every person's connections (to close them). */
 export class Pool {
-  readonly agent: http.Agent
   readonly host: string
   readonly port: number
+  private readonly agents: http.Agent[] = []
 
   constructor(
     readonly base: URL,
     /** Where calls are recorded (replaced when the event starts, to keep the phases apart). */
     public stats: Stats,
-    maxSockets: number,
   ) {
     if (base.protocol !== 'http:') throw new Error('--url must be http:// (the simulation drives a server on this machine)')
-    this.agent = new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets, scheduling: 'lifo' })
     this.host = base.hostname
     this.port = Number(base.port || 80)
   }
 
+  agent(): http.Agent {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS_PER_PERSON, scheduling: 'lifo' })
+    this.agents.push(agent)
+    return agent
+  }
+
   close(): void {
-    this.agent.destroy()
+    for (const agent of this.agents) agent.destroy()
   }
 }
 
@@ -58,12 +68,15 @@ export interface CallOptions {
 /** One simulated person's browser: cookies, address, and the shared pool. */
 export class Browser {
   readonly cookies = new Map<string, string>()
+  private readonly agent: http.Agent
 
   constructor(
     readonly pool: Pool,
     /** Client address sent as X-Forwarded-For, or null for a caller on this machine (the admin). */
     readonly address: string | null,
-  ) {}
+  ) {
+    this.agent = pool.agent()
+  }
 
   get cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
@@ -101,6 +114,23 @@ export class Browser {
     return this.call<T>('GET', path, { label, expect })
   }
 
+  /**
+   * A read as the SPA's query client makes it (client/src/api/queryClient.ts): a transport error or
+   * a 5xx is retried three times, about 1, 2 and 4 s apart. Every attempt is recorded.
+   */
+  async read<T = any>(path: string, label: string): Promise<Answer<T>> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const answer = await this.get<T>(path, label)
+        if (answer.status < 500 || attempt > READ_RETRIES) return answer
+      } catch (error) {
+        if (attempt > READ_RETRIES) throw error
+      }
+      this.pool.stats.count('client: reads retried after a 5xx or a transport error')
+      await new Promise((resolve) => setTimeout(resolve, 1000 * 2 ** (attempt - 1) * (0.75 + Math.random() / 2)))
+    }
+  }
+
   post<T = any>(path: string, json: unknown, label: string, expect?: number[]) {
     return this.call<T>('POST', path, { json, label, expect })
   }
@@ -122,7 +152,7 @@ export class Browser {
     if (xsrf && method !== 'GET') headers['x-xsrf-token'] = xsrf
     const started = performance.now()
     return new Promise<Answer<T>>((resolve, reject) => {
-      const req = http.request({ agent: this.pool.agent, host: this.pool.host, port: this.pool.port, method, path, headers }, (res) => {
+      const req = http.request({ agent: this.agent, host: this.pool.host, port: this.pool.port, method, path, headers }, (res) => {
         const chunks: Buffer[] = []
         res.on('data', (c: Buffer) => chunks.push(c))
         res.on('error', reject)

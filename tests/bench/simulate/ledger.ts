@@ -9,6 +9,8 @@ import type { Stats } from './stats.js'
 export interface Entry {
   id: number
   challengeId: number
+  /** The team's scoreboard row, when known. */
+  rowId: number | null
   right: boolean
   sentAt: number
   status: string | null
@@ -20,10 +22,12 @@ export interface Entry {
 
 export class Ledger {
   private readonly entries = new Map<number, Entry>()
+  /** Verdicts pushed before the POST that queued them had answered (the push may beat the answer). */
+  private readonly early = new Map<number, { status: string; at: number }>()
 
   constructor(private readonly stats: Stats) {}
 
-  add(id: number, challengeId: number, right: boolean, sentAt: number): Entry {
+  add(id: number, challengeId: number, rowId: number | null, right: boolean, sentAt: number): Entry {
     let resolve!: (status: string) => void
     const settled = new Promise<string>((r) => (resolve = r))
     const known = this.entries.get(id)
@@ -32,8 +36,14 @@ export class Ledger {
       this.stats.count('submissions: id handed out twice')
       return known
     }
-    const entry: Entry = { id, challengeId, right, sentAt, status: null, via: null, settled, resolve }
+    const entry: Entry = { id, challengeId, rowId, right, sentAt, status: null, via: null, settled, resolve }
     this.entries.set(id, entry)
+    const early = this.early.get(id)
+    if (early) {
+      this.early.delete(id)
+      this.stats.count('submissions: verdict pushed before the POST answered')
+      this.settle(id, early.status, 'push', early.at)
+    }
     return entry
   }
 
@@ -42,16 +52,20 @@ export class Ledger {
   }
 
   /** A verdict for `id` (from any socket of the team, or a status poll); the first one counts. */
-  settle(id: number, status: string, via: 'push' | 'poll'): void {
+  settle(id: number, status: string, via: 'push' | 'poll', at = performance.now()): void {
+    if (status === 'FlagSubmitted') return
     const entry = this.entries.get(id)
-    if (!entry || status === 'FlagSubmitted') return
+    if (!entry) {
+      if (via === 'push' && !this.early.has(id)) this.early.set(id, { status, at })
+      return
+    }
     if (entry.status !== null) {
       if (entry.status !== status) this.stats.count('submissions: verdict changed after it was given')
       return
     }
     entry.status = status
     entry.via = via
-    this.stats.latency(`submit → verdict (${entry.right ? 'right' : 'wrong'} flag, first by ${via})`, performance.now() - entry.sentAt)
+    this.stats.latency(`submit → verdict (${entry.right ? 'right' : 'wrong'} flag, first by ${via})`, at - entry.sentAt)
     entry.resolve(status)
   }
 

@@ -28,8 +28,6 @@ export interface Options {
   /** Big screens watching the scoreboard. */
   screens: number
   serverPid: number | null
-  /** Keep-alive connections of the HTTP pool. */
-  connections: number
   json: string | null
 }
 
@@ -52,7 +50,6 @@ const HELP = `npm run simulate -- [options]   (against a running Flagwave server
   --signup-concurrency N     registrations at once before the event (default 16)
   --screens N                big screens watching the scoreboard (default 1)
   --server-pid PID           server process to sample (default: the one listening on the port)
-  --connections N            keep-alive HTTP connections of the client (default 256)
   --json FILE                also write the figures as JSON
 `
 
@@ -77,7 +74,6 @@ export function parseOptions(argv: string[]): Options {
       'signup-concurrency': { type: 'string', default: '16' },
       screens: { type: 'string', default: '1' },
       'server-pid': { type: 'string' },
-      connections: { type: 'string', default: '256' },
       json: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -111,7 +107,6 @@ export function parseOptions(argv: string[]): Options {
     signupConcurrency: Math.floor(num('signup-concurrency', 1)),
     screens: Math.floor(num('screens', 0)),
     serverPid: values['server-pid'] ? Math.floor(num('server-pid', 1)) : null,
-    connections: Math.floor(num('connections', 1)),
     json: values.json ?? null,
   }
 }

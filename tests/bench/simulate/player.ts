@@ -15,7 +15,7 @@
  *   push, else the status call every 500 ms after 1.5 s), until solved or it gives up after a few.
  */
 import type { Socket } from 'socket.io-client'
-import { Browser, TransportError, type Pool } from './http.js'
+import { Browser, TransportError, type Answer, type Pool } from './http.js'
 import { openHub } from './hub.js'
 import { ScoreboardFollower } from './board.js'
 import type { Ledger } from './ledger.js'
@@ -140,14 +140,17 @@ export class Player {
   /** Arrive, play until the deadline, and leave (the socket stays open until `leave`). */
   async attend(arrivalDelayMs: number): Promise<void> {
     await sleep(arrivalDelayMs)
+    await this.arrive()
+    await this.play()
+  }
+
+  /** Run one step; a call that got no answer (recorded already) abandons the step, as a person would after an error. */
+  private async step(what: () => Promise<unknown>): Promise<void> {
     try {
-      await this.arrive()
-      await this.play()
+      await what()
     } catch (error) {
       if (!(error instanceof TransportError)) throw error
-      // Recorded as a failed call already; the player carries on at its next step.
-      this.stats.count('players: step abandoned after a transport error')
-      if (performance.now() < this.world.deadline) await this.play().catch(() => undefined)
+      this.stats.count('players: step abandoned after a call got no answer')
     }
   }
 
@@ -161,12 +164,21 @@ export class Player {
   private async arrive(): Promise<void> {
     const { options } = this.world
     if (Math.random() < options.loginShare) {
-      const res = await this.browser.post('/api/account/login', { userName: this.userName, password: this.password }, 'POST /api/account/login')
-      if (res.status !== 200) this.stats.count('players: sign-in refused')
+      // A sign-in that got no answer is tried again, as a person clicks again.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        try {
+          const res = await this.browser.post('/api/account/login', { userName: this.userName, password: this.password }, 'POST /api/account/login')
+          if (res.status !== 200) this.stats.count('players: sign-in refused')
+          break
+        } catch (error) {
+          if (!(error instanceof TransportError)) throw error
+          await sleep(2_000)
+        }
+      }
     }
-    // The SPA's first screen: configuration, the signed-in profile, the game.
-    await Promise.all([this.browser.get('/api/config', 'GET /api/config'), this.readProfile(), this.readGame()])
+    // The SPA's first screen: configuration, the signed-in profile, the game; the socket opens beside them.
     this.socket = this.connect()
+    await this.step(() => Promise.all([this.browser.read('/api/config', 'GET /api/config'), this.readProfile(), this.readGame()]))
     this.refresher = setInterval(() => void this.refresh().catch(() => undefined), REFRESH_MS)
   }
 
@@ -222,15 +234,15 @@ export class Player {
   }
 
   private readGame() {
-    return this.query('game', () => this.browser.get(`/api/game/${this.gameId}`, 'GET /api/game/{id}'))
+    return this.query('game', () => this.browser.read(`/api/game/${this.gameId}`, 'GET /api/game/{id}'))
   }
 
   private readProfile() {
-    return this.query('profile', () => this.browser.get('/api/account/profile', 'GET /api/account/profile'))
+    return this.query('profile', () => this.browser.read('/api/account/profile', 'GET /api/account/profile'))
   }
 
   private readNotices() {
-    return this.query('notices', () => this.browser.get(`/api/game/${this.gameId}/notices`, 'GET /api/game/{id}/notices'))
+    return this.query('notices', () => this.browser.read(`/api/game/${this.gameId}/notices`, 'GET /api/game/{id}/notices'))
   }
 
   private readBoard() {
@@ -238,7 +250,7 @@ export class Player {
   }
 
   private async fetchBoard(): Promise<void> {
-    const res = await this.browser.get<Details>(`/api/game/${this.gameId}/details`, 'GET /api/game/{id}/details')
+    const res = await this.browser.read<Details>(`/api/game/${this.gameId}/details`, 'GET /api/game/{id}/details')
     if (res.status !== 200 || !res.body) return
     this.open = Object.values(res.body.challenges).flatMap((list) => list.map((c) => c.id))
     this.team.rowId = res.body.rank.id
@@ -256,7 +268,7 @@ export class Player {
       }
       const challengeId = choices[Math.floor(Math.random() * choices.length)]!
       const flag = plan.challenges.find((c) => c.id === challengeId)?.flag
-      await this.browser.get(`/api/game/${this.gameId}/challenges/${challengeId}`, 'GET /api/game/{id}/challenges/{cid}')
+      await this.step(() => this.browser.read(`/api/game/${this.gameId}/challenges/${challengeId}`, 'GET /api/game/{id}/challenges/{cid}'))
       await this.pause(between(20, 90) * scale)
       const attempts = 1 + Math.floor(Math.random() * 5)
       for (let i = 0; i < attempts && this.live() && !this.team.solved.has(challengeId); i++) {
@@ -281,10 +293,21 @@ export class Player {
     const { ledger, solves } = this.world
     const sentAt = performance.now()
     const firstSolve = right && !this.team.solved.has(challengeId) && this.team.rowId !== null
-    const res = await this.browser.post<number>(`/api/game/${this.gameId}/challenges/${challengeId}`, { flag }, 'POST /api/game/{id}/challenges/{cid} (submit)')
-    if (res.status !== 200 || typeof res.body !== 'number') return null
-    if (firstSolve) solves.sent(this.team.rowId!, challengeId, sentAt)
-    const entry = ledger.add(res.body, challengeId, right, sentAt)
+    const takeBack = firstSolve ? solves.sending(this.team.rowId!, challengeId, sentAt) : () => undefined
+    let res: Answer<number>
+    try {
+      res = await this.browser.post<number>(`/api/game/${this.gameId}/challenges/${challengeId}`, { flag }, 'POST /api/game/{id}/challenges/{cid} (submit)')
+    } catch (error) {
+      if (!(error instanceof TransportError)) throw error
+      // The server may have queued it: the final count against the server's list allows for these.
+      this.stats.count('submissions: sent without an answer')
+      return null
+    }
+    if (res.status !== 200 || typeof res.body !== 'number') {
+      takeBack()
+      return null
+    }
+    const entry = ledger.add(res.body, challengeId, this.team.rowId, right, sentAt)
     // The verdict: the push, or after the grace the status call every 500 ms (client/src/stores/game.ts).
     let waiting = true
     const poll = async () => {

@@ -24,8 +24,21 @@ export interface BoardUpdate {
 /** How long a solve is looked for in pushes (a socket that never shows it is not waited for). */
 const SOLVE_WINDOW_MS = 60_000
 
+/** One solve as a big screen first saw it (times are performance.now()). */
+export interface ScreenSighting {
+  rowId: number
+  challengeId: number
+  sentAt: number
+  at: number
+  version: number
+  /** Shown first by a whole board (after a rebuild) rather than by a difference. */
+  whole: boolean
+}
+
 export class SolveTracker {
   private readonly pending = new Map<string, { sentAt: number; seenBy: Set<string> }>()
+  /** Every solve's first sighting on the first big screen, to explain the slow ones. */
+  readonly screenSightings: ScreenSighting[] = []
 
   constructor(private readonly stats: Stats) {
     setInterval(() => {
@@ -34,10 +47,19 @@ export class SolveTracker {
     }, 5_000).unref()
   }
 
-  /** A right flag was sent for this board row and challenge (the first one counts). */
-  sent(rowId: number, challengeId: number, sentAt: number): void {
+  /**
+   * A right flag is being sent for this board row and challenge (the first one counts). Call it
+   * before the POST: the push may arrive before the POST's answer. Returns a function that takes
+   * it back (the POST failed).
+   */
+  sending(rowId: number, challengeId: number, sentAt: number): () => void {
     const key = `${rowId}:${challengeId}`
-    if (!this.pending.has(key)) this.pending.set(key, { sentAt, seenBy: new Set() })
+    if (this.pending.has(key)) return () => undefined
+    const entry = { sentAt, seenBy: new Set<string>() }
+    this.pending.set(key, entry)
+    return () => {
+      if (this.pending.get(key) === entry) this.pending.delete(key)
+    }
   }
 
   /** A scoreboard push arrived at `receiver` (`player` or `screen` sockets, told apart by `kind`). */
@@ -48,17 +70,20 @@ export class SolveTracker {
     if (update.scoreboard) {
       // A whole board: look only for the rows with a pending solve.
       const wanted = new Set([...this.pending.keys()].map((k) => Number(k.split(':')[0])))
-      for (const row of rows) if (wanted.has(row.id)) this.cells(row, receiver, kind, at)
-    } else for (const row of rows) this.cells(row, receiver, kind, at)
+      for (const row of rows) if (wanted.has(row.id)) this.cells(row, update, receiver, kind, at)
+    } else for (const row of rows) this.cells(row, update, receiver, kind, at)
   }
 
-  private cells(row: Row, receiver: string, kind: string, at: number): void {
+  private cells(row: Row, update: BoardUpdate, receiver: string, kind: string, at: number): void {
+    const whole = update.scoreboard !== undefined
     for (const cell of row.challenges) {
       if (cell.type === 'Unaccepted') continue
       const entry = this.pending.get(`${row.id}:${cell.id}`)
       if (!entry || entry.seenBy.has(receiver)) continue
       entry.seenBy.add(receiver)
       this.stats.latency(`solve → scoreboard push (${kind})`, at - entry.sentAt)
+      if (whole) this.stats.count(`solves first shown by a whole board, not a difference (${kind})`)
+      if (receiver === 'screen0') this.screenSightings.push({ rowId: row.id, challengeId: cell.id, sentAt: entry.sentAt, at, version: update.version, whole })
     }
   }
 }

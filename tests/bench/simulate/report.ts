@@ -5,7 +5,7 @@
  */
 import type { CallFigure, LatencyFigure, Stats, WindowFigure } from './stats.js'
 import type { ResourceReport } from './procstat.js'
-import type { NoticeReceipt } from './pushes.js'
+import type { NoticeReceipt, ScreenSighting } from './pushes.js'
 
 /** Player-facing calls and pushes should stay under this at the 99th percentile (issue goal). */
 const GOAL_P99_MS = 250
@@ -20,6 +20,8 @@ export interface SubmissionCheck {
   byPoll: number
   /** The server's own count by status (the admin's submission list), null when it could not be read. */
   server: Record<string, number> | null
+  /** Accepted solves the final scoreboard does not show (null: not checked). */
+  missingOnBoard: number | null
 }
 
 export interface RunReport {
@@ -34,6 +36,10 @@ export interface RunReport {
     notices: NoticeReceipt[]
     counters: Record<string, number>
     examples: Record<string, string[]>
+    /** Solves the first big screen saw more than 1 s after the flag was sent (seconds from the start). */
+    slowSolves: ScreenSighting[]
+    /** When the first big screen received whole boards (seconds from the start). */
+    wholeBoardsAt: number[]
   }
   submissions: SubmissionCheck
   resources: ResourceReport
@@ -86,6 +92,14 @@ export function printReport(r: RunReport): void {
     `Submissions: ${s.total} with an id — ${s.accepted} Accepted, ${s.wrong} wrong; verdict first by push ${s.byPush}, by polling ${s.byPoll};` +
       ` unsettled (lost) ${s.unsettled}; right/wrong mismatched ${s.mismatched}`,
   )
+  if (r.event.slowSolves.length) {
+    out.push(`  solves the big screen showed more than 1 s after the flag was sent (first ${r.event.slowSolves.length}; s from the start):`)
+    for (const x of r.event.slowSolves) {
+      out.push(`    row ${x.rowId} challenge ${x.challengeId}: sent ${x.sentAt.toFixed(1)}, shown ${x.at.toFixed(1)} by ${x.whole ? 'a whole board' : 'a difference'} (version ${x.version})`)
+    }
+  }
+  if (r.event.wholeBoardsAt.length) out.push(`  whole boards reached the big screen at ${r.event.wholeBoardsAt.map((t) => t.toFixed(1)).join(', ')} s`)
+  if (s.missingOnBoard !== null) out.push(`  accepted solves missing from the final scoreboard: ${s.missingOnBoard}`)
   out.push(`  the server lists: ${s.server ? Object.entries(s.server).map(([k, n]) => `${k} ${n}`).join(', ') || 'none' : 'could not be read'}`, '')
   if (Object.keys(r.event.counters).length) {
     out.push('Counters')
@@ -117,10 +131,14 @@ export function judge(stats: Stats, submissions: SubmissionCheck): { failures: s
   if (serverFailures > 0) failures.push(`${serverFailures} calls answered 5xx or not at all`)
   if (submissions.unsettled > 0) failures.push(`${submissions.unsettled} submissions never settled`)
   if (submissions.mismatched > 0) failures.push(`${submissions.mismatched} submissions judged against their flag`)
+  if (submissions.missingOnBoard) failures.push(`${submissions.missingOnBoard} accepted solves missing from the final scoreboard`)
   if (stats.counter('submissions: id handed out twice') > 0) failures.push('submission ids handed out twice')
   if (submissions.server) {
     const listed = Object.values(submissions.server).reduce((a, b) => a + b, 0)
-    if (listed !== submissions.total) failures.push(`the server lists ${listed} submissions, the players got ${submissions.total} ids`)
+    const unanswered = stats.counter('submissions: sent without an answer')
+    if (listed < submissions.total || listed > submissions.total + unanswered) {
+      failures.push(`the server lists ${listed} submissions, the players got ${submissions.total} ids (and ${unanswered} submissions got no answer)`)
+    }
     if ((submissions.server.FlagSubmitted ?? 0) > 0) failures.push(`${submissions.server.FlagSubmitted} submissions still queued on the server`)
     if ((submissions.server.Accepted ?? 0) !== submissions.accepted) failures.push(`the server lists ${submissions.server.Accepted ?? 0} Accepted, the players saw ${submissions.accepted}`)
   }

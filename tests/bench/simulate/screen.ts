@@ -15,6 +15,8 @@ export class BigScreen {
   private readonly scoreboard: ScoreboardFollower
   private socket: Socket | null = null
   private timer: NodeJS.Timeout | null = null
+  /** When whole boards (after a rebuild) arrived, performance.now(). */
+  readonly wholeBoardsAt: number[] = []
 
   constructor(
     private readonly world: World,
@@ -27,7 +29,7 @@ export class BigScreen {
   async open(): Promise<void> {
     const { world } = this
     const gameId = world.plan.gameId
-    const readGame = () => this.browser.get(`/api/game/${gameId}`, 'screen: GET /api/game/{id}').catch(() => undefined)
+    const readGame = () => this.browser.read(`/api/game/${gameId}`, 'screen: GET /api/game/{id}').catch(() => undefined)
     await readGame()
     this.socket = openHub(this.browser, world.pool.base, {
       gameId,
@@ -36,6 +38,7 @@ export class BigScreen {
       onConnect: () => void this.scoreboard.read().catch(() => undefined),
     })
     this.socket.on('ReceivedScoreboardUpdate', (update: BoardUpdate) => {
+      if (update.scoreboard) this.wholeBoardsAt.push(performance.now())
       world.solves.observe(update, `screen${this.index}`, 'big screen')
       this.scoreboard.fold(update)
     })
