@@ -16,6 +16,32 @@ export interface HubOptions {
   /** Who holds the socket, for the counters: `player` or `screen`. */
   role: string
   onConnect: (reconnect: boolean) => void
+  /**
+   * Take whole-board pushes without parsing them: called with their version instead of the
+   * `ReceivedScoreboardUpdate` listener. A browser parses the whole board on its own CPU; a
+   * thousand sockets in this one process parsing it at once (hundreds of KB each, after every
+   * rebuild) would block this client for seconds and inflate every latency it measures.
+   */
+  onWholeBoard?: (version: number) => void
+}
+
+/** A whole-board push as the socket.io parser receives it: event packet, user namespace, event name first. */
+const WHOLE_BOARD_PREFIX = `2${NAMESPACES.user},["ReceivedScoreboardUpdate",`
+const WHOLE_BOARD_VERSION = /^\{"gameId":\d+,"version":(\d+),"scoreboard":/
+/** Differences are small; only frames above this are looked at. */
+const WHOLE_BOARD_MIN_BYTES = 16_384
+
+/** Route whole-board frames to `onWholeBoard` before socket.io's decoder parses them. */
+function skipWholeBoards(socket: Socket, onWholeBoard: (version: number) => void): void {
+  const decoder = (socket.io as unknown as { decoder: { add: (data: unknown) => void } }).decoder
+  const add = decoder.add.bind(decoder)
+  decoder.add = (data) => {
+    if (typeof data === 'string' && data.length > WHOLE_BOARD_MIN_BYTES && data.startsWith(WHOLE_BOARD_PREFIX)) {
+      const version = WHOLE_BOARD_VERSION.exec(data.slice(WHOLE_BOARD_PREFIX.length, WHOLE_BOARD_PREFIX.length + 100))
+      if (version) return onWholeBoard(Number(version[1]))
+    }
+    add(data)
+  }
 }
 
 export function openHub(browser: Browser, base: URL, options: HubOptions): Socket {
@@ -30,6 +56,7 @@ export function openHub(browser: Browser, base: URL, options: HubOptions): Socke
     reconnectionDelayMax: 10_000,
     timeout: 20_000,
   })
+  if (options.onWholeBoard) skipWholeBoards(socket, options.onWholeBoard)
   let connectedBefore = false
   const started = performance.now()
   socket.on('connect', () => {

@@ -9,7 +9,9 @@
  * - every 10 s, as the SPA's queries do: profile and game; board, notices and scoreboard only while
  *   the socket is down (the fallback) or with `--poll-board`;
  * - pushes: a `NewChallenge` notice reloads the board, a scoreboard push whose base is not the
- *   held version reloads the scoreboard, a team's `ReceivedSubmissionResult` settles a submission;
+ *   held version reloads the scoreboard, a team's `ReceivedSubmissionResult` settles a submission
+ *   (also one that arrives before the POST's answer); whole boards are taken by their version only
+ *   (hub.ts: parsing them on a thousand sockets in one process would stall this client);
  * - plays: picks an open challenge the team has not solved, opens it, reads (20–90 s), then tries
  *   flags 5–25 s apart — right with probability `--right-share` — and waits for each verdict (the
  *   push, else the status call every 500 ms after 1.5 s), until solved or it gives up after a few.
@@ -192,6 +194,10 @@ export class Player {
         world.connected.add(this)
         void this.resync().catch(() => undefined)
       },
+      onWholeBoard: (version) => {
+        this.stats.count('player sockets: whole boards received (not parsed)')
+        this.scoreboard.fold({ version, scoreboard: { items: [] } })
+      },
     })
     socket.on('disconnect', () => world.connected.delete(this))
     socket.on('ReceivedGameNotice', (notice: { type: string; content: string }) => {
@@ -199,7 +205,7 @@ export class Player {
       if (notice.type === 'NewChallenge') void this.readBoard().catch(() => undefined)
     })
     socket.on('ReceivedScoreboardUpdate', (update: BoardUpdate) => {
-      world.solves.observe(update, this.key, 'every player')
+      world.solves.observe(update, this.key, 'every player, differences')
       this.scoreboard.fold(update)
     })
     socket.on('ReceivedChallengeUpdate', (update: { challenges: { id: number }[] }) => {
