@@ -7,10 +7,12 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { randomBytes } from 'node:crypto'
+import argon2 from 'argon2'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { MailChangeResponse, ProfileUserInfoModel, RegisterResponse } from '@flagwave/shared/schemas/account'
 import { RequestResponse } from '@flagwave/shared/schemas/common'
 import { User } from '../../server/src/entities/User.js'
+import { tags } from '../../server/src/cache/invalidation.js'
 import { Session } from '../../server/src/entities/Session.js'
 import { LogEntry } from '../../server/src/entities/LogEntry.js'
 import { DEFAULT_SETTINGS, type AccountPolicy } from '../../server/src/domain/config/settings.js'
@@ -364,6 +366,27 @@ describe('POST /api/account/login', () => {
   it('matches member names case-insensitively', async () => {
     const { user, password } = await createUser(server)
     expectEmpty(await server.client().post('/api/account/login', { USERNAME: user.userName, Password: password }))
+  })
+
+  it('replaces a hash stored with older argon2 parameters at the next sign-in, and keeps the session working', async () => {
+    const { user, password } = await createUser(server)
+    const legacy = await argon2.hash(password, { type: argon2.argon2id, memoryCost: 65536, timeCost: 3, parallelism: 4 })
+    await em().nativeUpdate(User, { id: user.id }, { passwordHash: legacy })
+    server.services.readCache.invalidate([tags.user(user.id)])
+    const client = server.client()
+    expectEmpty(await client.post('/api/account/login', { userName: user.userName, password }))
+    const upgraded = (await reload(user.id)).passwordHash
+    expect(upgraded).not.toBe(legacy)
+    expect(upgraded).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/)
+    expect(await argon2.verify(upgraded, password)).toBe(true)
+    expect((await client.get('/api/account/profile')).status).toBe(200)
+    expectEmpty(await server.client().post('/api/account/login', { userName: user.userName, password }))
+  })
+
+  it('answers a burst of sign-ins, each in turn, without refusing or dropping one', async () => {
+    const users = await Promise.all(Array.from({ length: 24 }, () => createUser(server)))
+    const results = await Promise.all(users.map(({ user, password }) => server.client().post('/api/account/login', { userName: user.userName, password })))
+    expect(results.map((r) => r.status)).toEqual(users.map(() => 200))
   })
 })
 

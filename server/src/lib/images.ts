@@ -17,6 +17,7 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import { Worker } from 'node:worker_threads'
 import sharp, { type Sharp } from 'sharp'
+import { Slots } from './slots.js'
 
 type ImageKind = 'png' | 'gif' | 'jpeg' | 'webp' | 'bmp' | 'tiff'
 
@@ -50,25 +51,6 @@ const WEBP_MAX_SIDE = 16383
 const IMAGE_JOBS_MAX = Math.max(1, Math.min(4, os.availableParallelism() - 1))
 sharp.concurrency(1)
 
-/** A counting semaphore: `run` waits for a free slot, first come, first served. */
-class Slots {
-  private free: number
-  private readonly waiting: (() => void)[] = []
-  constructor(size: number) {
-    this.free = size
-  }
-  async run<T>(job: () => Promise<T>): Promise<T> {
-    if (this.free > 0) this.free -= 1
-    else await new Promise<void>((resolve) => this.waiting.push(resolve))
-    try {
-      return await job()
-    } finally {
-      const next = this.waiting.shift()
-      if (next) next()
-      else this.free += 1
-    }
-  }
-}
 const imageJobs = new Slots(IMAGE_JOBS_MAX)
 
 /** The image kind announced by the first bytes, or null. */

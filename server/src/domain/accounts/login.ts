@@ -13,7 +13,7 @@ import type { Session } from '../../entities/Session.js'
 import type { User } from '../../entities/User.js'
 import { badRequest, unauthorized } from '../../lib/errors.js'
 import { verifyCaptcha } from './captcha.js'
-import { hashPassword, verifyPassword } from './passwords.js'
+import { hashIsOutdated, hashPassword, verifyPassword } from './passwords.js'
 import { findByEmail, findByUserName, type RequestInfo } from './identity.js'
 import { CAPTCHA_FAILED } from './register.js'
 import { createSession, endSession, type IssuedSession } from './sessions.js'
@@ -61,6 +61,8 @@ export async function login(scope: Scope, input: LoginModel, req: RequestInfo, p
     throw await fail(WRONG_CREDENTIALS, '账户未激活')
   }
   if (!(await verifyPassword(user.passwordHash, input.password))) throw await fail(WRONG_CREDENTIALS, '密码错误')
+  // Hashes made with older, costlier parameters cost every later sign-in as much again.
+  if (hashIsOutdated(user.passwordHash)) user.passwordHash = await hashPassword(input.password)
 
   const now = new Date()
   user.lastSignIn = now

@@ -1,14 +1,51 @@
-/** Password hashing (argon2id) and the Identity password policy (docs/compatibility.md#identity-rules). */
+/**
+ * Password hashing (argon2id) and the Identity password policy (docs/compatibility.md#identity-rules).
+ * Hashing is the costliest thing a request can ask for, so it is rationed
+ * (docs/operations.md#password-hashing): OWASP's argon2id parameters on one lane each, at most one
+ * hash per core but one at a time, and a bounded queue behind them — a sign-in burst at the start
+ * of an event waits its turn or is told to retry, while every other request keeps a core.
+ */
+import os from 'node:os'
 import argon2 from 'argon2'
 import { randomInt } from 'node:crypto'
+import { tooManyRequests } from '../../lib/errors.js'
+import { Slots, SlotsFull } from '../../lib/slots.js'
 
-export const hashPassword = (password: string): Promise<string> => argon2.hash(password, { type: argon2.argon2id })
+/** OWASP's argon2id recommendation (19 MiB, 2 passes, 1 lane): about 30 ms of one core. */
+const HASH_OPTIONS = { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const
+const HASH_JOBS = Math.max(1, Math.min(4, os.availableParallelism() - 1))
+/** Callers queued beyond this get a 429: a few seconds of hashing on one core. */
+const HASH_QUEUE_MAX = 256
+const RETRY_AFTER_SECONDS = 5
+const hashJobs = new Slots(HASH_JOBS, HASH_QUEUE_MAX)
+
+async function rationed<T>(job: () => Promise<T>): Promise<T> {
+  try {
+    return await hashJobs.run(job)
+  } catch (err) {
+    if (err instanceof SlotsFull) throw tooManyRequests(`Too many requests, retry after ${RETRY_AFTER_SECONDS} seconds.`, RETRY_AFTER_SECONDS)
+    throw err
+  }
+}
+
+export const hashPassword = (password: string): Promise<string> => rationed(() => argon2.hash(password, HASH_OPTIONS))
 
 export async function verifyPassword(hash: string, password: string): Promise<boolean> {
+  return rationed(async () => {
+    try {
+      return await argon2.verify(hash, password)
+    } catch {
+      return false
+    }
+  })
+}
+
+/** A stored hash made with other parameters (older accounts): re-hashed at the next sign-in. */
+export function hashIsOutdated(hash: string): boolean {
   try {
-    return await argon2.verify(hash, password)
+    return argon2.needsRehash(hash, HASH_OPTIONS)
   } catch {
-    return false
+    return true
   }
 }
 
