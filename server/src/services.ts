@@ -18,6 +18,8 @@ import { ScoreboardService } from './domain/scoreboard/service.js'
 import { createContainerRuntime, type ContainerRuntime } from './containers/runtime.js'
 import { ReadCache } from './cache/readCache.js'
 import { attachReadCache, listenForInvalidations } from './cache/invalidation.js'
+import { SUBMISSION_CHANNEL, SubmissionSignal } from './domain/submissions/queue.js'
+import { nativePool } from './db/pg.js'
 
 export interface Services {
   config: Config
@@ -39,6 +41,8 @@ export interface Services {
   readCache: ReadCache
   /** The container provider (CONTAINER_PROVIDER) and the proxy's shared state. */
   containers: ContainerRuntime
+  /** Wakes the submission checkers of every node after a submission (domain/submissions/queue.ts). */
+  submissions: SubmissionSignal
   /** Stop background work and close connections (graceful shutdown, tests). */
   close(): Promise<void>
 }
@@ -71,6 +75,9 @@ export async function createServices(config: Config, orm: Orm, log: Logger): Pro
   closers.push(() => invalidations.stop())
   const containers = await createContainerRuntime(config, orm, log)
   closers.push(() => containers.close())
+  const pool = await nativePool(orm)
+  const submissions = new SubmissionSignal(() => pool.query('select pg_notify($1, $2)', [SUBMISSION_CHANNEL, '']), log)
+  closers.push(async () => submissions.close())
   const services: Services = {
     config,
     orm,
@@ -85,6 +92,7 @@ export async function createServices(config: Config, orm: Orm, log: Logger): Pro
     readCache,
     scoreboard: new ScoreboardService({ orm, redis, realtime, log }),
     containers,
+    submissions,
     async close() {
       for (const close of closers.splice(0).reverse()) await close().catch(() => undefined)
       if (redis) await redis.quit().catch(() => undefined)

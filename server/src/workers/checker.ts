@@ -1,7 +1,8 @@
 /**
  * The submission checkers of a node (docs/scoring.md#submission-queue): `CHECKER_CONCURRENCY` loops settle batches of
- * the durable queue (domain/submissions/settle.ts). They are woken by LISTEN on
- * `flagwave_submissions` (a dedicated connection, reconnected after errors) and poll every 2 s as a
+ * the durable queue (domain/submissions/settle.ts). They are woken in-process by this node's
+ * submissions and by LISTEN on `flagwave_submissions` for the other nodes' (a dedicated connection,
+ * reconnected after errors, domain/submissions/queue.ts), and poll every 2 s as a
  * safety net, so a missed NOTIFY, a crash or a restart loses nothing. After each commit they
  * publish in the contract's order (docs/realtime.md#order; docs/scoring.md): monitor events → blood notice →
  * monitor submission → team result → scoreboard engine → the audit entry to admins (stored with
@@ -38,6 +39,7 @@ class Checker implements Worker {
   /** Bumped by every wake-up, so a NOTIFY that arrives mid-batch is not slept through. */
   private generation = 0
   private waiters = new Set<() => void>()
+  private unsubscribe: (() => void) | null = null
 
   constructor(
     private readonly services: Services,
@@ -56,11 +58,14 @@ class Checker implements Worker {
       onUp: () => this.wake(),
     })
     await this.listener.start()
+    // Submissions made on this node wake its checkers without a round trip through PostgreSQL.
+    this.unsubscribe = this.services.submissions.onSubmitted(() => this.wake())
     for (let i = 0; i < this.concurrency; i++) this.loops.push(this.loop())
   }
 
   async stop(): Promise<void> {
     this.stopping = true
+    this.unsubscribe?.()
     this.wake()
     await Promise.all(this.loops)
     await this.listener.stop()
