@@ -1,10 +1,11 @@
 /**
- * createApp(): the Koa application, shared by main.ts and the tests. Middleware order is the
+ * The HTTP request handler: the scoreboard read without Koa, then the Koa application. Middleware order is the
  * request flow of docs/architecture.md#request-flow; the routers come from the one route table in routes/index.ts.
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { RequestListener } from 'node:http'
 import Koa from 'koa'
 import Router from '@koa/router'
 import send from 'koa-send'
@@ -12,7 +13,7 @@ import type { Services } from './services.js'
 import { clientIp } from './http/clientIp.js'
 import { requestContext } from './http/requestContext.js'
 import { errorMiddleware } from './http/errorMiddleware.js'
-import { scoreboardFastPath } from './http/scoreboardRead.js'
+import { scoreboardReads } from './http/scoreboardRead.js'
 import { inlineScriptHashesOf, securityHeaders } from './http/securityHeaders.js'
 import { loadSession } from './http/auth.js'
 import { compression } from './http/compression.js'
@@ -26,7 +27,7 @@ import { sitePolicyOf } from './lib/crossSite.js'
 
 export const CLIENT_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../client/dist')
 
-export function createApp(services: Services): Koa {
+function createApp(services: Services): Koa {
   const app = new Koa({ proxy: services.config.TRUST_PROXY })
   app.context.services = services
   app.silent = true
@@ -36,11 +37,7 @@ export function createApp(services: Services): Koa {
 
   const sitePolicy = sitePolicyOf(services.config)
   app.use(clientIp(sitePolicy.trust))
-  // The board in memory is answered before the per-request plumbing (http/scoreboardRead.ts); its
-  // only error is the rate limit's 429, mapped here. Everything else has its errors mapped inside
-  // the request context, so that the access log records the status that was sent.
-  app.use(errorMiddleware())
-  app.use(scoreboardFastPath())
+  // Errors are mapped inside the request context, so that the access log records the status that was sent.
   app.use(requestContext())
   app.use(errorMiddleware())
   app.use(securityHeaders({ inlineScriptHashes: inlineScriptHashesOf(path.join(CLIENT_DIST, 'index.html')), captchaProvider: services.config.CAPTCHA_PROVIDER }))
@@ -58,6 +55,14 @@ export function createApp(services: Services): Koa {
   app.use(router.routes())
   app.use(fallback())
   return app
+}
+
+/**
+ * What the HTTP server hands each request to: the scoreboard in memory straight from Node's request
+ * event (http/scoreboardRead.ts), everything else to the Koa application.
+ */
+export function requestListener(services: Services): RequestListener {
+  return scoreboardReads(services, sitePolicyOf(services.config).trust, createApp(services).callback())
 }
 
 /** The built SPA: hashed assets cached for a year, other files for a week (docs/compatibility.md#other-global-rules). */

@@ -11,7 +11,7 @@ import { configWarnings, type Config } from './config.js'
 import { migrate, openDatabase } from './db/orm.js'
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './db/embedded.js'
 import { createServices, type Services } from './services.js'
-import { createApp } from './app.js'
+import { requestListener } from './app.js'
 import { attachRealtime } from './realtime/server.js'
 import { ensureAdmin } from './domain/accounts/bootstrap.js'
 import { startWorkers, type Workers } from './workers/index.js'
@@ -40,8 +40,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const services = await createServices(config, orm, log)
   const admin = await ensureAdmin(orm.em.fork(), config.ADMIN_PASSWORD)
 
-  const app = createApp(services)
-  const server = http.createServer(app.callback())
+  const server = http.createServer(requestListener(services))
   server.keepAliveTimeout = 65_000
   attachRealtime(server, services)
   const proxy = new ContainerProxy(services)

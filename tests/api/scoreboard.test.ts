@@ -171,6 +171,61 @@ describe('GET /api/game/{id}/scoreboard', () => {
     expect(JSON.parse(gunzipSync(body).toString('utf8'))).toEqual(plain.body)
   })
 
+  it('answers the board in memory before Koa, with the same headers and bytes as the route', async () => {
+    await get()
+    const raw = (method: string, url: string, headers: Record<string, string> = {}) =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        http
+          .request(server.url + url, { method, headers }, (res) => {
+            const chunks: Buffer[] = []
+            res.on('data', (d) => chunks.push(d))
+            res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }))
+          })
+          .on('error', reject)
+          .end()
+      })
+    for (const encoding of ['gzip, deflate', 'identity']) {
+      // The first request with an Accept-Encoding value not seen yet goes through Koa, which learns it.
+      const viaRoute = await raw('GET', `${path(game.id)}?via=route`, { 'accept-encoding': encoding })
+      const direct = await raw('GET', path(game.id), { 'accept-encoding': encoding })
+      expect(viaRoute.headers['x-request-id']).toBeDefined()
+      expect(direct.headers['x-request-id']).toBeUndefined()
+      expect(direct.status).toBe(200)
+      expect(direct.body.equals(viaRoute.body)).toBe(true)
+      expect(Number(direct.headers['content-length'])).toBe(direct.body.length)
+      for (const name of ['etag', 'x-scoreboard-version', 'cache-control', 'vary', 'x-content-type-options', 'content-type', 'content-encoding']) {
+        expect([name, direct.headers[name]]).toEqual([name, viaRoute.headers[name]])
+      }
+      const head = await raw('HEAD', path(game.id), { 'accept-encoding': encoding })
+      expect(head.status).toBe(200)
+      expect(head.body.length).toBe(0)
+      expect(head.headers['content-length']).toBe(direct.headers['content-length'])
+      const revalidated = await raw('GET', path(game.id), { 'accept-encoding': encoding, 'if-none-match': String(direct.headers.etag) })
+      expect(revalidated.status).toBe(304)
+      expect(revalidated.body.length).toBe(0)
+      expect(revalidated.headers.etag).toBe(direct.headers.etag)
+    }
+  })
+
+  it('counts the global rate limit per forwarded address before Koa, and answers its 429 through the route', async () => {
+    const limited = await startTestServer({ env: { DISABLE_RATE_LIMIT: 'false', TRUST_PROXY: 'true', TRUSTED_PROXIES: '127.0.0.1/8' } })
+    try {
+      const g = await createGame(limited, { start: new Date(Date.now() - HOUR), end: new Date(Date.now() + HOUR) })
+      await limited.services.scoreboard.rebuild(g.id)
+      const from = (ip: string) => limited.client().get(`/api/game/${g.id}/scoreboard`, { 'x-forwarded-for': ip })
+      const statuses: number[] = []
+      for (let i = 0; i < 151; i++) statuses.push((await from('203.0.113.9')).status)
+      expect(statuses.slice(0, 150).every((s) => s === 200)).toBe(true)
+      const refused = await from('203.0.113.9')
+      expect(refused.status).toBe(429)
+      expect(refused.body).toMatchObject({ status: 429 })
+      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/)
+      expect((await from('203.0.113.10')).status).toBe(200)
+    } finally {
+      await limited.close()
+    }
+  })
+
   it('404 for an unknown game, 400 before the start; anonymous callers are welcome', async () => {
     expectError(await get(999_999_999), 404, '比赛未找到')
     const future = await createGame(server, { start: new Date(Date.now() + HOUR), end: new Date(Date.now() + 2 * HOUR) })

@@ -40,7 +40,7 @@ import { ScoreboardState } from '../../server/src/domain/scoreboard/board.js'
 import { rooms } from '@flagwave/shared/events'
 import { insertBaseline } from './baselines.js'
 import { playerCalls, type PlayerCall } from './players.js'
-import { WRK, rotationScript, startBareKoa, wrk, type WrkResult } from './wrk.js'
+import { WRK, ownCpu, rotationScript, startBareKoa, wrk, type WrkResult } from './wrk.js'
 import { benchContainers } from './containers.js'
 import { markdownTable, updateReadme } from './report.js'
 import { dockerAvailable } from '../support/docker.js'
@@ -118,14 +118,16 @@ async function readThroughput(server: RunningServer, pool: pg.Pool) {
   // Rounds of every variant in turn, each figure the median of its rounds: the machine's speed drifts
   // over a minute (other tenants, heap growth), and a baseline measured once at the start would
   // carry that drift into every ratio.
+  const cpu = { cpu: ownCpu }
+  const bareCpu = { cpu: bare.cpu }
   const variants = {
-    bareKoa: () => wrk(bareUrl, { seconds: READ_SECONDS }),
-    bareKoaSameJson: () => wrk(`${bareUrl}json`, { seconds: READ_SECONDS }),
-    bareKoaSameGzip: () => wrk(`${bareUrl}gzip`, { seconds: READ_SECONDS }),
-    healthz: () => wrk(`${server.url}/healthz`, { seconds: READ_SECONDS }),
-    scoreboard: () => wrk(url, { seconds: READ_SECONDS }),
-    scoreboardGzip: () => wrk(url, { headers: { 'Accept-Encoding': 'gzip' }, seconds: READ_SECONDS }),
-    scoreboard304: () => wrk(url, { headers: { 'If-None-Match': snapshot.etag }, seconds: READ_SECONDS }),
+    bareKoa: () => wrk(bareUrl, { seconds: READ_SECONDS, ...bareCpu }),
+    bareKoaSameJson: () => wrk(`${bareUrl}json`, { seconds: READ_SECONDS, ...bareCpu }),
+    bareKoaSameGzip: () => wrk(`${bareUrl}gzip`, { seconds: READ_SECONDS, ...bareCpu }),
+    healthz: () => wrk(`${server.url}/healthz`, { seconds: READ_SECONDS, ...cpu }),
+    scoreboard: () => wrk(url, { seconds: READ_SECONDS, ...cpu }),
+    scoreboardGzip: () => wrk(url, { headers: { 'Accept-Encoding': 'gzip' }, seconds: READ_SECONDS, ...cpu }),
+    scoreboard304: () => wrk(url, { headers: { 'If-None-Match': snapshot.etag }, seconds: READ_SECONDS, ...cpu }),
   }
   const runs = Object.fromEntries(Object.keys(variants).map((k) => [k, [] as WrkResult[]])) as Record<keyof typeof variants, WrkResult[]>
   for (let round = 1; round <= READ_ROUNDS; round++) {
@@ -157,6 +159,8 @@ async function readThroughput(server: RunningServer, pool: pg.Pool) {
     ratio304: round(revalidate.rps / bareResult.rps, 3),
     ratioToSameBytes: round(plain.rps / bareJson.rps, 3),
     ratioGzipToSameBytes: round(gzipped.rps / bareGzip.rps, 3),
+    // The same comparison by CPU time per request, which a busy machine hardly moves.
+    cpuRatioGzipToSameBytes: round(bareGzip.cpuUsPerRequest! / gzipped.cpuUsPerRequest!, 3),
     rounds: READ_ROUNDS,
     rpsByRound: Object.fromEntries(Object.entries(runs).map(([name, list]) => [name, list.map((r) => r.rps)])),
   }

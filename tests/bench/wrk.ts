@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -19,15 +20,41 @@ export interface WrkResult {
   transferPerSec: string
   p50ms: number
   p99ms: number
+  /**
+   * CPU time the server under test spent per answered request (user + system, µs), when the run was
+   * given a `cpu` reader. Unlike requests per second it hardly moves with what else the machine is
+   * doing, so it compares two servers fairly on a busy machine.
+   */
+  cpuUsPerRequest?: number
+}
+
+/** Cumulative CPU time (µs) of this process: for a server running inside the bench. */
+export const ownCpu = (): number => {
+  const usage = process.cpuUsage()
+  return usage.user + usage.system
+}
+
+/** Cumulative CPU time (µs) of another process, from /proc (clock ticks of 10 ms). */
+export function processCpu(pid: number): () => number {
+  return () => {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * 10_000
+  }
 }
 
 const toMs = (value: string, unit: string) => Number(value) * (unit === 'us' ? 0.001 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 1)
 
-export async function wrk(url: string, opts: { headers?: Record<string, string>; script?: string; seconds?: number; connections?: number } = {}): Promise<WrkResult> {
-  const args = ['-t2', `-c${opts.connections ?? 50}`, `-d${opts.seconds ?? 10}s`, '--latency']
+export async function wrk(
+  url: string,
+  opts: { headers?: Record<string, string>; script?: string; seconds?: number; connections?: number; cpu?: () => number } = {},
+): Promise<WrkResult> {
+  const connections = opts.connections ?? 50
+  const args = [`-t${Math.min(2, connections)}`, `-c${connections}`, `-d${opts.seconds ?? 10}s`, '--latency']
   for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}: ${v}`)
   if (opts.script) args.push('-s', opts.script)
   args.push(url)
+  const cpuBefore = opts.cpu?.()
   const out = await new Promise<string>((resolve, reject) => {
     const child = spawn(WRK, args)
     let text = ''
@@ -43,13 +70,16 @@ export async function wrk(url: string, opts: { headers?: Record<string, string>;
   }
   const errors = num(/Non-2xx or 3xx responses: (\d+)/) || 0
   const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out)
+  const requests = num(/(\d+) requests in/)
+  const cpu = opts.cpu && cpuBefore !== undefined ? { cpuUsPerRequest: round((opts.cpu() - cpuBefore) / requests, 1) } : {}
   return {
     rps: Math.round(num(/Requests\/sec:\s+([\d.]+)/)),
-    requests: num(/(\d+) requests in/),
+    requests,
     errors: errors + (socketErrors ? socketErrors.slice(1).map(Number).reduce((a, b) => a + b, 0) : 0),
     transferPerSec: /Transfer\/sec:\s+(\S+)/.exec(out)?.[1] ?? '?',
     p50ms: lat('50'),
     p99ms: lat('99'),
+    ...cpu,
   }
 }
 
@@ -86,7 +116,7 @@ end
 }
 
 /** Start the bare Koa baseline process (tests/bench/bareKoa.ts), optionally serving `bytes`. */
-export async function startBareKoa(bytes: { json?: string; gzip?: Buffer } = {}): Promise<{ url: string; stop: () => Promise<void> }> {
+export async function startBareKoa(bytes: { json?: string; gzip?: Buffer } = {}): Promise<{ url: string; cpu: () => number; stop: () => Promise<void> }> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'flagwave-bare-'))
   const env: Record<string, string> = { ...(process.env as Record<string, string>) }
   if (bytes.json !== undefined) await fs.writeFile((env.BARE_JSON = path.join(dir, 'body.json')), bytes.json)
@@ -98,6 +128,7 @@ export async function startBareKoa(bytes: { json?: string; gzip?: Buffer } = {})
   })
   return {
     url: `http://127.0.0.1:${port}/`,
+    cpu: processCpu(child.pid!),
     stop: async () => {
       child.kill()
       await fs.rm(dir, { recursive: true, force: true })

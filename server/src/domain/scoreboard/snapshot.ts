@@ -8,12 +8,17 @@ import type { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
 
 const gzip = promisify(gzipCallback)
 
+/** The answers http/scoreboardRead.ts writes without Koa. */
+type RawAnswer = 'json' | 'gzip' | 'notModified'
+
 /** One version of a game's scoreboard. */
 export class ScoreboardSnapshot {
   private parsed: ScoreboardModel | undefined
   private compressed: Promise<Buffer> | undefined
   private compressedBuffer: Buffer | undefined
   private validators: Readonly<Record<string, string>> | undefined
+  private jsonBytes: Buffer | undefined
+  private readonly raw = new Map<RawAnswer, string[]>()
 
   constructor(
     readonly gameId: number,
@@ -40,6 +45,27 @@ export class ScoreboardSnapshot {
       Vary: 'Accept-Encoding',
       'X-Content-Type-Options': 'nosniff',
     }))
+  }
+
+  /** The JSON as bytes, encoded once. */
+  get jsonBuffer(): Buffer {
+    return (this.jsonBytes ??= Buffer.from(this.json))
+  }
+
+  /**
+   * Every header of an answer as Node's flat list, for `writeHead` (http/scoreboardRead.ts):
+   * built once per kind, the gzipped kind only once the gzipped copy is ready.
+   */
+  rawHeaders(kind: RawAnswer): string[] {
+    let list = this.raw.get(kind)
+    if (!list) {
+      list = Object.entries(this.headers).flat()
+      if (kind !== 'notModified') list.push('Content-Type', 'application/json; charset=utf-8')
+      if (kind === 'gzip') list.push('Content-Encoding', 'gzip', 'Content-Length', String(this.gzippedNow()!.length))
+      if (kind === 'json') list.push('Content-Length', String(this.jsonBuffer.length))
+      this.raw.set(kind, list)
+    }
+    return list
   }
 
   /** The contract's ScoreboardModel (read-only). */
