@@ -42,8 +42,12 @@ export type SenderConfig = Pick<
   | 'WEBHOOK_TELEGRAM_URL'
 >
 
-/** How long a claim is exclusive: the request's timeout plus room for the resolver and the bookkeeping. */
-const leaseMs = (config: SenderConfig) => config.WEBHOOK_TIMEOUT_MS + 30_000
+/**
+ * How long a claim is exclusive: an attempt (resolving included) ends within WEBHOOK_TIMEOUT_MS,
+ * so twice that plus 5 s leaves room for recording the outcome; only a sender that died leaves a
+ * claim to expire.
+ */
+const leaseMs = (config: SenderConfig) => 2 * config.WEBHOOK_TIMEOUT_MS + 5_000
 
 const CLAIM_SQL = `
   with due as (
@@ -123,9 +127,16 @@ const clip = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 500)
 export async function attempt(config: SenderConfig, d: ClaimedDelivery, signal: AbortSignal): Promise<AttemptOutcome> {
   const request = buildRequest(config, d, { deliveryId: d.deliveryId, event: d.event, payload: d.payload }, new Date())
   if (!belowBase(config, d.kind, request.url)) return { ok: false, retry: false, responseCode: null, error: `target is not below the configured ${d.kind} base URL` }
+  const deadline = Date.now() + config.WEBHOOK_TIMEOUT_MS
   let target
   try {
-    target = await resolveTarget(request.url, d.allowPrivate || config.WEBHOOK_ALLOW_PRIVATE || operatorHost(d.kind))
+    let timer: NodeJS.Timeout | undefined
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new TargetRefused('the host does not resolve in time')), config.WEBHOOK_TIMEOUT_MS)
+    })
+    target = await Promise.race([resolveTarget(request.url, d.allowPrivate || config.WEBHOOK_ALLOW_PRIVATE || operatorHost(d.kind)), late]).finally(() =>
+      clearTimeout(timer),
+    )
   } catch (err) {
     if (err instanceof TargetRefused) return { ok: false, retry: /does not resolve/.test(err.message), responseCode: null, error: `refused: ${err.message}` }
     throw err
@@ -138,7 +149,6 @@ export async function attempt(config: SenderConfig, d: ClaimedDelivery, signal: 
         method: 'POST',
         headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
         lookup: target.lookup,
-        timeout: config.WEBHOOK_TIMEOUT_MS,
         signal,
         agent: false,
       },
@@ -171,7 +181,9 @@ export async function attempt(config: SenderConfig, d: ClaimedDelivery, signal: 
         })
       },
     )
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${config.WEBHOOK_TIMEOUT_MS} ms`)))
+    // One deadline for connecting, sending and reading the answer (a target dripping bytes included).
+    const timer = setTimeout(() => req.destroy(new Error(`no complete answer within ${config.WEBHOOK_TIMEOUT_MS} ms`)), Math.max(0, deadline - Date.now()))
+    req.on('close', () => clearTimeout(timer))
     req.on('error', (err: NodeJS.ErrnoException) => {
       if (signal.aborted) resolve({ ok: false, retry: true, responseCode: null, error: 'interrupted: the sending node stopped', interrupted: true })
       else resolve({ ok: false, retry: true, responseCode: null, error: clip(`${err.code ?? ''} ${err.message}`) })
