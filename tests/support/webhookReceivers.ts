@@ -14,7 +14,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-export interface Received {
+interface Received {
   path: string
   headers: http.IncomingHttpHeaders
   raw: string

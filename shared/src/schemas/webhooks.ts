@@ -6,8 +6,8 @@ import { z } from 'zod'
 import { WebhookDeliveryStatus, WebhookEvent, WebhookKind } from '../enums.js'
 import { intOut, requiredString, wireBool, wireDateOut } from './fields.js'
 
-export const WEBHOOK_NAME_MAX = 64
-export const WEBHOOK_URL_MAX = 2048
+const WEBHOOK_NAME_MAX = 64
+const WEBHOOK_URL_MAX = 2048
 
 /**
  * Request of `POST /api/edit/games/{id}/webhooks` and `PUT …/webhooks/{webhookId}`. `secret` is the

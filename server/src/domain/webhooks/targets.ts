@@ -34,7 +34,7 @@ export interface DeliveryRequest {
 const BLOOD = ['一血', '二血', '三血']
 
 /** The one-line message chat services show. */
-export function messageText(event: string, p: WebhookPayload): string {
+function messageText(event: string, p: WebhookPayload): string {
   const title = p.challenge?.title ?? ''
   const game = `[${p.game.title}] `
   switch (event) {
