@@ -140,6 +140,7 @@ export const routes: RouteObject[] = [
                           { path: 'notices', element: screen(() => import('./pages/admin/games/Notices')) },
                           { path: 'review', element: screen(() => import('./pages/admin/games/Review')) },
                           { path: 'writeups', element: screen(() => import('./pages/admin/games/Writeups')) },
+                          { path: 'integrations', element: screen(() => import('./pages/admin/games/Integrations')) },
                           {
                             path: 'challenges',
                             children: [

@@ -80,6 +80,20 @@ const EnvSchema = z.object({
   SESSION_PURGE_INTERVAL_MS: z.coerce.number().int().min(200).max(86_400_000).default(3_600_000),
   /** Number of submission-checker workers in this process. */
   CHECKER_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(2),
+  /** Webhooks (docs/webhooks.md#configuration): deliveries in flight per node, per-attempt timeout, attempts before giving up. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(0).max(256).default(8),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(12),
+  /** First retry delay; doubled per attempt (capped at an hour), with jitter. */
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(5_000),
+  /** How often each node looks for due deliveries and for games that started or ended. */
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  /** Let every webhook reach loopback, private and link-local addresses (docs/webhooks.md#ssrf). */
+  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  /** Chat services' base URLs: a Discord or Slack target must start with its base; Telegram's bot API lives under its base. */
+  WEBHOOK_DISCORD_URL: z.url({ protocol: /^https?$/ }).default('https://discord.com/api/webhooks/'),
+  WEBHOOK_SLACK_URL: z.url({ protocol: /^https?$/ }).default('https://hooks.slack.com/services/'),
+  WEBHOOK_TELEGRAM_URL: z.url({ protocol: /^https?$/ }).default('https://api.telegram.org'),
   /** Build information shown in the footer (docs/compatibility.md#defaults-and-build-information). */
   BUILD_SHA: z.string().default(''),
   BUILD_TAG: z.string().default('v2.0.1'),

@@ -100,3 +100,15 @@ export function wireEnum<const T extends readonly [string, ...string[]]>(names: 
       return found
     })
 }
+
+/** Flagwave's webhook targets (docs/webhooks.md#targets); not part of the GZ::CTF contract. */
+export const WebhookKind = ['Discord', 'Slack', 'Telegram', 'Generic'] as const
+export type WebhookKind = (typeof WebhookKind)[number]
+
+/** What a webhook may subscribe to (docs/webhooks.md#events). `test` is only ever sent by the "send test" button. */
+export const WebhookEvent = ['blood', 'solve', 'notice', 'gameStart', 'gameEnd'] as const
+export type WebhookEvent = (typeof WebhookEvent)[number]
+
+/** A delivery's state in the outbox (docs/webhooks.md#outbox). */
+export const WebhookDeliveryStatus = ['Pending', 'Sending', 'Delivered', 'Failed'] as const
+export type WebhookDeliveryStatus = (typeof WebhookDeliveryStatus)[number]

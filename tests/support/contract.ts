@@ -122,3 +122,19 @@ export const CONTRACT_ENDPOINTS: ContractEndpoint[] = [
   { n: 104, method: 'PUT', path: '/api/team/{id}/avatar', caller: 'User', extra: ['captain'], rateLimit: null, success: 'string (URL)' },
   { n: 105, method: 'DELETE', path: '/api/team/{id}', caller: 'User', extra: ['captain'], rateLimit: null, success: 'empty' },
 ]
+
+/**
+ * Endpoints Flagwave adds beyond the contract (docs/compatibility.md#scope), with the same
+ * columns, so the permission matrix and the route-table test cover them too.
+ */
+export const FLAGWAVE_ENDPOINTS: ContractEndpoint[] = [
+  { n: 1001, method: 'GET', path: '/api/edit/games/{id}/webhooks', caller: 'Admin', extra: [], rateLimit: null, success: 'WebhookModel[]' },
+  { n: 1002, method: 'POST', path: '/api/edit/games/{id}/webhooks', caller: 'Admin', extra: [], rateLimit: null, success: 'WebhookModel' },
+  { n: 1003, method: 'PUT', path: '/api/edit/games/{id}/webhooks/{webhookId}', caller: 'Admin', extra: [], rateLimit: null, success: 'WebhookModel' },
+  { n: 1004, method: 'DELETE', path: '/api/edit/games/{id}/webhooks/{webhookId}', caller: 'Admin', extra: [], rateLimit: null, success: 'empty' },
+  { n: 1005, method: 'POST', path: '/api/edit/games/{id}/webhooks/{webhookId}/test', caller: 'Admin', extra: [], rateLimit: null, success: 'WebhookDeliveryModel' },
+  { n: 1006, method: 'GET', path: '/api/edit/games/{id}/webhooks/{webhookId}/deliveries', caller: 'Admin', extra: [], rateLimit: null, success: 'ArrayResponse<WebhookDeliveryModel>' },
+  { n: 1007, method: 'GET', path: '/api/edit/games/{id}/ctftime', caller: 'Admin', extra: [], rateLimit: null, success: 'CtftimeSetting' },
+  { n: 1008, method: 'PUT', path: '/api/edit/games/{id}/ctftime', caller: 'Admin', extra: [], rateLimit: null, success: 'CtftimeSetting' },
+  { n: 1009, method: 'GET', path: '/api/game/{id}/ctftime', caller: 'anon', extra: [], rateLimit: null, success: 'CtftimeFeed' },
+]

@@ -13,6 +13,7 @@ import type { Challenge } from '../../server/src/entities/Challenge.js'
 import type { Team } from '../../server/src/entities/Team.js'
 import type { Participation } from '../../server/src/entities/Participation.js'
 import { Flag } from '../../server/src/entities/Flag.js'
+import { Webhook } from '../../server/src/entities/Webhook.js'
 import { User } from '../../server/src/entities/User.js'
 import { capturesRoot } from '../../server/src/containers/pcap.js'
 import { inviteCode } from '../../server/src/domain/teams/inviteCode.js'
@@ -93,6 +94,8 @@ export interface World {
   containerId: string
   capture: { challengeId: number; participationId: number; fileName: string }
   inviteCodeA: string
+  /** Webhooks of the game (docs/webhooks.md): one to keep, one that destructive endpoints may delete. */
+  webhooks: { main: number; spare: number }
 }
 
 export async function buildWorld(server: TestServer): Promise<World> {
@@ -177,6 +180,12 @@ export async function buildWorld(server: TestServer): Promise<World> {
 
   await server.services.scoreboard.rebuild(game.id)
 
+  // Generic targets on a loopback address without allowPrivate: a test delivery is refused at once, never sent.
+  const hookEm = em()
+  const [mainHook, spareHook] = ['main', 'spare'].map((name) =>
+    hookEm.create(Webhook, { game: game.id, name, kind: 'Generic', url: 'http://127.0.0.1:9/hook', secret: 'whsec_fixture', events: ['solve'] }),
+  ) as [Webhook, Webhook]
+  await hookEm.flush()
   return {
     server,
     clients: {
@@ -203,5 +212,6 @@ export async function buildWorld(server: TestServer): Promise<World> {
     containerId: container.id,
     capture: { challengeId: containerChallenge.id, participationId: partA.id, fileName: captureName },
     inviteCodeA: inviteCode(a),
+    webhooks: { main: mainHook.id, spare: spareHook.id },
   }
 }

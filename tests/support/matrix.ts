@@ -9,7 +9,7 @@
  */
 import type { RouteSpec } from '../../server/src/http/route.js'
 import { roleRank, type Role } from '@flagwave/shared/enums'
-import { CONTRACT_ENDPOINTS, type ContractEndpoint } from './contract.js'
+import { CONTRACT_ENDPOINTS, FLAGWAVE_ENDPOINTS, type ContractEndpoint } from './contract.js'
 import { CALLER_ROLE, PDF_BYTES, type Caller, type World } from './fixtures.js'
 import type { ApiClient, ApiResponse } from './client.js'
 
@@ -102,6 +102,16 @@ export const MATRIX: Record<string, MatrixRow> = {
   'POST /api/edit/games/:id/challenges/:cId/attachment': { path: (w) => `/api/edit/games/${g(w)}/challenges/${w.challenges.static.id}/attachment`, request: () => ({ json: [] }) },
   'POST /api/edit/games/:id/challenges/:cId/flags': { path: (w) => `/api/edit/games/${g(w)}/challenges/${w.challenges.static.id}/flags`, request: () => ({ json: {} }) },
   'DELETE /api/edit/games/:id/challenges/:cId/flags/:fId': { path: (w) => `/api/edit/games/${g(w)}/challenges/${w.challenges.spare.id}/flags/${w.flags.spare.id}`, phase: 1 },
+  // Flagwave's webhooks and CTFtime switch (docs/webhooks.md); bodies fail validation unless harmless.
+  'GET /api/edit/games/:id/webhooks': { path: (w) => `/api/edit/games/${g(w)}/webhooks` },
+  'POST /api/edit/games/:id/webhooks': { path: (w) => `/api/edit/games/${g(w)}/webhooks`, request: () => ({ json: {} }) },
+  'PUT /api/edit/games/:id/webhooks/:webhookId': { path: (w) => `/api/edit/games/${g(w)}/webhooks/${w.webhooks.main}`, request: () => ({ json: {} }) },
+  'DELETE /api/edit/games/:id/webhooks/:webhookId': { path: (w) => `/api/edit/games/${g(w)}/webhooks/${w.webhooks.spare}`, phase: 1 },
+  'POST /api/edit/games/:id/webhooks/:webhookId/test': { path: (w) => `/api/edit/games/${g(w)}/webhooks/${w.webhooks.main}/test` },
+  'GET /api/edit/games/:id/webhooks/:webhookId/deliveries': { path: (w) => `/api/edit/games/${g(w)}/webhooks/${w.webhooks.main}/deliveries` },
+  'GET /api/edit/games/:id/ctftime': { path: (w) => `/api/edit/games/${g(w)}/ctftime` },
+  'PUT /api/edit/games/:id/ctftime': { path: (w) => `/api/edit/games/${g(w)}/ctftime`, request: () => ({ json: { enabled: 'on' } }) },
+  'GET /api/game/:id/ctftime': { path: (w) => `/api/game/${g(w)}/ctftime` },
 
   /* ------------------------------------------------------------------- game */
   'GET /api/game': { path: () => '/api/game' },
@@ -178,7 +188,7 @@ export function expectedOutcome(route: RouteSpec, contract: ContractEndpoint, ca
   return 'permitted'
 }
 
-export const contractRowOf = (route: RouteSpec): ContractEndpoint | undefined => CONTRACT_ENDPOINTS.find((e) => routeKey(e.method, e.path) === routeKey(route.method, route.path))
+export const contractRowOf = (route: RouteSpec): ContractEndpoint | undefined => [...CONTRACT_ENDPOINTS, ...FLAGWAVE_ENDPOINTS].find((e) => routeKey(e.method, e.path) === routeKey(route.method, route.path))
 
 export const specKey = (route: RouteSpec) => `${route.method} ${route.path}`
 

@@ -21,6 +21,7 @@ import {
   type FlagCreateModel,
 } from '@flagwave/shared/schemas/challenges'
 import { WriteupInfoModel } from '@flagwave/shared/schemas/play'
+import { CtftimeSetting, WebhookDeliveryModel, WebhookModel, type WebhookInput } from '@flagwave/shared/schemas/webhooks'
 import { ParticipationInfoModel } from '@flagwave/shared/schemas/teams'
 import { adminApi } from './admin'
 import { hashKey, type QueryKey } from '@tanstack/react-query'
@@ -42,7 +43,24 @@ const game = (id: number) => `/api/edit/games/${id}`
 const challenge = (id: number, cId: number) => `${game(id)}/challenges/${cId}`
 
 
+const DeliveryPage = arrayResponseOf(WebhookDeliveryModel)
+
 export const editApi = {
+  /** Flagwave's webhooks of a game (docs/webhooks.md); secrets included, Admin only. */
+  webhooks: {
+    list: (id: number) => http.get(`${game(id)}/webhooks`, { schema: z.array(WebhookModel) }),
+    create: (id: number, body: WebhookInput) => http.post(`${game(id)}/webhooks`, { json: body, schema: WebhookModel }),
+    update: (id: number, webhookId: number, body: WebhookInput) => http.put(`${game(id)}/webhooks/${webhookId}`, { json: body, schema: WebhookModel }),
+    remove: (id: number, webhookId: number) => http.delete(`${game(id)}/webhooks/${webhookId}`),
+    /** Queues a `test` delivery; 200 with its log row. */
+    test: (id: number, webhookId: number) => http.post(`${game(id)}/webhooks/${webhookId}/test`, { schema: WebhookDeliveryModel }),
+    deliveries: (id: number, webhookId: number) => http.get(`${game(id)}/webhooks/${webhookId}/deliveries`, { query: { count: 20, skip: 0 }, schema: DeliveryPage }),
+  },
+  /** The game's CTFtime feed switch (docs/webhooks.md#ctftime-feed). */
+  ctftime: {
+    get: (id: number) => http.get(`${game(id)}/ctftime`, { schema: CtftimeSetting }),
+    set: (id: number, enabled: boolean) => http.put(`${game(id)}/ctftime`, { json: { enabled }, schema: CtftimeSetting }),
+  },
   games: {
     /** ArrayResponse ordered by id descending; `total` = number of games. `count` defaults to 0 on the server. */
     list: (count: number, skip: number) => http.get('/api/edit/games', { query: { count, skip }, schema: GamePage }),

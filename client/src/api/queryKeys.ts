@@ -69,6 +69,9 @@ export const queryKeys = {
     challenges: (id: number) => pathKey(`${editGame(id)}/challenges`),
     challenge: (id: number, challengeId: number) => pathKey(`${editGame(id)}/challenges/${challengeId}`),
     writeups: (id: number) => pathKey(`/api/admin/writeups/${id}`),
+    webhooks: (id: number) => pathKey(`${editGame(id)}/webhooks`),
+    deliveries: (id: number, webhookId: number) => pathKey(`${editGame(id)}/webhooks/${webhookId}/deliveries`),
+    ctftime: (id: number) => pathKey(`${editGame(id)}/ctftime`),
   },
 
   admin: {

@@ -26,6 +26,8 @@ export const GameSchema = defineEntity({
     wpddl: p.datetime(),
     wpNote: p.text().default(''),
     bloodBonus: p.bigint('number').default(DEFAULT_BLOOD_BONUS),
+    /** `GET /api/game/{id}/ctftime` is served (docs/webhooks.md#ctftime-feed); a Flagwave setting, outside GameInfoModel. */
+    ctftimeFeed: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 })

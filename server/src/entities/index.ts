@@ -18,6 +18,8 @@ import { SubmissionSchema } from './Submission.js'
 import { GameNoticeSchema } from './GameNotice.js'
 import { GameEventSchema } from './GameEvent.js'
 import { CheatInfoSchema } from './CheatInfo.js'
+import { WebhookSchema } from './Webhook.js'
+import { WebhookDeliverySchema } from './WebhookDelivery.js'
 
 export const entities = [
   UserSchema,
@@ -39,4 +41,6 @@ export const entities = [
   GameNoticeSchema,
   GameEventSchema,
   CheatInfoSchema,
+  WebhookSchema,
+  WebhookDeliverySchema,
 ]

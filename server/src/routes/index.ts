@@ -20,6 +20,7 @@ import { captureRoutes } from './captures.js'
 import { infoRoutes } from './info.js'
 import { proxyRoutes } from './proxy.js'
 import { teamRoutes } from './team.js'
+import { ctftimeRoutes, webhookRoutes } from './webhooks.js'
 
 export const allRoutes: RouteSpec[] = [
   ...accountRoutes,
@@ -31,11 +32,13 @@ export const allRoutes: RouteSpec[] = [
   ...postRoutes,
   ...editGameRoutes,
   ...editContainerRoutes,
+  ...webhookRoutes,
   // Literal segments (`/api/game/games/...`, `/api/game/captures/...`) before `/api/game/:id`.
   ...captureRoutes,
   ...gameMonitorRoutes,
   ...containerRoutes,
   ...submissionRoutes,
+  ...ctftimeRoutes,
   ...gameRoutes,
   ...infoRoutes,
   ...proxyRoutes,

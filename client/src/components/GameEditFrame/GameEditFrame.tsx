@@ -1,11 +1,11 @@
 /**
  * The frame of a game's editing screens (admin/games/{id}/…): a back link to the game list, the
- * game's title with its hidden/practice badges, and tabs for Info, Notices, Challenges, Review
- * and Writeups. The editors render themselves inside it (the router's AdminLayout stays above).
+ * game's title with its hidden/practice badges, and tabs for Info, Notices, Challenges, Review,
+ * Writeups and Integrations (webhooks, the CTFtime feed). The editors render themselves inside it (the router's AdminLayout stays above).
  */
 import type { ReactNode } from 'react'
 import { ActionIcon, Badge, Group, Skeleton, Stack, Tabs, Title, Tooltip } from '@mantine/core'
-import { IconArrowLeft, IconFileText, IconFlag, IconInfoCircle, IconSpeakerphone, IconUserCheck } from '@tabler/icons-react'
+import { IconArrowLeft, IconFileText, IconFlag, IconInfoCircle, IconPlugConnected, IconSpeakerphone, IconUserCheck } from '@tabler/icons-react'
 import { useLocation, useNavigate, useParams } from 'react-router-dom'
 import { editApi } from '../../api/edit'
 import { skipToken, useQuery } from '@tanstack/react-query'
@@ -36,6 +36,7 @@ const TABS = [
   { value: 'challenges', label: '比赛题目', icon: IconFlag },
   { value: 'review', label: '参赛审核', icon: IconUserCheck },
   { value: 'writeups', label: 'Writeups', icon: IconFileText },
+  { value: 'integrations', label: '集成', icon: IconPlugConnected },
 ] as const
 
 export interface GameEditFrameProps {

@@ -13,6 +13,7 @@ import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
 import { readCacheOf, tags } from '../../cache/invalidation.js'
 import { pushNotices } from './events.js'
+import { enqueueEvent } from '../webhooks/outbox.js'
 import { assertNoticeDeletable, assertNoticeEditable } from './policy.js'
 
 /** System notice texts (docs/compatibility.md#game-notice-and-event-shapes GameNotice). */
@@ -27,10 +28,17 @@ export function addNotice(em: EntityManager, game: Game | number, type: NoticeTy
   return em.create(GameNotice, { game, type, content, publishTime: now } as never)
 }
 
-/** `POST /api/edit/games/{id}/notices`: pushed to the game room, players' cache flushed. */
+/**
+ * `POST /api/edit/games/{id}/notices`: pushed to the game room, players' cache flushed, and
+ * announced to the game's webhooks by deliveries written in the notice's transaction.
+ */
 export async function postNotice(scope: Scope, actor: Actor, game: Game, content: string): Promise<GameNotice> {
-  const notice = addNotice(scope.em, game, 'Normal', content)
-  await scope.em.flush()
+  const notice = await scope.em.transactional(async (em) => {
+    const created = addNotice(em, game, 'Normal', content)
+    await em.flush()
+    await enqueueEvent(em, game.id, 'notice', { game: { id: game.id, title: game.title }, time: created.publishTime.toISOString(), content })
+    return created
+  })
   pushNotices(scope.events, game.id, [notice])
   await scope.services.audit.success(actor, `发布了比赛 #${game.id} 的通知 #${notice.id}`)
   return notice

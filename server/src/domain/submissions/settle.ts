@@ -13,7 +13,9 @@
  *    then count the team's first solve: `acceptedCount` + 1, and the blood rank is the number of
  *    teams counted before it, in settling order (first three → blood notice while the game runs);
  * 4. write statuses, counters, events, notices, cheat rows and audit-log entries in one statement,
- *    and NOTIFY the solves to the scoreboard owner — delivered only if the transaction commits.
+ *    and NOTIFY the solves to the scoreboard owner — delivered only if the transaction commits;
+ *    then the webhook deliveries of the counted solves and bloods (docs/webhooks.md#outbox), in
+ *    the same transaction.
  *
  * The row lock plus the status transition make every submission settle exactly once, however
  * many checkers and nodes run. What to publish afterwards is returned to the caller.
@@ -26,6 +28,7 @@ import type { SolveData } from '../scoreboard/engine.js'
 import { SOLVE_CHANNEL, encodeSolve, type SolveMessage } from '../scoreboard/solveChannel.js'
 import { inTransaction } from '../../db/pg.js'
 import { bloodNotice, cheatEventText, flagSubmitEventText, judge } from './judge.js'
+import { enqueueSolves, type SolveHook } from '../webhooks/outbox.js'
 
 /**
  * One settled submission, as records: domain/submissions/events.ts turns it into the pushes, in
@@ -200,6 +203,7 @@ export async function settleBatch(pool: pg.Pool, limit: number): Promise<Settled
     const changedCounts = new Map<number, number>()
     const solvesByGame = new Map<number, SolveData[]>()
     const notices: { settled: Settled; type: NoticeType; content: string }[] = []
+    const hooks: SolveHook[] = []
     for (const r of claimed) {
       const final = status.get(r.id)!
       const userName = r.user_name ?? ''
@@ -241,6 +245,7 @@ export async function settleBatch(pool: pg.Pool, limit: number): Promise<Settled
           changedCounts.set(r.challenge_id, rank + 1)
           const notice = settledAt.getTime() <= r.end_ms ? bloodNotice(rank, r.team_name, r.title) : null
           if (notice) notices.push({ settled, ...notice })
+          hooks.push({ gameId: r.game_id, blood: notice ? rank : -1, team: r.team_name, challengeId: r.challenge_id, challengeTitle: r.title, time: new Date(r.submit_ms) })
         }
         // A repeated solve goes to the engine too: settled out of order it may be the earlier one.
         settled.solve = {
@@ -289,6 +294,7 @@ export async function settleBatch(pool: pg.Pool, limit: number): Promise<Settled
     ])
     const row = written.rows[0]!
     if (Number(row.updated) !== results.length) throw new Error(`settled ${row.updated} of ${results.length} claimed submissions`)
+    await enqueueSolves(db, hooks, settledAt)
     // The players' notice lists of these games are stale from this commit on (docs/architecture.md#read-cache).
     if (notices.length) await db.query(invalidationQuery([...new Set(notices.map((n) => tags.gameNotices(n.settled.gameId)))]))
     for (const n of notices) {
