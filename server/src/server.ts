@@ -39,7 +39,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const orm = await openDatabase(databaseUrl, log)
   await migrate(orm)
   const services = await createServices(config, orm, log)
-  const admin = await ensureAdmin(orm.em.fork(), config.ADMIN_PASSWORD)
+  const admin = await ensureAdmin(orm.em.fork(), config)
 
   const app = createApp(services)
   const server = http.createServer(app.callback())
