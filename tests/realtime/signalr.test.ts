@@ -124,6 +124,19 @@ describe('/hub/user', () => {
     expect(await result).toEqual({ id, challengeId: challenge.id, status: 'Accepted' })
   })
 
+  it('follows room moves: a participation accepted while connected puts the connection into the team room', async () => {
+    const game = await createGame(server)
+    const player = await createPlayer(server, game, { status: 'Pending' })
+    const hub = await connectHub(server, 'user', { game: game.id, client: player.client })
+    await roomSize(server, 'user', rooms.game(game.id), 1)
+    expect(roomCount(server, 'user', rooms.team(game.id, player.participation.id))).toBe(0)
+    const update = hub.next('ReceivedParticipationUpdate')
+    expect((await admin.put(`/api/admin/participation/${player.participation.id}/Accepted`)).status).toBe(200)
+    expect(await update).toEqual({ gameId: game.id, participationId: player.participation.id, status: 'Accepted' })
+    // The move happened before the update was published (docs/realtime.md#room-moves).
+    expect(roomCount(server, 'user', rooms.team(game.id, player.participation.id))).toBe(1)
+  })
+
   it('refuses a banned caller and, before the start, a user; neither reconnects', async () => {
     const upcoming = await createGame(server, { start: new Date(Date.now() + HOUR), end: new Date(Date.now() + 2 * HOUR) })
     expect(await refusalOf(server, 'user', { game: started.id, client: banned.client })).toMatch(/Refused: banned/)
@@ -304,6 +317,31 @@ describe('the protocol over a raw WebSocket', () => {
     const records = await garbage.until(2)
     expect(JSON.parse(records[1]!)).toMatchObject({ type: 7, error: expect.stringContaining('Invalid JSON') })
     await garbage.closed
+  })
+
+  it('pings an idle client, closes one silent for 30 s and one that never shakes hands within 15 s', { timeout: 60_000 }, async () => {
+    const pinging = await rawHub(`/hub/user?game=${started.id}`)
+    const silent = await rawHub(`/hub/user?game=${started.id}`)
+    const mute = await rawHub('/hub/user')
+    for (const hub of [pinging, silent]) hub.ws.send(`{"protocol":"json","version":1}${RS}`)
+    const keepAlive = setInterval(() => pinging.ws.send(`{"type":6}${RS}`), 5000)
+    try {
+      const openedAt = Date.now()
+      const muteClosed = await mute.closed
+      expect(Date.now() - openedAt).toBeGreaterThanOrEqual(14_000)
+      expect(muteClosed).toBe(1000)
+      expect(JSON.parse(mute.received[0]!)).toEqual({ error: expect.stringContaining('Handshake') })
+      await silent.closed
+      expect(Date.now() - openedAt).toBeGreaterThanOrEqual(29_000)
+      const last = JSON.parse(silent.received.at(-1)!)
+      expect(last).toMatchObject({ type: 7, allowReconnect: true, error: expect.stringContaining('timeout') })
+      // The other one heard the server's pings and is still open.
+      expect(pinging.received.slice(1).map((r) => JSON.parse(r))).toContainEqual({ type: 6 })
+      expect(pinging.ws.readyState).toBe(WebSocket.OPEN)
+    } finally {
+      clearInterval(keepAlive)
+      pinging.ws.close()
+    }
   })
 
   it('a refused caller gets a close message that forbids reconnecting', async () => {
