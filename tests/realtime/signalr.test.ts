@@ -312,8 +312,15 @@ describe('the protocol over a raw WebSocket', () => {
     expect(JSON.parse((await endless.until(2))[1]!)).toMatchObject({ type: 7, error: 'Message too large.' })
     await endless.closed
 
-    const garbage = await rawHub('/hub/user')
-    garbage.ws.send(`{"protocol":"json","version":1}${RS}not json${RS}`)
+    // A connection the hub closes leaves its rooms at once, not when the client finishes the WebSocket close.
+    const game = await createGame(server)
+    const garbage = await rawHub(`/hub/user?game=${game.id}`)
+    garbage.ws.send(`{"protocol":"json","version":1}${RS}`)
+    await roomSize(server, 'user', rooms.game(game.id), 1)
+    garbage.ws.pause()
+    garbage.ws.send(`not json${RS}`)
+    await expect.poll(() => roomCount(server, 'user', rooms.game(game.id))).toBe(0)
+    garbage.ws.resume()
     const records = await garbage.until(2)
     expect(JSON.parse(records[1]!)).toMatchObject({ type: 7, error: expect.stringContaining('Invalid JSON') })
     await garbage.closed

@@ -51,7 +51,9 @@ interface Hub {
 }
 
 function hubOf(url: string | undefined): (Hub & { query: URLSearchParams }) | null {
-  const parsed = new URL(url ?? '/', 'http://hub.invalid')
+  // Every HTTP request passes here (server.ts): most are answered by the prefix alone.
+  if (!url?.startsWith('/hub/')) return null
+  const parsed = new URL(url, 'http://hub.invalid')
   const match = HUB_PATH.exec(parsed.pathname)
   return match ? { name: match[1] as NamespaceName, negotiate: match[2] !== undefined, query: parsed.searchParams } : null
 }
@@ -161,16 +163,21 @@ class EngineBridge extends EventEmitter {
     return this.write(encoded)
   }
 
-  /** Socket.IO closes the connection (a disconnect, a refusal, shutdown). */
+  /**
+   * The connection ends (Socket.IO disconnects it, or the hub closes it): the close message goes
+   * out and Socket.IO hears of it at once, so the socket leaves its rooms without waiting for the
+   * client to answer the WebSocket's closing handshake.
+   */
   close(): this {
     if (this.readyState === 'open') {
       this.readyState = 'closed'
       this.connection.close(null, true)
     }
+    this.transportClosed('forced close')
     return this
   }
 
-  /** The WebSocket is gone: tell Socket.IO once, so the socket leaves its rooms. */
+  /** The WebSocket is gone or closing: tell Socket.IO once, so the socket leaves its rooms. */
   transportClosed(reason: string): void {
     this.readyState = 'closed'
     if (this.closeEmitted) return
