@@ -16,6 +16,7 @@ import { attachRealtime } from './realtime/server.js'
 import { ensureAdmin } from './domain/accounts/bootstrap.js'
 import { startWorkers, type Workers } from './workers/index.js'
 import { ContainerProxy, isProxyPath } from './containers/proxy.js'
+import { SignalRHubs, isHubPath } from './realtime/signalr.js'
 
 export interface RunningServer {
   url: string
@@ -38,13 +39,14 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const orm = await openDatabase(databaseUrl, log)
   await migrate(orm)
   const services = await createServices(config, orm, log)
-  const admin = await ensureAdmin(orm.em.fork(), config.ADMIN_PASSWORD)
+  const admin = await ensureAdmin(orm.em.fork(), config)
 
   const server = http.createServer(requestListener(services))
   server.keepAliveTimeout = 65_000
-  attachRealtime(server, services)
+  const hubs = new SignalRHubs(attachRealtime(server, services), services)
   const proxy = new ContainerProxy(services)
-  routeProxyUpgrades(server, proxy)
+  routeUpgrades(server, proxy, hubs)
+  routeHubRequests(server, hubs)
   const workers: Workers = await startWorkers(services)
 
   await new Promise<void>((resolve, reject) => {
@@ -63,6 +65,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       await workers.stop()
       proxy.close()
       await services.realtime.close()
+      hubs.close()
       server.closeIdleConnections()
       await Promise.race([stopped, new Promise((r) => setTimeout(r, 10_000))])
       server.closeAllConnections()
@@ -75,16 +78,30 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
 }
 
 /**
- * WebSocket upgrades of `/api/proxy/…` go to the container proxy (docs/compatibility.md#group-proxy); every other
- * upgrade (Socket.IO at /socket.io) reaches the listeners registered before, unchanged. One
- * dispatcher replaces them so that Socket.IO's "destroy unknown upgrades" timer never sees a
- * proxy connection.
+ * WebSocket upgrades of `/api/proxy/…` go to the container proxy (docs/compatibility.md#group-proxy), those of
+ * `/hub/{name}` to the SignalR hubs (docs/realtime.md#signalr-hubs); every other upgrade (Socket.IO at
+ * /socket.io) reaches the listeners registered before, unchanged. One dispatcher replaces them so
+ * that Socket.IO's "destroy unknown upgrades" timer never sees a proxy or hub connection.
  */
-function routeProxyUpgrades(server: http.Server, proxy: ContainerProxy): void {
+function routeUpgrades(server: http.Server, proxy: ContainerProxy, hubs: SignalRHubs): void {
   const others = server.listeners('upgrade') as ((req: http.IncomingMessage, socket: Duplex, head: Buffer) => void)[]
   server.removeAllListeners('upgrade')
   server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     if (isProxyPath(req.url)) return proxy.handleUpgrade(req, socket, head)
+    if (isHubPath(req.url)) return hubs.handleUpgrade(req, socket, head)
     for (const listener of others) listener.call(server, req, socket, head)
+  })
+}
+
+/**
+ * SignalR's negotiation (`POST /hub/{name}/negotiate`) is the hubs' transport, like Socket.IO's
+ * `/socket.io/` requests, and is answered before Koa; every other request goes on as before.
+ */
+function routeHubRequests(server: http.Server, hubs: SignalRHubs): void {
+  const others = server.listeners('request') as ((req: http.IncomingMessage, res: http.ServerResponse) => void)[]
+  server.removeAllListeners('request')
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (hubs.handleRequest(req, res)) return
+    for (const listener of others) listener.call(server, req, res)
   })
 }
