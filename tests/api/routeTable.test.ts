@@ -5,12 +5,12 @@
  */
 import { describe, expect, it } from 'vitest'
 import { allRoutes } from '../../server/src/routes/index.js'
-import { CONTRACT_ENDPOINTS } from '../support/contract.js'
-
-/** Routes Flagwave adds beyond the contract (none at the moment). */
-const FLAGWAVE_ADDITIONS: string[] = []
+import { CONTRACT_ENDPOINTS, FLAGWAVE_ENDPOINTS } from '../support/contract.js'
 
 const normalize = (method: string, path: string) => `${method} ${path.toLowerCase().replace(/\{[^}]+\}|:\w+/g, '{}')}`
+
+/** Routes Flagwave adds beyond the contract (docs/compatibility.md#flagwave-additions). */
+const FLAGWAVE_ADDITIONS: string[] = FLAGWAVE_ENDPOINTS.map((e) => normalize(e.method, e.path))
 const routeKeys = new Map(allRoutes.map((r) => [normalize(r.method, r.path), r]))
 
 describe('route table', () => {
@@ -19,6 +19,12 @@ describe('route table', () => {
     expect(route, 'route missing').toBeDefined()
     expect(route!.role ?? 'anon').toBe(endpoint.caller)
     if (endpoint.rateLimit) expect(route!.rateLimit).toBe(endpoint.rateLimit)
+  })
+
+  it.each(FLAGWAVE_ENDPOINTS.map((e) => [`#${e.n} ${e.method} ${e.path}`, e] as const))('Flagwave addition %s is served with its role', (_, endpoint) => {
+    const route = routeKeys.get(normalize(endpoint.method, endpoint.path))
+    expect(route, 'route missing').toBeDefined()
+    expect(route!.role ?? 'anon').toBe(endpoint.caller)
   })
 
   it('serves nothing outside the contract', () => {

@@ -122,3 +122,14 @@ export const CONTRACT_ENDPOINTS: ContractEndpoint[] = [
   { n: 104, method: 'PUT', path: '/api/team/{id}/avatar', caller: 'User', extra: ['captain'], rateLimit: null, success: 'string (URL)' },
   { n: 105, method: 'DELETE', path: '/api/team/{id}', caller: 'User', extra: ['captain'], rateLimit: null, success: 'empty' },
 ]
+
+/**
+ * Flagwave's own endpoints beyond the contract (docs/compatibility.md#flagwave-additions), in the
+ * same shape, so the permission matrix and the route table cover them like the contract's.
+ */
+export const FLAGWAVE_ENDPOINTS: ContractEndpoint[] = [
+  { n: 1001, method: 'POST', path: '/api/edit/games/import', caller: 'Admin', extra: [], rateLimit: null, success: 'GameImportResult' },
+  { n: 1002, method: 'POST', path: '/api/edit/games/{id}/export', caller: 'Admin', extra: [], rateLimit: null, success: 'zip file' },
+  { n: 1003, method: 'POST', path: '/api/edit/games/{id}/clone', caller: 'Admin', extra: [], rateLimit: null, success: 'GameInfoModel' },
+  { n: 1004, method: 'POST', path: '/api/edit/games/{id}/archive', caller: 'Admin', extra: [], rateLimit: null, success: 'zip file' },
+]

@@ -9,7 +9,7 @@
  */
 import type { RouteSpec } from '../../server/src/http/route.js'
 import { roleRank, type Role } from '@flagwave/shared/enums'
-import { CONTRACT_ENDPOINTS, type ContractEndpoint } from './contract.js'
+import { CONTRACT_ENDPOINTS, FLAGWAVE_ENDPOINTS, type ContractEndpoint } from './contract.js'
 import { CALLER_ROLE, PDF_BYTES, type Caller, type World } from './fixtures.js'
 import type { ApiClient, ApiResponse } from './client.js'
 
@@ -101,6 +101,12 @@ export const MATRIX: Record<string, MatrixRow> = {
   'DELETE /api/edit/games/:id/challenges/:cId': { path: (w) => `/api/edit/games/${g(w)}/challenges/${w.challenges.spare.id}`, phase: 1 },
   'POST /api/edit/games/:id/challenges/:cId/attachment': { path: (w) => `/api/edit/games/${g(w)}/challenges/${w.challenges.static.id}/attachment`, request: () => ({ json: [] }) },
   'POST /api/edit/games/:id/challenges/:cId/flags': { path: (w) => `/api/edit/games/${g(w)}/challenges/${w.challenges.static.id}/flags`, request: () => ({ json: {} }) },
+  // Flagwave additions (docs/archive.md): an import that is not an archive is refused after authorization;
+  // export and clone of the spare game write nothing the other rows read; the running game is refused an archive.
+  'POST /api/edit/games/import': { path: () => '/api/edit/games/import', request: () => ({ upload: [['file', 'game.zip', 'not a zip', 'application/zip']] }) },
+  'POST /api/edit/games/:id/export': { path: (w) => `/api/edit/games/${w.spareGame.id}/export` },
+  'POST /api/edit/games/:id/clone': { path: (w) => `/api/edit/games/${w.spareGame.id}/clone` },
+  'POST /api/edit/games/:id/archive': { path: (w) => `/api/edit/games/${g(w)}/archive`, request: () => ({ json: {} }) },
   'DELETE /api/edit/games/:id/challenges/:cId/flags/:fId': { path: (w) => `/api/edit/games/${g(w)}/challenges/${w.challenges.spare.id}/flags/${w.flags.spare.id}`, phase: 1 },
 
   /* ------------------------------------------------------------------- game */
@@ -178,7 +184,7 @@ export function expectedOutcome(route: RouteSpec, contract: ContractEndpoint, ca
   return 'permitted'
 }
 
-export const contractRowOf = (route: RouteSpec): ContractEndpoint | undefined => CONTRACT_ENDPOINTS.find((e) => routeKey(e.method, e.path) === routeKey(route.method, route.path))
+export const contractRowOf = (route: RouteSpec): ContractEndpoint | undefined => [...CONTRACT_ENDPOINTS, ...FLAGWAVE_ENDPOINTS].find((e) => routeKey(e.method, e.path) === routeKey(route.method, route.path))
 
 export const specKey = (route: RouteSpec) => `${route.method} ${route.path}`
 

@@ -114,7 +114,8 @@ export async function readCtfcliArchive(archive: UnpackedArchive): Promise<ReadI
     const dir = path.posix.dirname(name)
     const fileOf = (relative: string): string | null => {
       const joined = path.posix.normalize(path.posix.join(dir === '.' ? '' : dir, relative))
-      if (joined.startsWith('../') || path.posix.isAbsolute(relative)) return null
+      const inside = dir === '.' ? !joined.startsWith('../') : joined.startsWith(`${dir}/`)
+      if (!inside || path.posix.isAbsolute(relative)) return null
       return archive.entries.get(joined)?.path ?? null
     }
     const challenge = await mapChallenge(doc, fileOf, sources, report)
