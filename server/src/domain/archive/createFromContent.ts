@@ -17,7 +17,7 @@ import { generateGameKeys } from '../games/keys.js'
 import type { GameContent } from './gameContent.js'
 
 /** One reference on the file of `hash` for a new owner, or null when there are no such bytes. */
-export type ResolveFile = (hash: string) => Promise<StoredFile | null>
+type ResolveFile = (hash: string) => Promise<StoredFile | null>
 
 /**
  * Prepares the files of a content inside the transaction: stages or locks what it needs (every

@@ -30,7 +30,7 @@ function withoutMissing(content: GameContent, present: Set<string>): GameContent
 }
 
 /** The manifest of a game and the stored files it names (those whose bytes exist). */
-export async function buildManifest(em: EntityManager, services: Services, gameId: number): Promise<GameArchiveManifest> {
+async function buildManifest(em: EntityManager, services: Services, gameId: number): Promise<GameArchiveManifest> {
   const game = await findGame(em, gameId)
   const content = await readGameContent(em, game)
   const hashes = contentHashes(content)

@@ -20,7 +20,7 @@ export interface GameContent {
   notices: GameArchiveManifest['notices']
 }
 
-export function settingsOf(game: Game): GameSettings {
+function settingsOf(game: Game): GameSettings {
   return {
     title: game.title,
     summary: game.summary,
@@ -47,6 +47,29 @@ function attachmentOf(a: Attachment | null | undefined): ArchiveAttachment | nul
   return { type: 'Local', hash: a.fileHash ?? null, fileName: a.fileName ?? null, remoteUrl: null }
 }
 
+/** Challenge columns that an archive keeps as they are. */
+const COPIED_COLUMNS = [
+  'title',
+  'content',
+  'tag',
+  'type',
+  'isEnabled',
+  'fileName',
+  'containerImage',
+  'memoryLimit',
+  'cpuCount',
+  'storageLimit',
+  'containerExposePort',
+  'enableTrafficCapture',
+  'originalScore',
+] as const
+
+function pick<T, K extends keyof T>(row: T, keys: readonly K[]): Pick<T, K> {
+  const out = {} as Pick<T, K>
+  for (const key of keys) out[key] = row[key]
+  return out
+}
+
 /** The content of `game`, challenges and flags in id order, so two reads of the same game are equal. */
 export async function readGameContent(em: EntityManager, game: Game): Promise<GameContent> {
   const challenges = await em.find(Challenge, { game: game.id }, { populate: ['attachment'], orderBy: { id: 'asc' }, refresh: true })
@@ -57,22 +80,10 @@ export async function readGameContent(em: EntityManager, game: Game): Promise<Ga
   return {
     game: settingsOf(game),
     challenges: challenges.map((c) => ({
-      title: c.title,
-      content: c.content,
-      tag: c.tag,
-      type: c.type,
+      ...pick(c, COPIED_COLUMNS),
       hints: [...((c.hints as string[] | null) ?? [])],
       flagTemplate: c.flagTemplate ?? null,
-      isEnabled: c.isEnabled,
-      fileName: c.fileName,
       attachment: attachmentOf(c.attachment as Attachment | null),
-      containerImage: c.containerImage,
-      memoryLimit: c.memoryLimit,
-      cpuCount: c.cpuCount,
-      storageLimit: c.storageLimit,
-      containerExposePort: c.containerExposePort,
-      enableTrafficCapture: c.enableTrafficCapture,
-      originalScore: c.originalScore,
       minScoreRate: Number(c.minScoreRate),
       difficulty: Number(c.difficulty),
       flags: flags.filter((f) => (f.challenge as Challenge).id === c.id).map((f) => ({ flag: f.flag, attachment: attachmentOf(f.attachment as Attachment | null) })),

@@ -28,7 +28,7 @@ import { fileTimestamp } from '../writeups/writeups.js'
 import { zipStream, type ZipEntry } from './zipStream.js'
 import { SITE_SCRIPT, SITE_STYLE } from './staticSiteAssets.js'
 
-export const GAME_NOT_ENDED = '比赛尚未结束'
+const GAME_NOT_ENDED = '比赛尚未结束'
 
 /**
  * The board an archive shows — the one place the static archive reads it. Hook for the
@@ -36,7 +36,7 @@ export const GAME_NOT_ENDED = '比赛尚未结束'
  * not yet revealed, this must return the frozen board, so that an archive made before the reveal
  * does not reveal it. Until freezing exists the final board is the live one.
  */
-export async function archivedBoard(deps: SiteDeps, game: Game): Promise<ScoreboardModel> {
+async function archivedBoard(deps: SiteDeps, game: Game): Promise<ScoreboardModel> {
   return deps.scoreboard.get(game.id)
 }
 
@@ -104,7 +104,7 @@ function page(data: SiteData): string {
 }
 
 /** Every file of the site: `index.html`, and `files/<hash>/<name>` for each attachment chosen. */
-export async function staticSiteEntries(em: EntityManager, services: SiteDeps, game: Game, options: StaticArchiveOptions): Promise<ZipEntry[]> {
+async function staticSiteEntries(em: EntityManager, services: SiteDeps, game: Game, options: StaticArchiveOptions): Promise<ZipEntry[]> {
   if (game.end.getTime() > Date.now()) throw badRequest(GAME_NOT_ENDED)
   const board = await archivedBoard(services, game)
   const notices = await em.find(GameNotice, { game: game.id }, { orderBy: { publishTime: 'desc', id: 'desc' } })
