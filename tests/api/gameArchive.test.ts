@@ -38,6 +38,8 @@ beforeAll(async () => {
 })
 afterAll(() => server?.close())
 
+/** The tests that build a whole game through the editor's endpoints take several seconds on a loaded machine. */
+const SLOW = 120_000
 const em = () => server.services.orm.em.fork()
 const sha = (data: string | Buffer) => createHash('sha256').update(data).digest('hex')
 const ok = <T>(res: { status: number; text: string; body: T }): T => {
@@ -182,7 +184,7 @@ describe('export and import', () => {
     // A new game has its own key pair.
     const [a, b] = await Promise.all([em().findOneOrFail(Game, { id }), em().findOneOrFail(Game, { id: result.game.id })])
     expect(a.publicKey).not.toBe(b.publicKey)
-  })
+  }, SLOW)
 
   it('an export of an unknown game is 404, and the import takes nothing but a file', async () => {
     const res = await download('/api/edit/games/999999/export')
@@ -488,7 +490,7 @@ describe('clone', () => {
     const clonedChallenges = await em().find(Challenge, { game: copy.id })
     expect(clonedChallenges.every((c) => c.acceptedCount === 0)).toBe(true)
     expect(await em().count(Flag, { challenge: { game: copy.id }, isOccupied: true })).toBe(0)
-  })
+  }, SLOW)
 
   it('a long title keeps its suffix within the limit; an unknown game is 404', async () => {
     const game = await createGame(server, { title: 'x'.repeat(128) })
@@ -520,7 +522,7 @@ describe('static archive', () => {
     const bare = await unzip((await download(`/api/edit/games/${game.id}/archive`, { challenges: false, attachments: false })).bytes)
     expect([...bare.keys()]).toEqual(['index.html'])
     expect(bare.get('index.html')!.toString()).toContain('"challenges":null')
-  })
+  }, SLOW)
 
   it('a running game is refused; an unknown game is 404', async () => {
     const running = await createGame(server)
