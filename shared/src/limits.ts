@@ -52,7 +52,18 @@ export const BODY_LIMITS = Object.freeze({
   writeup: WRITEUP_MAX_BYTES + MULTIPART_ENVELOPE_BYTES,
   /** Admin asset uploads (several files): the contract's request limit. */
   assets: REQUEST_BODY_MAX_BYTES,
+  /**
+   * Game archive imports (docs/archive.md#limits): a Flagwave export, a CTFd export or a ctfcli
+   * challenge archive with its attachments. Unpacked size and entry count have their own caps.
+   */
+  gameArchive: 512 * 1024 * 1024,
 })
+
+/** docs/archive.md#limits: what an imported archive may unpack to, and how many entries it may hold. */
+export const ARCHIVE_UNPACKED_MAX_BYTES = 2 * 1024 * 1024 * 1024
+export const ARCHIVE_ENTRIES_MAX = 20_000
+/** The largest JSON or YAML document read from an archive (manifest, CTFd tables, challenge.yml). */
+export const ARCHIVE_DOCUMENT_MAX_BYTES = 64 * 1024 * 1024
 
 /** docs/compatibility.md#file-and-image-urls: accepted image types. */
 export const IMAGE_MIME_TYPES = ['image/png', 'image/gif', 'image/jpeg', 'image/webp', 'image/bmp', 'image/tiff'] as const

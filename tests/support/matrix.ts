@@ -101,6 +101,12 @@ export const MATRIX: Record<string, MatrixRow> = {
   'DELETE /api/edit/games/:id/challenges/:cId': { path: (w) => `/api/edit/games/${g(w)}/challenges/${w.challenges.spare.id}`, phase: 1 },
   'POST /api/edit/games/:id/challenges/:cId/attachment': { path: (w) => `/api/edit/games/${g(w)}/challenges/${w.challenges.static.id}/attachment`, request: () => ({ json: [] }) },
   'POST /api/edit/games/:id/challenges/:cId/flags': { path: (w) => `/api/edit/games/${g(w)}/challenges/${w.challenges.static.id}/flags`, request: () => ({ json: {} }) },
+  // Flagwave additions (docs/archive.md): an import that is not an archive is refused after authorization;
+  // export and clone of the spare game write nothing the other rows read; the running game is refused an archive.
+  'POST /api/edit/games/import': { path: () => '/api/edit/games/import', request: () => ({ upload: [['file', 'game.zip', 'not a zip', 'application/zip']] }) },
+  'POST /api/edit/games/:id/export': { path: (w) => `/api/edit/games/${w.spareGame.id}/export` },
+  'POST /api/edit/games/:id/clone': { path: (w) => `/api/edit/games/${w.spareGame.id}/clone` },
+  'POST /api/edit/games/:id/archive': { path: (w) => `/api/edit/games/${g(w)}/archive`, request: () => ({ json: {} }) },
   'DELETE /api/edit/games/:id/challenges/:cId/flags/:fId': { path: (w) => `/api/edit/games/${g(w)}/challenges/${w.challenges.spare.id}/flags/${w.flags.spare.id}`, phase: 1 },
   // Flagwave's webhooks and CTFtime switch (docs/webhooks.md); bodies fail validation unless harmless.
   'GET /api/edit/games/:id/webhooks': { path: (w) => `/api/edit/games/${g(w)}/webhooks` },

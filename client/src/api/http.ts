@@ -97,6 +97,12 @@ function readCookie(name: string): string | null {
   return null
 }
 
+/** The XSRF echo an unsafe request sends (for requests made outside `http`: downloads by POST, uploads with progress). */
+export function xsrfHeaders(): Record<string, string> {
+  const token = readCookie(XSRF_COOKIE)
+  return token ? { [XSRF_HEADER]: token } : {}
+}
+
 export function buildUrl(path: string, query?: Query): URL {
   let url: URL
   try {

@@ -12,7 +12,7 @@ import type { AnswerResult } from '@flagwave/shared/enums'
 import { GameEvent } from '@flagwave/shared/schemas/games'
 import { CheatInfoModel, Submission } from '@flagwave/shared/schemas/play'
 import { ChallengeTrafficModel, FileRecord, TeamTrafficModel } from '@flagwave/shared/schemas/admin'
-import { ApiError, CLIENT_ERROR_MESSAGES, buildUrl, errorFromResponse, fetchOrThrow, http, lenientBody } from './http'
+import { ApiError, CLIENT_ERROR_MESSAGES, buildUrl, errorFromResponse, fetchOrThrow, http, lenientBody, xsrfHeaders } from './http'
 
 export interface EventsFilter {
   /** Drop ContainerStart / ContainerDestroy (server side). */
@@ -75,9 +75,12 @@ function dispositionFileName(header: string | null): string | null {
  * Download a file endpoint (sheets, captures) as the signed-in user and save it under the
  * server's download name. Failures throw an ApiError carrying the server's title.
  */
-export async function downloadFile(path: string, fallbackName: string, signal?: AbortSignal): Promise<string> {
+export async function downloadFile(path: string, fallbackName: string, signal?: AbortSignal, post?: { json?: unknown }): Promise<string> {
   const url = buildUrl(path)
-  const response = await fetchOrThrow(url, { signal })
+  const init: RequestInit = post
+    ? { method: 'POST', headers: { ...xsrfHeaders(), ...(post.json === undefined ? {} : { 'Content-Type': 'application/json' }) }, body: post.json === undefined ? undefined : JSON.stringify(post.json) }
+    : {}
+  const response = await fetchOrThrow(url, { ...init, signal })
   if (!response.ok) throw errorFromResponse(response, lenientBody(await response.text().catch(() => '')), false)
   const type = response.headers.get('content-type') ?? ''
   // An unknown API path answers the SPA page with 200 (docs/compatibility.md#paths-and-routing): not a download.

@@ -12,6 +12,7 @@ import { assetRoutes } from './assets.js'
 import { postRoutes } from './posts.js'
 import { editGameRoutes } from './editGames.js'
 import { editContainerRoutes } from './editContainers.js'
+import { gameArchiveRoutes } from './gameArchive.js'
 import { gameRoutes } from './game.js'
 import { submissionRoutes } from './submissions.js'
 import { gameMonitorRoutes } from './gameMonitor.js'
@@ -33,6 +34,7 @@ export const allRoutes: RouteSpec[] = [
   ...editGameRoutes,
   ...editContainerRoutes,
   ...webhookRoutes,
+  ...gameArchiveRoutes,
   // Literal segments (`/api/game/games/...`, `/api/game/captures/...`) before `/api/game/:id`.
   ...captureRoutes,
   ...gameMonitorRoutes,

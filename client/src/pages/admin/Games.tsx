@@ -2,12 +2,13 @@
  * Game administration list (GET /api/edit/games, paged, newest first): poster thumbnail, title,
  * time window, hidden/practice badges; a click opens the game's Info editor. "新建比赛" creates
  * a game from title, start and end, with the write-up deadline end + 3 h like the reference
- * client (POST /api/edit/games), and opens its Info editor.
+ * client (POST /api/edit/games), and opens its Info editor. "导入比赛" creates one from an archive
+ * (ImportGameModal.tsx, docs/archive.md#import).
  */
 import { useState } from 'react'
 import { Badge, Button, Card, Center, Group, Image, Modal, Pagination, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core'
 import { useForm } from '@mantine/form'
-import { IconCalendarEvent, IconPlus } from '@tabler/icons-react'
+import { IconCalendarEvent, IconFileImport, IconPlus } from '@tabler/icons-react'
 import dayjs from 'dayjs'
 import { useNavigate } from 'react-router-dom'
 import { GameInfoInput } from '@flagwave/shared/schemas/games'
@@ -20,6 +21,7 @@ import { notifySuccess } from '../../utils/notify'
 import { zodErrors } from '../../utils/zodForm'
 import { LoadError } from '../../components/LoadError/LoadError'
 import { useAction } from '../../hooks/useAction'
+import { ImportGameModal } from './ImportGameModal'
 
 const PAGE_SIZE = 20
 /** The reference client sets the write-up deadline 3 hours after the end. */
@@ -102,6 +104,7 @@ export default function Games() {
   const now = useNow(30_000)
   const [page, setPage] = useState(1)
   const [creating, setCreating] = useState(false)
+  const [importing, setImporting] = useState(false)
   const skip = (page - 1) * PAGE_SIZE
   const { data, error, isLoading } = useQuery({ queryKey: queryKeys.edit.games(PAGE_SIZE, skip), queryFn: () => editApi.games.list(PAGE_SIZE, skip) })
   const pages = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1
@@ -110,11 +113,17 @@ export default function Games() {
     <Stack gap="md" data-testid="admin-games-page">
       <Group justify="space-between">
         <Title order={2}>比赛管理</Title>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)} data-testid="game-create-open">
-          新建比赛
-        </Button>
+        <Group gap="xs">
+          <Button variant="default" leftSection={<IconFileImport size={16} />} onClick={() => setImporting(true)} data-testid="game-import-open-modal">
+            导入比赛
+          </Button>
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)} data-testid="game-create-open">
+            新建比赛
+          </Button>
+        </Group>
       </Group>
       <CreateGameModal opened={creating} onClose={() => setCreating(false)} />
+      <ImportGameModal opened={importing} onClose={() => setImporting(false)} />
 
       {!data && <LoadError error={error} />}
       {isLoading && !data ? (

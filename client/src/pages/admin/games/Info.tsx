@@ -38,6 +38,7 @@ import { confirmDialog } from '../../../components/ConfirmDialog/confirm'
 import { CopyableText } from '../../../components/CopyableText/CopyableText'
 import { DateTimeField, toUtcIso } from '../../../components/DateTimeField/DateTimeField'
 import { GamePoster } from '../../../components/GameCard/GameCard'
+import { GameDataCard } from '../../../components/GameDataCard/GameDataCard'
 import { GameEditFrame, useEditGame, useEditGameId } from '../../../components/GameEditFrame/GameEditFrame'
 import { MarkdownEditor } from '../../../components/MarkdownEditor/MarkdownEditor'
 import { notifyError, notifySuccess } from '../../../utils/notify'
@@ -322,6 +323,7 @@ function InfoForm({ game }: { game: GameInfoModel }) {
           <Stack gap="md">
             <PosterCard game={game} />
             <KeysCard game={game} />
+            <GameDataCard game={game} />
             <Card withBorder radius="md" padding="sm" style={{ borderColor: 'var(--mantine-color-alert-6)' }}>
               <Stack gap="xs">
                 <Text fw={600} size="sm" c="alert">
