@@ -19,6 +19,18 @@ export interface TestUser {
   client: ApiClient
 }
 
+/**
+ * One hash per password for the whole run: a salt per user buys a test nothing, and hashing is
+ * rationed to one core (domain/accounts/passwords.ts), so tests making dozens of users at once
+ * would otherwise queue behind it.
+ */
+const hashes = new Map<string, Promise<string>>()
+const hashOf = (password: string): Promise<string> => {
+  let hash = hashes.get(password)
+  if (!hash) hashes.set(password, (hash = hashPassword(password)))
+  return hash
+}
+
 export async function createUser(
   server: TestServer,
   overrides: Partial<Pick<User, 'userName' | 'email' | 'role' | 'emailConfirmed' | 'realName' | 'stdNumber' | 'phone' | 'bio'>> & { password?: string } = {},
@@ -36,7 +48,7 @@ export async function createUser(
     email,
     normalizedEmail: email.toUpperCase(),
     emailConfirmed: overrides.emailConfirmed ?? true,
-    passwordHash: await hashPassword(password),
+    passwordHash: await hashOf(password),
     securityStamp: newSecurityStamp(),
     role: role === 'Banned' ? 'User' : role,
     realName: overrides.realName ?? '',
