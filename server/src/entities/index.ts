@@ -18,6 +18,9 @@ import { SubmissionSchema } from './Submission.js'
 import { GameNoticeSchema } from './GameNotice.js'
 import { GameEventSchema } from './GameEvent.js'
 import { CheatInfoSchema } from './CheatInfo.js'
+import { SsoProviderSchema } from './SsoProvider.js'
+import { UserIdentitySchema } from './UserIdentity.js'
+import { SsoLoginSchema } from './SsoLogin.js'
 
 export const entities = [
   UserSchema,
@@ -39,4 +42,7 @@ export const entities = [
   GameNoticeSchema,
   GameEventSchema,
   CheatInfoSchema,
+  SsoProviderSchema,
+  UserIdentitySchema,
+  SsoLoginSchema,
 ]
