@@ -122,3 +122,20 @@ export const CONTRACT_ENDPOINTS: ContractEndpoint[] = [
   { n: 104, method: 'PUT', path: '/api/team/{id}/avatar', caller: 'User', extra: ['captain'], rateLimit: null, success: 'string (URL)' },
   { n: 105, method: 'DELETE', path: '/api/team/{id}', caller: 'User', extra: ['captain'], rateLimit: null, success: 'empty' },
 ]
+
+/**
+ * Flagwave's own endpoints beyond the contract (docs/compatibility.md#single-sign-on), numbered from
+ * 1001; the permission matrix and the route-table test read them like contract rows.
+ */
+export const FLAGWAVE_ENDPOINTS: ContractEndpoint[] = [
+  { n: 1001, method: 'GET', path: '/api/account/sso', caller: 'anon', extra: [], rateLimit: null, success: 'SsoInfoModel' },
+  { n: 1002, method: 'GET', path: '/api/account/sso/{provider}', caller: 'anon', extra: [], rateLimit: 'Login', success: '302 to the provider' },
+  { n: 1003, method: 'GET', path: '/api/account/sso/{provider}/callback', caller: 'anon', extra: [], rateLimit: 'Login', success: '302 to the return path (+cookie)' },
+  { n: 1004, method: 'POST', path: '/api/account/sso/{provider}/link', caller: 'User', extra: [], rateLimit: 'Login', success: 'SsoLinkResponse' },
+  { n: 1005, method: 'GET', path: '/api/account/identities', caller: 'User', extra: [], rateLimit: null, success: 'SsoIdentityModel[]' },
+  { n: 1006, method: 'DELETE', path: '/api/account/identities/{provider}', caller: 'User', extra: [], rateLimit: null, success: 'empty' },
+  { n: 1007, method: 'GET', path: '/api/admin/sso', caller: 'Admin', extra: [], rateLimit: null, success: 'SsoAdminModel' },
+  { n: 1008, method: 'PUT', path: '/api/admin/sso', caller: 'Admin', extra: [], rateLimit: null, success: 'empty' },
+  { n: 1009, method: 'PUT', path: '/api/admin/sso/providers/{provider}', caller: 'Admin', extra: [], rateLimit: null, success: 'SsoProviderAdminModel' },
+  { n: 1010, method: 'DELETE', path: '/api/admin/sso/providers/{provider}', caller: 'Admin', extra: [], rateLimit: null, success: 'empty' },
+]

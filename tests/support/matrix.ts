@@ -9,7 +9,7 @@
  */
 import type { RouteSpec } from '../../server/src/http/route.js'
 import { roleRank, type Role } from '@flagwave/shared/enums'
-import { CONTRACT_ENDPOINTS, type ContractEndpoint } from './contract.js'
+import { CONTRACT_ENDPOINTS, FLAGWAVE_ENDPOINTS, type ContractEndpoint } from './contract.js'
 import { CALLER_ROLE, PDF_BYTES, type Caller, type World } from './fixtures.js'
 import type { ApiClient, ApiResponse } from './client.js'
 
@@ -155,6 +155,18 @@ export const MATRIX: Record<string, MatrixRow> = {
   'POST /api/team/:id/leave': { path: (w) => `/api/team/${w.teams.a.id}/leave` },
   'PUT /api/team/:id/avatar': { path: (w) => `/api/team/${w.teams.a.id}/avatar`, request: () => notAnImage('team.png') },
   'DELETE /api/team/:id': { path: (w) => `/api/team/${w.teams.a.id}`, phase: 1 },
+
+  /* ------------------------------------------- single sign-on (Flagwave) */
+  'GET /api/account/sso': { path: () => '/api/account/sso' },
+  'GET /api/account/sso/:provider': { path: () => '/api/account/sso/nope' },
+  'GET /api/account/sso/:provider/callback': { path: () => '/api/account/sso/nope/callback?code=x&state=y' },
+  'POST /api/account/sso/:provider/link': { path: () => '/api/account/sso/nope/link' },
+  'GET /api/account/identities': { path: () => '/api/account/identities' },
+  'DELETE /api/account/identities/:provider': { path: () => '/api/account/identities/nope' },
+  'GET /api/admin/sso': { path: () => '/api/admin/sso' },
+  'PUT /api/admin/sso': { path: () => '/api/admin/sso', request: () => ({ json: { ssoOnly: 'yes' } }) },
+  'PUT /api/admin/sso/providers/:provider': { path: () => '/api/admin/sso/providers/nope', request: () => ({ json: {} }) },
+  'DELETE /api/admin/sso/providers/:provider': { path: () => '/api/admin/sso/providers/nope' },
 }
 
 /** What the contract prescribes for one caller on one endpoint. */
@@ -178,7 +190,7 @@ export function expectedOutcome(route: RouteSpec, contract: ContractEndpoint, ca
   return 'permitted'
 }
 
-export const contractRowOf = (route: RouteSpec): ContractEndpoint | undefined => CONTRACT_ENDPOINTS.find((e) => routeKey(e.method, e.path) === routeKey(route.method, route.path))
+export const contractRowOf = (route: RouteSpec): ContractEndpoint | undefined => [...CONTRACT_ENDPOINTS, ...FLAGWAVE_ENDPOINTS].find((e) => routeKey(e.method, e.path) === routeKey(route.method, route.path))
 
 export const specKey = (route: RouteSpec) => `${route.method} ${route.path}`
 

@@ -63,6 +63,7 @@ export const ssoRoutes: RouteSpec[] = [
     params: providerParams,
     query: SsoStartQuery,
     rateLimit: 'Login',
+    response: 'redirect',
     summary: 'Flagwave: redirect to the provider to sign in (authorization code with PKCE); `returnTo` is a path of this site',
     handler: async (ctx, { scope, params, query }) => {
       try {
@@ -81,6 +82,7 @@ export const ssoRoutes: RouteSpec[] = [
     path: '/api/account/sso/:provider/callback',
     params: providerParams,
     rateLimit: 'Login',
+    response: 'redirect',
     summary: 'Flagwave: the provider’s redirect back; signs in (or links) and redirects to the return path, or to the sign-in page with `ssoError`',
     handler: async (ctx, { scope, params }) => {
       const stateCookie = ctx.cookies.get(STATE_COOKIE)
