@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net'
 import Provider from 'oidc-provider'
 import type { ApiClient, ApiResponse } from './client.js'
 
-export interface TestAccount {
+interface TestAccount {
   email?: string
   email_verified?: boolean | string
   preferred_username?: string

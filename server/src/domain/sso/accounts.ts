@@ -48,7 +48,7 @@ function checkProviderDomains(provider: SsoProvider, claims: Claims): void {
 }
 
 /** The role the claim maps to, or null when the provider maps none. */
-export function mappedRole(provider: SsoProvider, claims: Claims): Role | null {
+function mappedRole(provider: SsoProvider, claims: Claims): Role | null {
   if (!provider.roleClaim) return null
   const raw = claims[provider.roleClaim]
   const values = new Set((Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(/[\s,]+/) : []).filter((v): v is string => typeof v === 'string'))

@@ -25,15 +25,24 @@ export const SSO_LOGIN_TTL_MS = 10 * 60 * 1000
 
 const hashState = (state: string): string => createHash('sha256').update(state).digest('hex')
 
+/** The `sso_logins.return_to` column. */
+const RETURN_TO_MAX = 512
+/** OpenID Connect Core 1.0 §2: `sub` is at most 255 ASCII characters (the column of `user_identities.subject`). */
+const SUBJECT_MAX = 255
+
+const hasControlCharacter = (text: string): boolean => [...text].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)
+
 /**
  * Only a path of this site: `/games/1?x=y`, never `//evil.example`, `/\evil.example`, a scheme or
  * a control character. Anything else means the home page.
  */
-export function safeReturnTo(value: string | undefined): string {
-  if (!value || value.length > 512 || !value.startsWith('/') || value.startsWith('//') || /[\\\u0000-\u001f\u007f]/.test(value)) return '/'
+function safeReturnTo(value: string | undefined): string {
+  if (!value || value.length > RETURN_TO_MAX || !value.startsWith('/') || value.startsWith('//') || value.includes('\\') || hasControlCharacter(value)) return '/'
   const parsed = new URL(value, 'http://flagwave.invalid')
   if (parsed.origin !== 'http://flagwave.invalid') return '/'
-  return `${parsed.pathname}${parsed.search}${parsed.hash}`
+  // Percent-encoding may lengthen it past the column.
+  const path = `${parsed.pathname}${parsed.search}${parsed.hash}`
+  return path.length <= RETURN_TO_MAX ? path : '/'
 }
 
 export interface StartedSso {
@@ -149,7 +158,7 @@ async function redeem(provider: SsoProvider, callback: SsoCallback, pending: Pen
       idTokenExpected: true,
     })
     const idToken = tokens.claims()
-    if (!idToken) throw ssoError('exchange_failed')
+    if (!idToken || idToken.sub.length > SUBJECT_MAX) throw ssoError('exchange_failed')
     let userinfo: Record<string, unknown> = {}
     if (config.serverMetadata().userinfo_endpoint) userinfo = await oidc.fetchUserInfo(config, tokens.access_token, idToken.sub)
     return { ...userinfo, ...idToken }

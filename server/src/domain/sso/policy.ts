@@ -9,7 +9,7 @@ import type { User } from '../../entities/User.js'
 import { badRequest, unauthorized } from '../../lib/errors.js'
 import { isSsoOnly } from './providers.js'
 
-export const SSO_ONLY = '本站仅允许单点登录'
+const SSO_ONLY = '本站仅允许单点登录'
 
 /**
  * Refuse a password sign-in under the policy, before the password is checked: the answer is the

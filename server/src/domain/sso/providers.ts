@@ -9,7 +9,6 @@ import type { EntityManager } from '@mikro-orm/postgresql'
 import type { SsoPolicyInput, SsoProviderSettings } from '@flagwave/shared/schemas/sso'
 import { SsoProvider } from '../../entities/SsoProvider.js'
 import { ConfigEntry } from '../../entities/ConfigEntry.js'
-import { notFound } from '../../lib/errors.js'
 import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
 import { ssoError } from './errors.js'
@@ -19,8 +18,6 @@ const SSO_ONLY_KEY = 'sso.only'
 const DISCOVERY_TTL_MS = 10 * 60 * 1000
 /** Seconds every request to a provider may take (discovery, token, userinfo). */
 const PROVIDER_TIMEOUT_S = 10
-
-export const PROVIDER_NOT_FOUND = '未找到该登录方式'
 
 export async function isSsoOnly(em: EntityManager): Promise<boolean> {
   const row = await em.findOne(ConfigEntry, { key: SSO_ONLY_KEY })
@@ -65,7 +62,7 @@ export async function saveProvider(scope: Scope, actor: Actor, id: string, input
 /** Delete a provider; the identities linked through it go with it (database cascade). */
 export async function deleteProvider(scope: Scope, actor: Actor, id: string): Promise<void> {
   const deleted = await scope.em.nativeDelete(SsoProvider, { id })
-  if (deleted === 0) throw notFound(PROVIDER_NOT_FOUND)
+  if (deleted === 0) throw ssoError('unknown_provider')
   await scope.services.audit.success(actor, `删除单点登录 ${id}`, 'Warning')
 }
 
