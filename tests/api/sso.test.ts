@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, ADMIN_PASSWORD, type TestServer } from '../support/server.js'
 import type { ApiClient } from '../support/client.js'
 import { createUser } from '../support/factories/users.js'
+import { purgeExpiredSsoLogins } from '../../server/src/domain/sso/flow.js'
 import { deliverCallback, ProviderBrowser, signInThrough, startOidcProvider, startSignIn, type TestProvider } from '../support/oidcProvider.js'
 
 let server: TestServer
@@ -18,8 +19,9 @@ let db: pg.Client
 
 const callbackUri = (id: string) => `http://localhost:${server.port}/api/account/sso/${id}/callback`
 
+/** Add the provider, or replace its settings when it exists. */
 async function configure(id: string, overrides: Record<string, unknown> = {}) {
-  const res = await admin.put(`/api/admin/sso/providers/${id}`, {
+  const body = {
     name: `IdP ${id}`,
     issuer: idp.issuer,
     clientId: idp.clientId,
@@ -29,7 +31,9 @@ async function configure(id: string, overrides: Record<string, unknown> = {}) {
     monitorValues: 'ctf-monitors',
     scopes: 'openid email profile groups',
     ...overrides,
-  })
+  }
+  let res = await admin.put(`/api/admin/sso/providers/${id}`, body)
+  if (res.status === 404) res = await admin.post('/api/admin/sso/providers', { id, ...body })
   expect(res.status, res.text).toBe(200)
   return res.body
 }
@@ -71,11 +75,16 @@ describe('provider settings', () => {
   })
 
   it('refuses bad settings with the contract error shape and stores nothing', async () => {
-    const bad = await admin.put('/api/admin/sso/providers/bad', { name: 'Bad', issuer: 'ftp://idp.example', clientId: 'x' })
+    const bad = await admin.post('/api/admin/sso/providers', { id: 'bad', name: 'Bad', issuer: 'ftp://idp.example', clientId: 'x' })
     expect(bad.status).toBe(400)
     expect(bad.body).toEqual({ title: '发行者地址无效', status: 400 })
-    const badId = await admin.put('/api/admin/sso/providers/Bad_Id', { name: 'Bad', issuer: idp.issuer, clientId: 'x' })
-    expect(badId.status).toBe(404)
+    const badId = await admin.post('/api/admin/sso/providers', { id: 'Bad_Id', name: 'Bad', issuer: idp.issuer, clientId: 'x' })
+    expect(badId.status).toBe(400)
+    expect(badId.body).toEqual({ title: '标识只能包含小写字母、数字和连字符，至多 32 个字符', status: 400 })
+    const taken = await admin.post('/api/admin/sso/providers', { id: 'test', name: 'Again', issuer: idp.issuer, clientId: 'x' })
+    expect(taken.body).toEqual({ title: '该标识已存在', status: 400 })
+    const missing = await admin.put('/api/admin/sso/providers/missing', { name: 'Missing', issuer: idp.issuer, clientId: 'x' })
+    expect(missing.body).toEqual({ title: '未找到该登录方式', status: 404 })
     expect(await count("select count(*) n from sso_providers where id <> 'test'")).toBe(0)
   })
 
@@ -321,7 +330,7 @@ describe('failures change nothing', () => {
 
     const flakyIdp = await startOidcProvider([callbackUri('flaky')])
     flakyIdp.accounts.set('jo-sub', { email: 'jo@example.com', email_verified: true })
-    await admin.put('/api/admin/sso/providers/flaky', { name: 'Flaky', issuer: flakyIdp.issuer, clientId: flakyIdp.clientId, clientSecret: flakyIdp.clientSecret })
+    await admin.post('/api/admin/sso/providers', { id: 'flaky', name: 'Flaky', issuer: flakyIdp.issuer, clientId: flakyIdp.clientId, clientSecret: flakyIdp.clientSecret })
     const client = server.client()
     const start = await startSignIn(client, 'flaky')
     const callback = await new ProviderBrowser(flakyIdp).authorize(start.headers.get('location')!, 'jo-sub')
@@ -371,5 +380,23 @@ describe('failures change nothing', () => {
     const user = await createUser(server)
     const link = await user.client.post('/api/account/sso/nope/link')
     expect(link.body).toEqual({ title: '未找到该登录方式', status: 404 })
+  })
+
+  it('purges sign-ins started and never finished once they expired, and refuses them meanwhile', async () => {
+    idp.accounts.set('late-sub', { email: 'late@example.com', email_verified: true })
+    const client = server.client()
+    const start = await startSignIn(client, 'test')
+    const callback = await new ProviderBrowser(idp).authorize(start.headers.get('location')!, 'late-sub')
+    await startSignIn(server.client(), 'test')
+    await db.query("update sso_logins set expires_at = now() - interval '1 second'")
+    const pool = new pg.Pool({ connectionString: server.databaseUrl })
+    try {
+      // The callback comes too late: refused (and its row taken away with it).
+      expect(errorOf(await deliverCallback(client, callback))).toBe('/account/login?ssoError=invalid_state')
+      expect(await purgeExpiredSsoLogins(pool)).toBe(1)
+      expect(await count('select count(*) n from sso_logins')).toBe(0)
+    } finally {
+      await pool.end()
+    }
   })
 })

@@ -24,7 +24,7 @@ describe.skipIf(!browserAvailable())('single sign-on (Chromium)', () => {
     ;[server, browser] = await Promise.all([startTestServer(), launchBrowser()])
     idp = await startOidcProvider([`${origin()}/api/account/sso/campus/callback`])
     const admin = await server.admin()
-    const res = await admin.put('/api/admin/sso/providers/campus', { name: 'Campus IdP', issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret })
+    const res = await admin.post('/api/admin/sso/providers', { id: 'campus', name: 'Campus IdP', issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret })
     expect(res.status, res.text).toBe(200)
   })
 

@@ -137,5 +137,6 @@ export const FLAGWAVE_ENDPOINTS: ContractEndpoint[] = [
   { n: 1007, method: 'GET', path: '/api/admin/sso', caller: 'Admin', extra: [], rateLimit: null, success: 'SsoAdminModel' },
   { n: 1008, method: 'PUT', path: '/api/admin/sso', caller: 'Admin', extra: [], rateLimit: null, success: 'empty' },
   { n: 1009, method: 'PUT', path: '/api/admin/sso/providers/{provider}', caller: 'Admin', extra: [], rateLimit: null, success: 'SsoProviderAdminModel' },
+  { n: 1011, method: 'POST', path: '/api/admin/sso/providers', caller: 'Admin', extra: [], rateLimit: null, success: 'SsoProviderAdminModel' },
   { n: 1010, method: 'DELETE', path: '/api/admin/sso/providers/{provider}', caller: 'Admin', extra: [], rateLimit: null, success: 'empty' },
 ]

@@ -165,6 +165,7 @@ export const MATRIX: Record<string, MatrixRow> = {
   'DELETE /api/account/identities/:provider': { path: () => '/api/account/identities/nope' },
   'GET /api/admin/sso': { path: () => '/api/admin/sso' },
   'PUT /api/admin/sso': { path: () => '/api/admin/sso', request: () => ({ json: { ssoOnly: 'yes' } }) },
+  'POST /api/admin/sso/providers': { path: () => '/api/admin/sso/providers', request: () => ({ json: {} }) },
   'PUT /api/admin/sso/providers/:provider': { path: () => '/api/admin/sso/providers/nope', request: () => ({ json: {} }) },
   'DELETE /api/admin/sso/providers/:provider': { path: () => '/api/admin/sso/providers/nope' },
 }

@@ -39,6 +39,8 @@ export async function startOidcProvider(redirectUris: string[]): Promise<TestPro
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['preferred_username', 'name'], groups: ['groups'] },
     scopes: ['openid', 'email', 'profile', 'groups'],
     pkce: { required: () => true },
+    // Fixed lifetimes: the provider's defaults each print a notice on first use.
+    ttl: { AccessToken: 3600, AuthorizationCode: 60, IdToken: 3600, Interaction: 3600, Session: 86400, Grant: 86400 },
     features: { devInteractions: { enabled: true } },
     findAccount: (_ctx, id) => {
       const account = accounts.get(id)

@@ -1,6 +1,6 @@
 /** Single sign-on (docs/compatibility.md#single-sign-on), a Flagwave addition, typed with the shared schemas. */
 import { z } from 'zod'
-import { SsoAdminModel, SsoIdentityModel, SsoInfoModel, SsoLinkResponse, SsoProviderAdminModel, type SsoProviderInput } from '@flagwave/shared/schemas/sso'
+import { SsoAdminModel, SsoIdentityModel, SsoInfoModel, SsoLinkResponse, SsoProviderAdminModel, type SsoProviderCreateInput, type SsoProviderInput } from '@flagwave/shared/schemas/sso'
 import { http } from './http'
 
 const provider = (id: string) => encodeURIComponent(id)
@@ -16,7 +16,8 @@ export const ssoApi = {
   unlink: (id: string) => http.delete(`/api/account/identities/${provider(id)}`),
   admin: () => http.get('/api/admin/sso', { schema: SsoAdminModel }),
   setPolicy: (ssoOnly: boolean) => http.put('/api/admin/sso', { json: { ssoOnly } }),
-  saveProvider: (id: string, body: SsoProviderInput) => http.put(`/api/admin/sso/providers/${provider(id)}`, { json: body, schema: SsoProviderAdminModel }),
+  createProvider: (body: SsoProviderCreateInput) => http.post('/api/admin/sso/providers', { json: body, schema: SsoProviderAdminModel }),
+  updateProvider: (id: string, body: SsoProviderInput) => http.put(`/api/admin/sso/providers/${provider(id)}`, { json: body, schema: SsoProviderAdminModel }),
   deleteProvider: (id: string) => http.delete(`/api/admin/sso/providers/${provider(id)}`),
 }
 

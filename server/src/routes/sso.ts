@@ -14,6 +14,7 @@ import {
   SsoLinkResponse,
   SsoPolicyInput,
   SsoProviderAdminModel,
+  SsoProviderCreateInput,
   SsoProviderId,
   SsoProviderInput,
   SsoStartQuery,
@@ -22,7 +23,7 @@ import { RAW, route, type RouteSpec } from '../http/route.js'
 import { publicOrigin } from '../lib/publicOrigin.js'
 import { completeSso, SSO_LOGIN_TTL_MS, startSso, type SsoFailureContext } from '../domain/sso/flow.js'
 import { ssoErrorCode } from '../domain/sso/errors.js'
-import { deleteProvider, isSsoOnly, listProviders, redirectUriOf, saveProvider, setSsoPolicy } from '../domain/sso/providers.js'
+import { createProvider, deleteProvider, isSsoOnly, listProviders, redirectUriOf, setSsoPolicy, updateProvider } from '../domain/sso/providers.js'
 import { listIdentities, unlinkIdentity } from '../domain/sso/accounts.js'
 import { presentIdentity, presentProviderAdmin, presentSsoAdmin, presentSsoInfo } from '../presenters/sso.js'
 import { forgetSession, handOut, requestInfo } from './account.js'
@@ -167,15 +168,28 @@ export const ssoRoutes: RouteSpec[] = [
     },
   }),
   route({
+    method: 'POST',
+    path: '/api/admin/sso/providers',
+    role: 'Admin',
+    body: SsoProviderCreateInput,
+    response: SsoProviderAdminModel,
+    summary: 'Flagwave: add a provider under a new id',
+    handler: async (ctx, { scope, actor, body }): Promise<SsoProviderAdminModel> => {
+      const { id, ...settings } = body
+      const provider = await createProvider(scope, actor, id, settings)
+      return presentProviderAdmin(provider, redirectUri(ctx, provider.id))
+    },
+  }),
+  route({
     method: 'PUT',
     path: '/api/admin/sso/providers/:provider',
     params: providerParams,
     role: 'Admin',
     body: SsoProviderInput,
     response: SsoProviderAdminModel,
-    summary: 'Flagwave: create or replace a provider; a null clientSecret keeps the stored one',
+    summary: 'Flagwave: replace a provider’s settings; a null clientSecret keeps the stored one',
     handler: async (ctx, { scope, actor, params, body }): Promise<SsoProviderAdminModel> => {
-      const provider = await saveProvider(scope, actor, params.provider, body)
+      const provider = await updateProvider(scope, actor, params.provider, body)
       return presentProviderAdmin(provider, redirectUri(ctx, provider.id))
     },
   }),

@@ -58,7 +58,7 @@ export type SsoIdentityModel = z.infer<typeof SsoIdentityModel>
 
 const commaList = (max: number) => z.string().max(max, `列表至多 ${max} 个字符`)
 
-/** `PUT /api/admin/sso/providers/{provider}`: create or replace a provider; a null secret keeps the stored one. */
+/** `PUT /api/admin/sso/providers/{provider}`: replace a provider's settings; a null secret keeps the stored one. */
 export const SsoProviderInput = z.object({
   name: z.string().trim().min(1, '名称是必需的').max(64, '名称过长'),
   issuer: z.url({ protocol: /^https?$/, error: '发行者地址无效' }).max(512, '发行者地址过长'),
@@ -80,6 +80,10 @@ export const SsoProviderInput = z.object({
 })
 export type SsoProviderInput = z.input<typeof SsoProviderInput>
 export type SsoProviderSettings = z.output<typeof SsoProviderInput>
+
+/** `POST /api/admin/sso/providers`: a new provider, with its id. */
+export const SsoProviderCreateInput = SsoProviderInput.extend({ id: SsoProviderId })
+export type SsoProviderCreateInput = z.input<typeof SsoProviderCreateInput>
 
 /** A provider as the admin screen shows it: never the secret. */
 export const SsoProviderAdminModel = z.object({

@@ -62,7 +62,8 @@ function ProviderForm({ initial, onDone }: { initial: SsoProviderAdminModel | nu
   const submit = form.onSubmit(async (values) => {
     setBusy(true)
     try {
-      await ssoApi.saveProvider(values.id, bodyOf(values))
+      if (initial) await ssoApi.updateProvider(initial.id, bodyOf(values))
+      else await ssoApi.createProvider({ id: values.id, ...bodyOf(values) })
       notifySuccess('单点登录设置已保存')
       await queryClient.invalidateQueries({ queryKey: queryKeys.admin.sso })
       await queryClient.invalidateQueries({ queryKey: queryKeys.sso })

@@ -6,6 +6,7 @@
  * (issuer, audience, signature, nonce), then signs in or links in one transaction.
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
+import type pg from 'pg'
 import * as oidc from 'openid-client'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { SsoLogin } from '../../entities/SsoLogin.js'
@@ -177,4 +178,10 @@ function unreachable(err: unknown): boolean {
     return cause instanceof Response ? cause.status >= 500 : err.code === 'OAUTH_TIMEOUT' || cause instanceof TypeError
   }
   return err instanceof TypeError || (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError'))
+}
+
+/** Delete the sign-ins started and never finished, once expired (docs/operations.md#purging). Returns how many went. */
+export async function purgeExpiredSsoLogins(pool: pg.Pool, now = new Date()): Promise<number> {
+  const { rowCount } = await pool.query('delete from sso_logins where expires_at <= $1', [now])
+  return rowCount ?? 0
 }

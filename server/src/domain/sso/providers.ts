@@ -6,9 +6,11 @@
  */
 import * as oidc from 'openid-client'
 import type { EntityManager } from '@mikro-orm/postgresql'
+import { UniqueConstraintViolationException } from '@mikro-orm/core'
 import type { SsoPolicyInput, SsoProviderSettings } from '@flagwave/shared/schemas/sso'
 import { SsoProvider } from '../../entities/SsoProvider.js'
 import { ConfigEntry } from '../../entities/ConfigEntry.js'
+import { badRequest } from '../../lib/errors.js'
 import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
 import { ssoError } from './errors.js'
@@ -34,28 +36,43 @@ export const listProviders = (em: EntityManager, enabledOnly: boolean): Promise<
 
 export const findEnabledProvider = (em: EntityManager, id: string): Promise<SsoProvider | null> => em.findOne(SsoProvider, { id, enabled: true })
 
-/** Create or replace a provider; a null secret keeps the stored one. Discovery is re-fetched for the new settings. */
-export async function saveProvider(scope: Scope, actor: Actor, id: string, input: SsoProviderSettings): Promise<SsoProvider> {
+const settingsOf = (input: SsoProviderSettings) => ({
+  name: input.name,
+  issuer: input.issuer,
+  clientId: input.clientId,
+  scopes: input.scopes,
+  roleClaim: input.roleClaim.trim(),
+  adminValues: input.adminValues,
+  monitorValues: input.monitorValues,
+  allowedDomains: input.allowedDomains,
+  enabled: input.enabled,
+})
+
+const PROVIDER_EXISTS = '该标识已存在'
+
+/** Add a provider under a new id. */
+export async function createProvider(scope: Scope, actor: Actor, id: string, input: SsoProviderSettings): Promise<SsoProvider> {
   const { em } = scope
-  const existing = await em.findOne(SsoProvider, { id })
-  const values = {
-    name: input.name,
-    issuer: input.issuer,
-    clientId: input.clientId,
-    scopes: input.scopes,
-    roleClaim: input.roleClaim.trim(),
-    adminValues: input.adminValues,
-    monitorValues: input.monitorValues,
-    allowedDomains: input.allowedDomains,
-    enabled: input.enabled,
+  if (await em.count(SsoProvider, { id })) throw badRequest(PROVIDER_EXISTS)
+  const provider = em.create(SsoProvider, { id, ...settingsOf(input), clientSecret: input.clientSecret ?? '' })
+  try {
+    await em.flush()
+  } catch (err) {
+    if (err instanceof UniqueConstraintViolationException) throw badRequest(PROVIDER_EXISTS)
+    throw err
   }
-  const provider = existing ?? em.create(SsoProvider, { id, ...values, clientSecret: input.clientSecret ?? '' })
-  if (existing) {
-    em.assign(existing, values)
-    if (input.clientSecret != null) existing.clientSecret = input.clientSecret
-  }
-  await em.flush()
-  await scope.services.audit.success(actor, `${existing ? '更新' : '添加'}单点登录 ${id}（${input.issuer}）`, 'Warning')
+  await scope.services.audit.success(actor, `添加单点登录 ${id}（${input.issuer}）`, 'Warning')
+  return provider
+}
+
+/** Replace a provider's settings; a null secret keeps the stored one. Discovery is fetched again for the new settings. */
+export async function updateProvider(scope: Scope, actor: Actor, id: string, input: SsoProviderSettings): Promise<SsoProvider> {
+  const provider = await scope.em.findOne(SsoProvider, { id })
+  if (!provider) throw ssoError('unknown_provider')
+  scope.em.assign(provider, settingsOf(input))
+  if (input.clientSecret != null) provider.clientSecret = input.clientSecret
+  await scope.em.flush()
+  await scope.services.audit.success(actor, `更新单点登录 ${id}（${input.issuer}）`, 'Warning')
   return provider
 }
 
