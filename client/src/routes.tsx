@@ -126,6 +126,7 @@ export const routes: RouteObject[] = [
                   { path: 'files', element: screen(() => import('./pages/admin/Files')) },
                   { path: 'instances', element: screen(() => import('./pages/admin/Instances')) },
                   { path: 'logs', element: screen(() => import('./pages/admin/Logs')) },
+                  { path: 'sso', element: screen(() => import('./pages/admin/Sso')) },
                   { path: 'teams', element: screen(() => import('./pages/admin/Teams')) },
                   { path: 'users', element: screen(() => import('./pages/admin/Users')) },
                   {

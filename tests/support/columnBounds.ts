@@ -17,6 +17,7 @@ import { PostEditModel } from '@flagwave/shared/schemas/posts'
 import { GameInfoInput, GameJoinModel } from '@flagwave/shared/schemas/games'
 import { ChallengeCreateModel, ChallengeUpdateModel, FlagCreateModel } from '@flagwave/shared/schemas/challenges'
 import { FlagSubmitModel } from '@flagwave/shared/schemas/play'
+import { SsoProviderCreateInput, SsoProviderInput } from '@flagwave/shared/schemas/sso'
 
 export type Member = [schema: z.ZodObject, field: string, value?: (length: number) => unknown]
 
@@ -44,6 +45,8 @@ const ipColumn = {
     }
   },
 }
+
+const longIssuer = (n: number) => `https://idp.example/${'a'.repeat(n - 20)}`
 
 /** `Entity.property` → how its bound is kept. */
 export const COLUMN_GUARDS: Record<string, Guard> = {
@@ -105,6 +108,22 @@ export const COLUMN_GUARDS: Record<string, Guard> = {
   'Container.flag': { members: [[ChallengeUpdateModel, 'flagTemplate', templateExpandingTo]] },
   'GameInstance.dynamicFlag': { members: [[ChallengeUpdateModel, 'flagTemplate', templateExpandingTo]] },
   'Submission.answer': { members: [[FlagSubmitModel, 'flag']] },
+  'SsoProvider.id': { members: [[SsoProviderCreateInput, 'id']] },
+  'SsoProvider.name': { members: [[SsoProviderInput, 'name'], [SsoProviderCreateInput, 'name']] },
+  'SsoProvider.issuer': { members: [[SsoProviderInput, 'issuer', longIssuer], [SsoProviderCreateInput, 'issuer', longIssuer]] },
+  'SsoProvider.clientId': { members: [[SsoProviderInput, 'clientId'], [SsoProviderCreateInput, 'clientId']] },
+  'SsoProvider.scopes': { members: [[SsoProviderInput, 'scopes'], [SsoProviderCreateInput, 'scopes']] },
+  'SsoProvider.roleClaim': { members: [[SsoProviderInput, 'roleClaim'], [SsoProviderCreateInput, 'roleClaim']] },
+  'SsoProvider.adminValues': { members: [[SsoProviderInput, 'adminValues'], [SsoProviderCreateInput, 'adminValues']] },
+  'SsoProvider.monitorValues': { members: [[SsoProviderInput, 'monitorValues'], [SsoProviderCreateInput, 'monitorValues']] },
+  'SsoProvider.allowedDomains': { members: [[SsoProviderInput, 'allowedDomains'], [SsoProviderCreateInput, 'allowedDomains']] },
+  'UserIdentity.subject': { guardedBy: 'domain/sso/flow.ts redeem: an ID token whose sub exceeds 255 characters (OpenID Connect Core §2) is refused' },
+  'UserIdentity.email': { guardedBy: 'domain/sso/accounts.ts: a verified address passed isValidEmail (256); others are cut to 256' },
+  'SsoLogin.id': { generated: 'a SHA-256 hex digest of the state' },
+  'SsoLogin.provider': { guardedBy: 'routes/sso.ts: the provider id of the path, at most 32 characters' },
+  'SsoLogin.codeVerifier': { generated: 'openid-client randomPKCECodeVerifier (43 characters)' },
+  'SsoLogin.nonce': { generated: 'openid-client randomNonce (43 characters)' },
+  'SsoLogin.returnTo': { guardedBy: 'domain/sso/flow.ts safeReturnTo: longer paths (also after percent-encoding) become "/"' },
 }
 
 /** Every `Entity.property` with a length, and that length. */

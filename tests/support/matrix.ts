@@ -171,6 +171,19 @@ export const MATRIX: Record<string, MatrixRow> = {
   'POST /api/team/:id/leave': { path: (w) => `/api/team/${w.teams.a.id}/leave` },
   'PUT /api/team/:id/avatar': { path: (w) => `/api/team/${w.teams.a.id}/avatar`, request: () => notAnImage('team.png') },
   'DELETE /api/team/:id': { path: (w) => `/api/team/${w.teams.a.id}`, phase: 1 },
+
+  /* ------------------------------------------- single sign-on (Flagwave) */
+  'GET /api/account/sso': { path: () => '/api/account/sso' },
+  'GET /api/account/sso/:provider': { path: () => '/api/account/sso/nope' },
+  'GET /api/account/sso/:provider/callback': { path: () => '/api/account/sso/nope/callback?code=x&state=y' },
+  'POST /api/account/sso/:provider/link': { path: () => '/api/account/sso/nope/link' },
+  'GET /api/account/identities': { path: () => '/api/account/identities' },
+  'DELETE /api/account/identities/:provider': { path: () => '/api/account/identities/nope' },
+  'GET /api/admin/sso': { path: () => '/api/admin/sso' },
+  'PUT /api/admin/sso': { path: () => '/api/admin/sso', request: () => ({ json: { ssoOnly: 'yes' } }) },
+  'POST /api/admin/sso/providers': { path: () => '/api/admin/sso/providers', request: () => ({ json: {} }) },
+  'PUT /api/admin/sso/providers/:provider': { path: () => '/api/admin/sso/providers/nope', request: () => ({ json: {} }) },
+  'DELETE /api/admin/sso/providers/:provider': { path: () => '/api/admin/sso/providers/nope' },
 }
 
 /** What the contract prescribes for one caller on one endpoint. */

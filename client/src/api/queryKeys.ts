@@ -28,6 +28,9 @@ export const queryKeys = {
   config: pathKey('/api/config'),
   /** The caller's teams (GET /api/team): the teams screen and the game join dialog share it. */
   teams: pathKey('/api/team'),
+  /** Single sign-on: the sign-in page's providers, the caller's linked identities. */
+  sso: pathKey('/api/account/sso'),
+  identities: pathKey('/api/account/identities'),
 
   posts: {
     list: pathKey('/api/posts'),
@@ -83,6 +86,7 @@ export const queryKeys = {
     config: pathKey('/api/admin/config'),
     logs: (level: LogLevelFilter, count: number) => pathKey('/api/admin/logs', { level, count, skip: 0 }),
     instances: pathKey('/api/admin/instances'),
+    sso: pathKey('/api/admin/sso'),
   },
 }
 

@@ -1,5 +1,5 @@
 import { Stack, Tabs } from '@mantine/core'
-import { IconFiles, IconFlag, IconHistory, IconServer, IconSettings, IconUser, IconUsersGroup } from '@tabler/icons-react'
+import { IconFiles, IconFlag, IconHistory, IconKey, IconServer, IconSettings, IconUser, IconUsersGroup } from '@tabler/icons-react'
 import { Outlet, useLocation, useNavigate } from 'react-router-dom'
 
 const SECTIONS = [
@@ -10,6 +10,7 @@ const SECTIONS = [
   { value: '/admin/files', label: '文件', icon: IconFiles },
   { value: '/admin/logs', label: '日志', icon: IconHistory },
   { value: '/admin/configs', label: '全局设置', icon: IconSettings },
+  { value: '/admin/sso', label: '单点登录', icon: IconKey },
 ]
 
 /** The administration frame: section tabs above the routed admin screen. */

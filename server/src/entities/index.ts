@@ -20,6 +20,9 @@ import { GameEventSchema } from './GameEvent.js'
 import { CheatInfoSchema } from './CheatInfo.js'
 import { WebhookSchema } from './Webhook.js'
 import { WebhookDeliverySchema } from './WebhookDelivery.js'
+import { SsoProviderSchema } from './SsoProvider.js'
+import { UserIdentitySchema } from './UserIdentity.js'
+import { SsoLoginSchema } from './SsoLogin.js'
 
 export const entities = [
   UserSchema,
@@ -43,4 +46,7 @@ export const entities = [
   CheatInfoSchema,
   WebhookSchema,
   WebhookDeliverySchema,
+  SsoProviderSchema,
+  UserIdentitySchema,
+  SsoLoginSchema,
 ]

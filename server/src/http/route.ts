@@ -61,9 +61,10 @@ export interface RouteSpec<
   params?: P
   /**
    * The success response, for the OpenAPI document and the conformance test: a zod schema of the
-   * JSON body, 'empty' for 200 with no body, or a media type for file downloads.
+   * JSON body, 'empty' for 200 with no body, a media type for file downloads, or 'redirect' for a
+   * 302 whose Location names the next page (the single sign-on routes a browser follows).
    */
-  response?: z.ZodType | 'empty' | `file:${string}`
+  response?: z.ZodType | 'empty' | 'redirect' | `file:${string}`
   /** A short note for the OpenAPI document. */
   summary?: string
   handler: (

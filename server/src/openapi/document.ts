@@ -37,7 +37,11 @@ export function openApiDocument(routes: RouteSpec[], version: string): JsonSchem
       description: [r.role ? `Caller: ${ROLE_NOTE[r.role] ?? r.role}` : 'Caller: anonymous', r.rateLimit ? `Rate limit: ${r.rateLimit}` : ''].filter(Boolean).join('. '),
       parameters: [...params, ...query],
       responses: {
-        ...(proxy ? { '101': { description: 'WebSocket upgrade: the TCP tunnel' }, '204': { description: 'Not a WebSocket upgrade' } } : { '200': response(r.response) }),
+        ...(proxy
+          ? { '101': { description: 'WebSocket upgrade: the TCP tunnel' }, '204': { description: 'Not a WebSocket upgrade' } }
+          : r.response === 'redirect'
+            ? { '302': { description: 'Found: the Location header names the next page' } }
+            : { '200': response(r.response) }),
         '400': { description: 'RequestResponse { title, status }', content: { 'application/json': { schema: REQUEST_RESPONSE } } },
         ...(r.role
           ? {
@@ -103,7 +107,7 @@ function queryParameters(schema: z.ZodType): JsonSchema[] {
   return Object.entries(json.properties ?? {}).map(([name, s]) => ({ name, in: 'query', required: json.required?.includes(name) ?? false, schema: s }))
 }
 
-function response(spec: RouteSpec['response']): JsonSchema {
+function response(spec: Exclude<RouteSpec['response'], 'redirect'>): JsonSchema {
   if (!spec) return { description: 'OK' }
   if (spec === 'empty') return { description: 'OK, empty body' }
   if (typeof spec === 'string') return { description: 'File download', content: { [spec.slice(5)]: { schema: { type: 'string', format: 'binary' } } } }

@@ -42,21 +42,21 @@ import { presentProfile } from '../presenters/users.js'
 
 // Links in mails start at the configured public origin, never at Host or X-Forwarded-Host, which
 // the caller chooses (docs/operations.md#configuration, PUBLIC_URL).
-const requestInfo = (ctx: Context): RequestInfo => ({
+export const requestInfo = (ctx: Context): RequestInfo => ({
   ip: ctx.clientIp,
   userAgent: ctx.get('User-Agent'),
   origin: publicOrigin(ctx.services.config, ctx.req.socket.localPort),
 })
 
 /** The request's session has ended (the command ended it on the server): expire the cookies. */
-function forgetSession(ctx: Context): void {
+export function forgetSession(ctx: Context): void {
   clearSessionCookie(ctx)
   ctx.state.session = undefined
   ctx.state.user = undefined
 }
 
 /** Hand out the cookie of a session a command started. */
-const handOut = (ctx: Context, session: IssuedSession): void => setSessionCookie(ctx, session.token, session.expiresAt)
+export const handOut = (ctx: Context, session: IssuedSession): void => setSessionCookie(ctx, session.token, session.expiresAt)
 
 export const accountRoutes = [
   route({

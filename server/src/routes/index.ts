@@ -22,6 +22,7 @@ import { infoRoutes } from './info.js'
 import { proxyRoutes } from './proxy.js'
 import { teamRoutes } from './team.js'
 import { ctftimeRoutes, webhookRoutes } from './webhooks.js'
+import { ssoRoutes } from './sso.js'
 
 export const allRoutes: RouteSpec[] = [
   ...accountRoutes,
@@ -45,4 +46,6 @@ export const allRoutes: RouteSpec[] = [
   ...infoRoutes,
   ...proxyRoutes,
   ...teamRoutes,
+  // Flagwave additions (docs/compatibility.md#single-sign-on).
+  ...ssoRoutes,
 ]

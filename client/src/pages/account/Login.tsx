@@ -9,6 +9,7 @@ import { useSession } from '../../stores/session'
 import { notifyError, notifySuccess } from '../../utils/notify'
 import { safeRedirect } from '../../utils/redirect'
 import { zodValidate } from '../../utils/zodForm'
+import { SsoLogin } from '../../components/SsoLogin/SsoLogin'
 
 /** POST /api/account/login with user name or e-mail; then back to `from`. */
 export default function Login() {
@@ -40,6 +41,7 @@ export default function Login() {
 
   return (
     <AccountPanel title="登录" subtitle="使用用户名或邮箱登录" testId="login-page">
+      <SsoLogin returnTo={safeRedirect(params.get('from'))} error={params.get('ssoError')} />
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           <TextInput label="用户名或邮箱" autoComplete="username" data-testid="login-username" autoFocus {...form.getInputProps('userName')} />

@@ -9,6 +9,7 @@ import { useSession } from '../../stores/session'
 import { notifyError, notifySuccess } from '../../utils/notify'
 import { zodErrors } from '../../utils/zodForm'
 import { acceptImage } from '../../utils/acceptImage'
+import { SsoIdentities } from './SsoIdentities'
 
 interface DetailsValues {
   userName: string
@@ -254,6 +255,7 @@ export default function Profile() {
           </Paper>
         </Grid.Col>
       </Grid>
+      <SsoIdentities />
     </Stack>
   )
 }

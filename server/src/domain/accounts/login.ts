@@ -19,6 +19,7 @@ import { CAPTCHA_FAILED } from './register.js'
 import { createSession, endSession, type IssuedSession } from './sessions.js'
 import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
+import { assertPasswordSignInAllowed } from '../sso/policy.js'
 
 const WRONG_CREDENTIALS = '用户名或密码错误'
 const USER_BANNED = '用户已被禁用'
@@ -47,6 +48,7 @@ export async function login(scope: Scope, input: LoginModel, req: RequestInfo, p
   if (!(await verifyCaptcha(services.config, settings, input.challenge, req.ip))) throw badRequest(CAPTCHA_FAILED)
 
   const user = await findAccount(em, input.userName)
+  await assertPasswordSignInAllowed(em, user)
   const fail = async (title: string, reason: string) => {
     await services.audit.write({ message: `用户登录失败：${reason}`, userName: (user?.userName ?? input.userName).slice(0, 64), ip: req.ip, status: 'Failed', level: 'Warning' })
     return unauthorized(title)

@@ -24,6 +24,7 @@ import { creationError, normalizeKey, uniqueViolationTitle, userValidationError,
 import { accountLink, generateToken } from './tokens.js'
 import { sendAccountMail } from './mails.js'
 import type { Scope } from '../scope.js'
+import { assertRegistrationAllowed } from '../sso/policy.js'
 
 export interface RegisterResult {
   status: RegisterStatus
@@ -38,7 +39,7 @@ export const MAIL_FAILED = '邮件无法发送，请联系管理员'
 const ACCOUNT_EXISTS = '此账户已存在'
 
 /** `emailDomainList` non-empty: the text after the '@' must be exactly one of its comma-separated entries. */
-function emailDomainAllowed(list: string, email: string): boolean {
+export function emailDomainAllowed(list: string, email: string): boolean {
   if (!list.trim()) return true
   const domain = email.split('@')[1] ?? ''
   return list.split(',').some((d) => d === domain)
@@ -49,6 +50,7 @@ export async function register(scope: Scope, input: RegisterModel, req: RequestI
   const settings = await services.settings.get(em)
   const policy = settings.accountPolicy
   if (!policy.allowRegister) throw badRequest('注册功能已禁用')
+  await assertRegistrationAllowed(em)
   if (!(await verifyCaptcha(services.config, settings, input.challenge, req.ip))) throw badRequest(CAPTCHA_FAILED)
   if (!emailDomainAllowed(policy.emailDomainList, input.email)) throw badRequest(`可用邮箱后缀：${policy.emailDomainList}`)
 
