@@ -23,6 +23,10 @@ import { AppError } from './lib/errors.js'
 import { allRoutes } from './routes/index.js'
 import { swagger } from './openapi/swagger.js'
 import { sitePolicyOf } from './lib/crossSite.js'
+import { requestMetrics } from './http/requestMetrics.js'
+import { routeLabel } from './lib/metrics.js'
+
+const HEALTHZ_ROUTE = routeLabel('GET', '/healthz')
 
 export const CLIENT_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../client/dist')
 
@@ -35,6 +39,7 @@ export function createApp(services: Services): Koa {
   mountRoutes(router, allRoutes)
 
   const sitePolicy = sitePolicyOf(services.config)
+  app.use(requestMetrics())
   app.use(clientIp(sitePolicy.trust))
   // The board in memory is answered before the per-request plumbing (http/scoreboardRead.ts); its
   // only error is the rate limit's 429, mapped here. Everything else has its errors mapped inside
@@ -46,6 +51,7 @@ export function createApp(services: Services): Koa {
   app.use(securityHeaders({ inlineScriptHashes: inlineScriptHashesOf(path.join(CLIENT_DIST, 'index.html')), captchaProvider: services.config.CAPTCHA_PROVIDER }))
   app.use(async (ctx, next) => {
     if (ctx.path !== '/healthz') return next()
+    ctx.routeLabel = HEALTHZ_ROUTE
     ctx.type = 'text/plain'
     ctx.body = 'Healthy'
   })

@@ -5,16 +5,13 @@
  */
 import { describe, expect, it } from 'vitest'
 import { allRoutes } from '../../server/src/routes/index.js'
-import { CONTRACT_ENDPOINTS } from '../support/contract.js'
-
-/** Routes Flagwave adds beyond the contract (none at the moment). */
-const FLAGWAVE_ADDITIONS: string[] = []
+import { CONTRACT_ENDPOINTS, FLAGWAVE_ENDPOINTS } from '../support/contract.js'
 
 const normalize = (method: string, path: string) => `${method} ${path.toLowerCase().replace(/\{[^}]+\}|:\w+/g, '{}')}`
 const routeKeys = new Map(allRoutes.map((r) => [normalize(r.method, r.path), r]))
 
 describe('route table', () => {
-  it.each(CONTRACT_ENDPOINTS.map((e) => [`#${e.n} ${e.method} ${e.path}`, e] as const))('%s is served with the contract role', (_, endpoint) => {
+  it.each([...CONTRACT_ENDPOINTS, ...FLAGWAVE_ENDPOINTS].map((e) => [`#${e.n} ${e.method} ${e.path}`, e] as const))('%s is served with the contract role', (_, endpoint) => {
     const route = routeKeys.get(normalize(endpoint.method, endpoint.path))
     expect(route, 'route missing').toBeDefined()
     expect(route!.role ?? 'anon').toBe(endpoint.caller)
@@ -22,8 +19,8 @@ describe('route table', () => {
   })
 
   it('serves nothing outside the contract', () => {
-    const contract = new Set(CONTRACT_ENDPOINTS.map((e) => normalize(e.method, e.path)))
-    const extra = [...routeKeys.keys()].filter((k) => !contract.has(k) && !FLAGWAVE_ADDITIONS.includes(k))
+    const contract = new Set([...CONTRACT_ENDPOINTS, ...FLAGWAVE_ENDPOINTS].map((e) => normalize(e.method, e.path)))
+    const extra = [...routeKeys.keys()].filter((k) => !contract.has(k))
     expect(extra).toEqual([])
   })
 })

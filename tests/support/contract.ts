@@ -9,8 +9,8 @@ export interface ContractEndpoint {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE'
   path: string
   caller: ContractCaller
-  /** Extra checks: context gate, captain only, team member, own submission. */
-  extra: ('gate' | 'captain' | 'member' | 'own')[]
+  /** Extra checks: context gate, captain only, team member, own submission; `metrics`: only METRICS_TOKEN or METRICS_ALLOW, never a session (404 otherwise). */
+  extra: ('gate' | 'captain' | 'member' | 'own' | 'metrics')[]
   rateLimit: string | null
   success: string
 }
@@ -121,4 +121,13 @@ export const CONTRACT_ENDPOINTS: ContractEndpoint[] = [
   { n: 103, method: 'POST', path: '/api/team/{id}/leave', caller: 'User', extra: ['member'], rateLimit: null, success: 'empty' },
   { n: 104, method: 'PUT', path: '/api/team/{id}/avatar', caller: 'User', extra: ['captain'], rateLimit: null, success: 'string (URL)' },
   { n: 105, method: 'DELETE', path: '/api/team/{id}', caller: 'User', extra: ['captain'], rateLimit: null, success: 'empty' },
+]
+
+/**
+ * Endpoints Flagwave adds beyond the contract (docs/operations.md#metrics, #health-checks), in the
+ * same form so that the route table and permission matrix tests hold them to the same rules.
+ */
+export const FLAGWAVE_ENDPOINTS: ContractEndpoint[] = [
+  { n: 1001, method: 'GET', path: '/metrics', caller: 'anon', extra: ['metrics'], rateLimit: null, success: 'Prometheus text' },
+  { n: 1002, method: 'GET', path: '/readyz', caller: 'anon', extra: [], rateLimit: null, success: 'ReadinessModel' },
 ]

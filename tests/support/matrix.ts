@@ -9,7 +9,7 @@
  */
 import type { RouteSpec } from '../../server/src/http/route.js'
 import { roleRank, type Role } from '@flagwave/shared/enums'
-import { CONTRACT_ENDPOINTS, type ContractEndpoint } from './contract.js'
+import { CONTRACT_ENDPOINTS, FLAGWAVE_ENDPOINTS, type ContractEndpoint } from './contract.js'
 import { CALLER_ROLE, PDF_BYTES, type Caller, type World } from './fixtures.js'
 import type { ApiClient, ApiResponse } from './client.js'
 
@@ -155,6 +155,11 @@ export const MATRIX: Record<string, MatrixRow> = {
   'POST /api/team/:id/leave': { path: (w) => `/api/team/${w.teams.a.id}/leave` },
   'PUT /api/team/:id/avatar': { path: (w) => `/api/team/${w.teams.a.id}/avatar`, request: () => notAnImage('team.png') },
   'DELETE /api/team/:id': { path: (w) => `/api/team/${w.teams.a.id}`, phase: 1 },
+
+  /* ------------------------------------------------- Flagwave additions (ops) */
+  // The matrix server sets neither METRICS_TOKEN nor METRICS_ALLOW: no session, not even Admin's, opens /metrics.
+  'GET /metrics': { path: () => '/metrics' },
+  'GET /readyz': { path: () => '/readyz' },
 }
 
 /** What the contract prescribes for one caller on one endpoint. */
@@ -167,9 +172,12 @@ export type Outcome =
   | 'notJoined'
   /** Anything but 401/403 (and never a 5xx). */
   | 'permitted'
+  /** 404 ProblemDetails `Not Found`, as for a path that does not exist (`/metrics` without its token or address). */
+  | 'hidden'
 
 export function expectedOutcome(route: RouteSpec, contract: ContractEndpoint, caller: Caller): Outcome {
   const role = CALLER_ROLE[caller]
+  if (contract.extra.includes('metrics')) return 'hidden'
   if (!route.role) return 'permitted'
   if (role === null) return 'unauthorized'
   if (roleRank(role) < roleRank(route.role as Role)) return 'forbidden'
@@ -178,7 +186,8 @@ export function expectedOutcome(route: RouteSpec, contract: ContractEndpoint, ca
   return 'permitted'
 }
 
-export const contractRowOf = (route: RouteSpec): ContractEndpoint | undefined => CONTRACT_ENDPOINTS.find((e) => routeKey(e.method, e.path) === routeKey(route.method, route.path))
+export const contractRowOf = (route: RouteSpec): ContractEndpoint | undefined =>
+  [...CONTRACT_ENDPOINTS, ...FLAGWAVE_ENDPOINTS].find((e) => routeKey(e.method, e.path) === routeKey(route.method, route.path))
 
 export const specKey = (route: RouteSpec) => `${route.method} ${route.path}`
 

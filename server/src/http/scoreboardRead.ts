@@ -7,10 +7,13 @@
  */
 import type { Context, Middleware } from 'koa'
 import type { ScoreboardSnapshot } from '../domain/scoreboard/snapshot.js'
+import { routeLabel } from '../lib/metrics.js'
 
 /** Below this size a gzipped copy is not worth it. */
 const GZIP_MIN_BYTES = 2048
 const SCOREBOARD_PATH = /^\/api\/game\/(\d{1,9})\/scoreboard\/?$/i
+/** The route table's label of the same endpoint (routes/game.ts), so both answers count as one route. */
+const SCOREBOARD_ROUTE = routeLabel('GET', '/api/game/:id/scoreboard')
 
 export async function sendSnapshot(ctx: Context, snapshot: ScoreboardSnapshot): Promise<void> {
   const gzip = snapshot.json.length >= GZIP_MIN_BYTES && acceptsGzip(ctx)
@@ -42,6 +45,7 @@ export function scoreboardFastPath(): Middleware {
     const match = SCOREBOARD_PATH.exec(ctx.path)
     const snapshot = match ? ctx.services.scoreboard.inMemory(Number(match[1])) : null
     if (!snapshot || Date.now() < snapshot.start) return next()
+    ctx.routeLabel = SCOREBOARD_ROUTE
     if (!ctx.localCaller) await ctx.services.limits.consume('Global', `ip:${ctx.clientIp}`)
     // Of the security headers only nosniff, which concerns a JSON body, comes with the snapshot's
     // headers; the others govern documents (framing, referrers, openers, permissions) and cost a

@@ -20,6 +20,7 @@ import { captureRoutes } from './captures.js'
 import { infoRoutes } from './info.js'
 import { proxyRoutes } from './proxy.js'
 import { teamRoutes } from './team.js'
+import { opsRoutes } from './ops.js'
 
 export const allRoutes: RouteSpec[] = [
   ...accountRoutes,
@@ -40,4 +41,6 @@ export const allRoutes: RouteSpec[] = [
   ...infoRoutes,
   ...proxyRoutes,
   ...teamRoutes,
+  // Flagwave additions outside the contract (docs/operations.md#metrics).
+  ...opsRoutes,
 ]
