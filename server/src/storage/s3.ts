@@ -180,6 +180,7 @@ export class S3CaptureStore implements CaptureStore {
     private readonly bucket: Bucket,
     private readonly spool: string,
     private readonly log: Logger,
+    private readonly retryMs: number,
   ) {
     // Captures a previous run could not upload.
     this.scheduleRetry(0)
@@ -208,7 +209,7 @@ export class S3CaptureStore implements CaptureStore {
       await fs.promises.rm(file, { force: true })
     } catch (err) {
       this.log.warn({ err, file }, 'capture upload failed; kept locally and retried')
-      this.scheduleRetry(CAPTURE_RETRY_MS)
+      this.scheduleRetry(this.retryMs)
     }
   }
 
@@ -268,11 +269,11 @@ export class S3CaptureStore implements CaptureStore {
 }
 
 /** Both stores on one bucket; staging and the capture spool under `dataDir` (or the system's temp directory). */
-export function s3Stores(location: S3Location, dataDir: string, log: Logger): { blobs: S3BlobStore; captures: S3CaptureStore; close(): void } {
+export function s3Stores(location: S3Location, dataDir: string, log: Logger, captureRetryMs = CAPTURE_RETRY_MS): { blobs: S3BlobStore; captures: S3CaptureStore; close(): void } {
   const client = createS3Client(location)
   const bucket = new Bucket(client, location)
   const local = dataDir || os.tmpdir()
-  const captures = new S3CaptureStore(bucket, path.join(local, 'spool', 'captures'), log)
+  const captures = new S3CaptureStore(bucket, path.join(local, 'spool', 'captures'), log, captureRetryMs)
   return {
     blobs: new S3BlobStore(bucket, path.join(local, 'spool', 'staging')),
     captures,
