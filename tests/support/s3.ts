@@ -9,7 +9,7 @@ import path from 'node:path'
 import type Koa from 'koa'
 import S3rver from '@20minutes/s3rver'
 
-export const S3_BUCKET = 'flagwave-test'
+const S3_BUCKET = 'flagwave-test'
 
 export interface TestS3 {
   port: number

@@ -61,7 +61,7 @@ export class Metrics {
   private readonly settled: Counter<'status'>
 
   constructor() {
-    collectDefaultMetrics({ register: this.registry, prefix: 'flagwave_process_' })
+    collectDefaultMetrics({ register: this.registry, prefix: 'flagwave_' })
     this.fanOut = new Histogram({
       name: 'flagwave_push_fanout_seconds',
       help: "Time one push took to write to this node's sockets of its room, by event",

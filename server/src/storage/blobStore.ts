@@ -87,7 +87,7 @@ export async function stageLocally(dir: string, source: Readable | Buffer): Prom
 }
 
 /** Whether `dir` exists (made if need be) and this process may write into it. */
-export async function writableDirectory(dir: string): Promise<void> {
+async function writableDirectory(dir: string): Promise<void> {
   try {
     await fs.mkdir(dir, { recursive: true })
     await fs.access(dir, constants.W_OK | constants.R_OK)

@@ -36,7 +36,7 @@ const REQUEST_TIMEOUT_MS = 30_000
 /** How often captures left in the spool by an outage are uploaded again. */
 const CAPTURE_RETRY_MS = 30_000
 
-export function createS3Client(location: S3Location): S3Client {
+function createS3Client(location: S3Location): S3Client {
   return new S3Client({
     endpoint: location.endpoint,
     region: location.region,

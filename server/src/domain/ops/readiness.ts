@@ -8,7 +8,7 @@ import type { Services } from '../../services.js'
 /** Each check's upper bound: a probe must answer before the orchestrator's own timeout. */
 const CHECK_TIMEOUT_MS = 3_000
 
-export type CheckResult = 'ok' | 'failed' | 'skipped'
+type CheckResult = 'ok' | 'failed' | 'skipped'
 
 export interface Readiness {
   ready: boolean
