@@ -4,10 +4,21 @@
  * failing read leaves that gauge out of the scrape (Prometheus then sees it absent), never fails
  * the scrape.
  */
-import type { Services } from '../../services.js'
+import type { Logger } from 'pino'
+import type { Orm } from '../../db/orm.js'
+import type { Metrics } from '../../lib/metrics.js'
+import type { ContainerRuntime } from '../../containers/runtime.js'
 import { nativePool } from '../../db/pg.js'
 
-export function registerPlatformMetrics(services: Services): void {
+/** What the gauges read (a part of `Services`: services.ts calls this while building them). */
+interface Sources {
+  metrics: Metrics
+  orm: Orm
+  log: Logger
+  containers: Pick<ContainerRuntime, 'connections'>
+}
+
+export function registerPlatformMetrics(services: Sources): void {
   const { metrics, orm, log } = services
   const query = async <T>(sql: string): Promise<T[]> => {
     try {
