@@ -24,6 +24,10 @@ import { AppError } from './lib/errors.js'
 import { allRoutes } from './routes/index.js'
 import { swagger } from './openapi/swagger.js'
 import { sitePolicyOf } from './lib/crossSite.js'
+import { requestMetrics } from './http/requestMetrics.js'
+import { routeLabel } from './lib/metrics.js'
+
+const HEALTHZ_ROUTE = routeLabel('GET', '/healthz')
 
 export const CLIENT_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../client/dist')
 
@@ -36,6 +40,7 @@ function createApp(services: Services): Koa {
   mountRoutes(router, allRoutes)
 
   const sitePolicy = sitePolicyOf(services.config)
+  app.use(requestMetrics())
   app.use(clientIp(sitePolicy.trust))
   // Errors are mapped inside the request context, so that the access log records the status that was sent.
   app.use(requestContext())
@@ -43,6 +48,7 @@ function createApp(services: Services): Koa {
   app.use(securityHeaders({ inlineScriptHashes: inlineScriptHashesOf(path.join(CLIENT_DIST, 'index.html')), captchaProvider: services.config.CAPTCHA_PROVIDER }))
   app.use(async (ctx, next) => {
     if (ctx.path !== '/healthz') return next()
+    ctx.routeLabel = HEALTHZ_ROUTE
     ctx.type = 'text/plain'
     ctx.body = 'Healthy'
   })

@@ -5,6 +5,7 @@
 import path from 'node:path'
 import { z } from 'zod'
 import { DEFAULT_TRUSTED_PROXIES, parseTrustedProxies } from './lib/clientAddress.js'
+import { parseStorageUrl, type StorageLocation } from './storage/location.js'
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -15,6 +16,26 @@ const EnvSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   DATA_DIR: z.string().min(1).default('./data'),
+  /**
+   * Where uploaded files and traffic captures live: a directory (default `DATA_DIR`) or an
+   * S3-compatible bucket, `s3://ACCESS:SECRET@host:port/bucket?region=…&pathStyle=true`
+   * (docs/operations.md#object-storage).
+   */
+  STORAGE_URL: z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      for (const problem of parseStorageUrl(value, '.').problems) ctx.addIssue({ code: 'custom', message: problem })
+    }),
+  /** Bearer token that opens GET /metrics (docs/operations.md#metrics); unset: only METRICS_ALLOW does. */
+  METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+  /** Client addresses (IPs and CIDRs, or `loopback`) that may read GET /metrics without the token. */
+  METRICS_ALLOW: z
+    .string()
+    .default('')
+    .superRefine((spec, ctx) => {
+      for (const problem of parseTrustedProxies(spec).problems) ctx.addIssue({ code: 'custom', message: problem })
+    }),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   /** Namespace of every Redis key and channel, so several deployments can share one Redis. */
@@ -103,6 +124,8 @@ const EnvSchema = z.object({
 export type Config = Readonly<
   z.infer<typeof EnvSchema> & {
     dataDir: string
+    /** STORAGE_URL, parsed. */
+    storage: StorageLocation
     embeddedDatabase: boolean
     enableSwagger: boolean
   }
@@ -123,9 +146,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`))
   }
   const value = parsed.data
+  const dataDir = path.resolve(value.DATA_DIR)
   return Object.freeze({
     ...value,
-    dataDir: path.resolve(value.DATA_DIR),
+    dataDir,
+    storage: parseStorageUrl(value.STORAGE_URL, dataDir).location!,
     embeddedDatabase: value.DATABASE_URL === undefined,
     enableSwagger: value.ENABLE_SWAGGER ?? value.NODE_ENV !== 'production',
   })

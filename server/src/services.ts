@@ -1,13 +1,14 @@
 /**
  * Everything a request or a worker needs, built once per process (and once per test server).
  */
-import path from 'node:path'
 import { Redis } from 'ioredis'
 import pino, { type Logger } from 'pino'
 import type { Config } from './config.js'
 import type { Orm } from './db/orm.js'
 import { Realtime } from './realtime/publish.js'
-import { LocalBlobStore, type BlobStore } from './storage/blobStore.js'
+import type { BlobStore } from './storage/blobStore.js'
+import type { CaptureStore } from './storage/captures.js'
+import { createStorage } from './storage/index.js'
 import { Mailer } from './lib/mailer.js'
 import { SettingsStore } from './domain/config/settings.js'
 import { AuditLog } from './domain/logs/audit.js'
@@ -17,6 +18,8 @@ import { presentGlobalConfig } from './presenters/config.js'
 import { ScoreboardService } from './domain/scoreboard/service.js'
 import { createContainerRuntime, type ContainerRuntime } from './containers/runtime.js'
 import { ReadCache } from './cache/readCache.js'
+import { Metrics } from './lib/metrics.js'
+import { registerPlatformMetrics } from './domain/ops/metrics.js'
 import { attachReadCache, listenForInvalidations } from './cache/invalidation.js'
 import { SUBMISSION_CHANNEL, SubmissionSignal } from './domain/submissions/queue.js'
 import { nativePool } from './db/pg.js'
@@ -27,11 +30,16 @@ export interface Services {
   log: Logger
   redis: Redis | null
   realtime: Realtime
+  /** Uploaded files, by content hash (STORAGE_URL: a directory or an S3 bucket). */
   storage: BlobStore
+  /** Traffic captures, in the same place as `storage`. */
+  captures: CaptureStore
   mailer: Mailer
   settings: SettingsStore
   audit: AuditLog
   limits: RateLimits
+  /** Prometheus metrics of this node (GET /metrics, docs/operations.md#metrics). */
+  metrics: Metrics
   /**
    * The scoreboard engine (domain/scoreboard/service.ts): `get(gameId)` → the current ScoreboardModel;
    * `snapshot(gameId)` → `{ version, etag, json, model, start }` or null; `applySolve`; `rebuild`.
@@ -54,7 +62,8 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
 export async function createServices(config: Config, orm: Orm, log: Logger): Promise<Services> {
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 3, keyPrefix: `${config.REDIS_PREFIX}:` }) : null
   if (redis) await redis.connect()
-  const realtime = new Realtime()
+  const metrics = new Metrics()
+  const realtime = new Realtime((event, seconds) => metrics.pushed(event, seconds))
   // Channels are not covered by ioredis' keyPrefix, so they carry the prefix themselves.
   const settingsChannel = `${config.REDIS_PREFIX}:settings`
   const closers: (() => Promise<unknown>)[] = []
@@ -78,19 +87,23 @@ export async function createServices(config: Config, orm: Orm, log: Logger): Pro
   const pool = await nativePool(orm)
   const submissions = new SubmissionSignal(() => pool.query('select pg_notify($1, $2)', [SUBMISSION_CHANNEL, '']), log)
   closers.push(async () => submissions.close())
+  const storage = createStorage(config.storage, config.dataDir, log)
+  closers.push(async () => storage.close())
   const services: Services = {
     config,
     orm,
     log,
     redis,
     realtime,
-    storage: new LocalBlobStore(path.join(config.dataDir, 'files')),
+    storage: storage.blobs,
+    captures: storage.captures,
     mailer: new Mailer(config.SMTP_URL, config.SMTP_FROM, log),
     settings,
     audit: new AuditLog(orm, realtime, log),
     limits: new RateLimits(redis, !config.DISABLE_RATE_LIMIT),
+    metrics,
     readCache,
-    scoreboard: new ScoreboardService({ orm, redis, realtime, log }),
+    scoreboard: new ScoreboardService({ orm, redis, realtime, log, metrics }),
     containers,
     submissions,
     async close() {
@@ -98,5 +111,6 @@ export async function createServices(config: Config, orm: Orm, log: Logger): Pro
       if (redis) await redis.quit().catch(() => undefined)
     },
   }
+  registerPlatformMetrics(services)
   return services
 }

@@ -40,7 +40,7 @@ async function storedBytes(url: string): Promise<Buffer> {
   const hash = AVATAR_URL.exec(url)![1]
   expect(await server.services.storage.has(hash)).toBe(true)
   const chunks: Buffer[] = []
-  for await (const chunk of server.services.storage.open(hash)) chunks.push(chunk as Buffer)
+  for await (const chunk of await server.services.storage.open(hash)) chunks.push(chunk as Buffer)
   const bytes = Buffer.concat(chunks)
   expect(sha256(bytes)).toBe(hash)
   const served = await fetch(server.url + url)

@@ -4,6 +4,7 @@
  * endpoint.
  */
 import { createHash, createPublicKey, verify } from 'node:crypto'
+import { buffer } from 'node:stream/consumers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import sharp from 'sharp'
 import { GameInfoModel } from '@flagwave/shared/schemas/games'
@@ -369,8 +370,7 @@ describe('PUT /api/edit/games/{id}/poster', () => {
     expect(res.status).toBe(200)
     expect(res.body).toMatch(/^\/assets\/[0-9a-f]{64}\/poster\.webp$/)
     const hash = (res.body as string).split('/')[2]!
-    const path = server.services.storage.localPath(hash)!
-    const meta = await sharp(path).metadata()
+    const meta = await sharp(await buffer(await server.services.storage.open(hash))).metadata()
     expect(meta.format).toBe('webp')
     expect([meta.width, meta.height]).toEqual([640, 360])
     expect(await fileRow(server, hash)).toMatchObject({ name: 'poster.webp', referenceCount: 1 })

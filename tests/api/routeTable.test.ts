@@ -11,7 +11,7 @@ const normalize = (method: string, path: string) => `${method} ${path.toLowerCas
 const routeKeys = new Map(allRoutes.map((r) => [normalize(r.method, r.path), r]))
 
 describe('route table', () => {
-  it.each(CONTRACT_ENDPOINTS.map((e) => [`#${e.n} ${e.method} ${e.path}`, e] as const))('%s is served with the contract role', (_, endpoint) => {
+  it.each([...CONTRACT_ENDPOINTS, ...FLAGWAVE_ENDPOINTS].map((e) => [`#${e.n} ${e.method} ${e.path}`, e] as const))('%s is served with the contract role', (_, endpoint) => {
     const route = routeKeys.get(normalize(endpoint.method, endpoint.path))
     expect(route, 'route missing').toBeDefined()
     expect(route!.role ?? 'anon').toBe(endpoint.caller)

@@ -7,8 +7,6 @@
  * neither. Events, cheat information and traffic render their data.
  */
 import { randomBytes } from 'node:crypto'
-import fs from 'node:fs/promises'
-import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Game } from '../../server/src/entities/Game.js'
@@ -16,8 +14,7 @@ import type { Challenge } from '../../server/src/entities/Challenge.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { browserAvailable, launchBrowser, newSession, runInSession, screenshot, signIn } from '../support/browser.js'
 import { createUser, type TestUser } from '../support/factories/users.js'
-import { createChallenge, createGame } from '../support/factories/games.js'
-import { capturesRoot } from '../../server/src/containers/pcap.js'
+import { createChallenge, createGame, storeCapture } from '../support/factories/games.js'
 import { createCheatInfo, createEvent, createInstance, createPlayer, createSubmission, isolateIds, settled, submit, type Player } from '../support/factories/play.js'
 
 const E2E_TIMEOUT = 180_000
@@ -170,10 +167,8 @@ describe.skipIf(!browserAvailable())('monitor screens (Chromium)', () => {
       // Traffic: one challenge with a capture of alice, one with capture on but nothing captured.
       const sniffed = await createChallenge(server, game, { title: 'Sniffed', type: 'StaticContainer', enableTrafficCapture: true })
       const silent = await createChallenge(server, game, { title: 'Silent', type: 'StaticContainer', enableTrafficCapture: true })
-      const pcapDir = path.join(capturesRoot(server.services.config.dataDir), String(sniffed.id), String(alice.participation.id))
-      await fs.mkdir(pcapDir, { recursive: true })
       const pcapName = '20261122-10.00.00-conn1.pcap'
-      await fs.writeFile(path.join(pcapDir, pcapName), randomBytes(2048))
+      await storeCapture(server, sniffed.id, alice.participation.id, pcapName, randomBytes(2048))
 
       const session = await newSession(browser, server.url)
       await signIn(session.context, monitor.client, server.url)

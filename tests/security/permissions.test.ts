@@ -39,6 +39,8 @@ function check(outcome: Outcome, res: ApiResponse): string | null {
       return res.status === 403 && body === JSON.stringify({ title: '无权访问', status: 403 }) ? null : `expected 403 无权访问, got ${res.status} ${res.text.slice(0, 200)}`
     case 'notJoined':
       return res.status === 400 && body === JSON.stringify({ title: '您尚未参赛', status: 400 }) ? null : `expected 400 您尚未参赛, got ${res.status} ${res.text.slice(0, 200)}`
+    case 'hidden':
+      return res.status === 404 && (res.body as { title?: string })?.title === 'Not Found' ? null : `expected 404 Not Found, got ${res.status} ${res.text.slice(0, 200)}`
     case 'permitted':
       return res.status !== 401 && res.status !== 403 && res.status < 500 ? null : `expected to pass authorization, got ${res.status} ${res.text.slice(0, 200)}`
   }

@@ -9,8 +9,8 @@ export interface ContractEndpoint {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE'
   path: string
   caller: ContractCaller
-  /** Extra checks: context gate, captain only, team member, own submission. */
-  extra: ('gate' | 'captain' | 'member' | 'own')[]
+  /** Extra checks: context gate, captain only, team member, own submission; `metrics`: only METRICS_TOKEN or METRICS_ALLOW, never a session (404 otherwise). */
+  extra: ('gate' | 'captain' | 'member' | 'own' | 'metrics')[]
   rateLimit: string | null
   success: string
 }
@@ -152,4 +152,6 @@ export const FLAGWAVE_ENDPOINTS: ContractEndpoint[] = [
   { n: 1209, method: 'PUT', path: '/api/admin/sso/providers/{provider}', caller: 'Admin', extra: [], rateLimit: null, success: 'SsoProviderAdminModel' },
   { n: 1211, method: 'POST', path: '/api/admin/sso/providers', caller: 'Admin', extra: [], rateLimit: null, success: 'SsoProviderAdminModel' },
   { n: 1210, method: 'DELETE', path: '/api/admin/sso/providers/{provider}', caller: 'Admin', extra: [], rateLimit: null, success: 'empty' },
+  { n: 1301, method: 'GET', path: '/metrics', caller: 'anon', extra: ['metrics'], rateLimit: null, success: 'Prometheus text' },
+  { n: 1302, method: 'GET', path: '/readyz', caller: 'anon', extra: [], rateLimit: null, success: 'ReadinessModel' },
 ]

@@ -5,8 +5,6 @@
  * stored files — plus "spare" rows that destructive endpoints may delete without breaking the
  * rest. Built with the factories (tests/support/factories/*), a few rows through the API.
  */
-import fs from 'node:fs/promises'
-import path from 'node:path'
 import { randomBytes } from 'node:crypto'
 import type { Game } from '../../server/src/entities/Game.js'
 import type { Challenge } from '../../server/src/entities/Challenge.js'
@@ -15,13 +13,12 @@ import type { Participation } from '../../server/src/entities/Participation.js'
 import { Flag } from '../../server/src/entities/Flag.js'
 import { Webhook } from '../../server/src/entities/Webhook.js'
 import { User } from '../../server/src/entities/User.js'
-import { capturesRoot } from '../../server/src/containers/pcap.js'
 import { inviteCode } from '../../server/src/domain/teams/inviteCode.js'
 import type { TestServer } from './server.js'
 import type { ApiClient } from './client.js'
 import { createUser, type TestUser } from './factories/users.js'
 import { createTeam } from './factories/teams.js'
-import { createChallenge, createGame, createNotice, createParticipation, createStoredFile, setWriteup } from './factories/games.js'
+import { createChallenge, createGame, createNotice, createParticipation, createStoredFile, setWriteup, storeCapture } from './factories/games.js'
 import { createCheatInfo, createEvent, createInstanceContainer, createInstances, createSubmission, isolateIds } from './factories/play.js'
 
 /** The callers of the permission matrix (brief: anonymous, Banned, User, User of another team, captain, Monitor, Admin). */
@@ -160,10 +157,8 @@ export async function buildWorld(server: TestServer): Promise<World> {
 
   const container = await createInstanceContainer(server, partA, containerChallenge)
 
-  const captureDir = path.join(capturesRoot(server.services.config.dataDir), String(containerChallenge.id), String(partA.id))
-  await fs.mkdir(captureDir, { recursive: true })
   const captureName = '20240101-00.00.00-world.pcap'
-  await fs.writeFile(path.join(captureDir, captureName), randomBytes(96))
+  await storeCapture(server, containerChallenge.id, partA.id, captureName, randomBytes(96))
 
   await setWriteup(server, partA, PDF_BYTES, 'writeup.pdf')
 

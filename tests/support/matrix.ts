@@ -184,6 +184,11 @@ export const MATRIX: Record<string, MatrixRow> = {
   'POST /api/admin/sso/providers': { path: () => '/api/admin/sso/providers', request: () => ({ json: {} }) },
   'PUT /api/admin/sso/providers/:provider': { path: () => '/api/admin/sso/providers/nope', request: () => ({ json: {} }) },
   'DELETE /api/admin/sso/providers/:provider': { path: () => '/api/admin/sso/providers/nope' },
+
+  /* ------------------------------------------------- Flagwave additions (ops) */
+  // The matrix server sets neither METRICS_TOKEN nor METRICS_ALLOW: no session, not even Admin's, opens /metrics.
+  'GET /metrics': { path: () => '/metrics' },
+  'GET /readyz': { path: () => '/readyz' },
 }
 
 /** What the contract prescribes for one caller on one endpoint. */
@@ -196,9 +201,12 @@ export type Outcome =
   | 'notJoined'
   /** Anything but 401/403 (and never a 5xx). */
   | 'permitted'
+  /** 404 ProblemDetails `Not Found`, as for a path that does not exist (`/metrics` without its token or address). */
+  | 'hidden'
 
 export function expectedOutcome(route: RouteSpec, contract: ContractEndpoint, caller: Caller): Outcome {
   const role = CALLER_ROLE[caller]
+  if (contract.extra.includes('metrics')) return 'hidden'
   if (!route.role) return 'permitted'
   if (role === null) return 'unauthorized'
   if (roleRank(role) < roleRank(route.role as Role)) return 'forbidden'

@@ -98,6 +98,7 @@ export class PcapWriter {
   private serverSeq = randomInt(1, 0x7fffffff)
   private ipId = randomInt(0, 0xffff)
   private closed = false
+  private onClosed: (() => Promise<void>) | null = null
 
   private constructor(file: string, client: Endpoint, server: Endpoint) {
     this.stream = fs.createWriteStream(file, { flags: 'wx' })
@@ -110,9 +111,11 @@ export class PcapWriter {
   }
 
   /** Create the file (and its directories), write the header, the metadata and the handshake. */
-  static async open(file: string, client: Endpoint, server: Endpoint, metadata: CaptureMetadata): Promise<PcapWriter> {
+  /** `onClosed` runs once the file is complete (the capture store takes it over). */
+  static async open(file: string, client: Endpoint, server: Endpoint, metadata: CaptureMetadata, onClosed?: () => Promise<void>): Promise<PcapWriter> {
     await fs.promises.mkdir(path.dirname(file), { recursive: true })
     const writer = new PcapWriter(file, client, server)
+    writer.onClosed = onClosed ?? null
     writer.globalHeader()
     writer.metadata(metadata)
     writer.handshake()
@@ -265,7 +268,6 @@ export class PcapWriter {
     this.segment(closedByClient, TCP_ACK)
     this.closed = true
     await new Promise<void>((resolve) => this.stream.end(() => resolve()))
+    await this.onClosed?.()
   }
 }
-
-export const capturesRoot = (dataDir: string): string => path.join(dataDir, 'captures')

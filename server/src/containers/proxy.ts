@@ -17,7 +17,6 @@
  * service (Kubernetes), never a container IP. Traffic capture writes a pcap per connection.
  */
 import net from 'node:net'
-import path from 'node:path'
 import { randomBytes } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
@@ -28,7 +27,7 @@ import { GameInstance } from '../entities/GameInstance.js'
 import type { Challenge } from '../entities/Challenge.js'
 import type { Participation } from '../entities/Participation.js'
 import type { Team } from '../entities/Team.js'
-import { PcapWriter, capturesRoot } from './pcap.js'
+import { PcapWriter } from './pcap.js'
 import { fileTimestamp } from '../domain/writeups/writeups.js'
 import { proxyTrustOf, resolveClientAddress } from '../lib/clientAddress.js'
 
@@ -217,12 +216,9 @@ export class ContainerProxy {
     if (!challenge.enableTrafficCapture) return null
     const participation = instance.participation as Participation
     const team = participation.team as Team
-    const file = path.join(
-      capturesRoot(this.services.config.dataDir),
-      String(challenge.id),
-      String(participation.id),
-      `${fileTimestamp(new Date(), true)}-${randomBytes(6).toString('hex')}.pcap`,
-    )
+    const captures = this.services.captures
+    const ref = { challengeId: challenge.id, participationId: participation.id, name: `${fileTimestamp(new Date(), true)}-${randomBytes(6).toString('hex')}.pcap` }
+    const file = captures.spoolPath(ref)
     try {
       return await PcapWriter.open(file, client, { ip: container.ip, port: container.port }, {
         challenge: challenge.title,
@@ -234,7 +230,7 @@ export class ContainerProxy {
         flag: container.flag ?? instance.dynamicFlag ?? null,
         client: `${client.ip}:${client.port}`,
         time: new Date().toISOString(),
-      })
+      }, () => captures.keep(ref))
     } catch (err) {
       this.services.log.error({ err, file }, 'proxy: cannot open the capture file')
       return null

@@ -5,6 +5,10 @@
  */
 import type { Middleware } from 'koa'
 import { AppError, problemType } from '../lib/errors.js'
+import { StorageUnavailableError } from '../storage/blobStore.js'
+
+/** How soon a client may try again after the store was unreachable (seconds). */
+const STORAGE_RETRY_AFTER = '30'
 
 export function errorMiddleware(): Middleware {
   return async (ctx, next) => {
@@ -24,6 +28,14 @@ export function errorMiddleware(): Middleware {
           body.status = err.bodyStatus
           ctx.body = body
         }
+        return
+      }
+      if (err instanceof StorageUnavailableError) {
+        // The bucket or disk is down, not the request wrong: nothing was committed without its bytes (docs/operations.md#object-storage).
+        ;(ctx.state.log ?? ctx.services.log).warn({ err, cause: err.cause, requestId: ctx.state.requestId }, 'storage unavailable')
+        ctx.status = 503
+        ctx.set('Retry-After', STORAGE_RETRY_AFTER)
+        ctx.body = { title: '存储服务暂不可用', status: 503 }
         return
       }
       const status = e.status ?? e.statusCode

@@ -4,6 +4,7 @@ import type { Services } from '../services.js'
 import type { User } from '../entities/User.js'
 import type { Session } from '../entities/Session.js'
 import type { Outbox } from '../realtime/outbox.js'
+import type { RouteLabel } from '../lib/metrics.js'
 
 declare module 'koa' {
   interface DefaultState {
@@ -27,5 +28,7 @@ declare module 'koa' {
     clientIp: string
     /** The TCP peer is loopback and the request was not forwarded (the global rate limit's exemption). */
     localCaller: boolean
+    /** The route that answered, for the request metrics (set by the route table and the fast paths). */
+    routeLabel?: RouteLabel
   }
 }

@@ -20,6 +20,7 @@ import type { Scope } from '../domain/scope.js'
 import type { Actor } from '../domain/actor.js'
 import { parseOrThrow, parseParamsOrNotFound } from './validate.js'
 import { rateLimit, type PolicyName } from './rateLimit.js'
+import { routeLabel } from '../lib/metrics.js'
 
 export const RAW = Symbol('raw response')
 
@@ -91,6 +92,11 @@ export function route<
 export function mountRoutes(router: Router, routes: RouteSpec[]): void {
   for (const spec of routes) {
     const chain: Middleware[] = []
+    const label = routeLabel(spec.method, spec.path)
+    chain.push((ctx, next) => {
+      ctx.routeLabel = label
+      return next()
+    })
     // A path parameter failing its type constraint means no endpoint matched (docs/compatibility.md#paths-and-routing),
     // so it is checked before anything else, authorization included.
     if (spec.params) {

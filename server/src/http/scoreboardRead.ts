@@ -10,11 +10,14 @@ import type { Context } from 'koa'
 import type { ScoreboardSnapshot } from '../domain/scoreboard/snapshot.js'
 import type { Services } from '../services.js'
 import { isLoopback, resolveClientAddress, type ProxyTrust } from '../lib/clientAddress.js'
+import { routeLabel } from '../lib/metrics.js'
 
 /** Below this size a gzipped copy is not worth it. */
 const GZIP_MIN_BYTES = 2048
 /** The board's path without a query string (a query may ask for another view of it). */
 const SCOREBOARD_URL = /^\/api\/game\/(\d{1,9})\/scoreboard\/?$/i
+/** The route table's label of the same endpoint (routes/submissions.ts), so both answers count as one route. */
+const SCOREBOARD_ROUTE = routeLabel('GET', '/api/game/:id/scoreboard')
 
 export async function sendSnapshot(ctx: Context, snapshot: ScoreboardSnapshot): Promise<void> {
   const gzip = snapshot.json.length >= GZIP_MIN_BYTES && acceptsGzip(ctx)
@@ -50,12 +53,11 @@ export function scoreboardReads(services: Services, trust: ProxyTrust, next: Req
     if (!snapshot) return next(req, res)
     const gzip = snapshot.json.length >= GZIP_MIN_BYTES ? gzipByHeader.get(req.headers['accept-encoding'] ?? '') : false
     if (gzip === undefined || (gzip && !snapshot.gzippedNow())) return next(req, res)
+    const started = performance.now()
+    const respond = () => services.metrics.request(SCOREBOARD_ROUTE, (performance.now() - started) / 1000, answer(req, res, snapshot, gzip))
     const address = resolveClientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trust)
-    if (!services.limits.enabled || (!address.forwarded && isLoopback(address.peer))) return answer(req, res, snapshot, gzip)
-    services.limits.consume('Global', `ip:${address.ip}`).then(
-      () => answer(req, res, snapshot, gzip),
-      () => next(req, res),
-    )
+    if (!services.limits.enabled || (!address.forwarded && isLoopback(address.peer))) return respond()
+    services.limits.consume('Global', `ip:${address.ip}`).then(respond, () => next(req, res))
   }
 }
 
@@ -66,14 +68,16 @@ function boardOf(services: Services, req: IncomingMessage): ScoreboardSnapshot |
   return snapshot && Date.now() >= snapshot.start ? snapshot : null
 }
 
-function answer(req: IncomingMessage, res: ServerResponse, snapshot: ScoreboardSnapshot, gzip: boolean): void {
+/** Writes the answer; returns its status (for the request metrics). */
+function answer(req: IncomingMessage, res: ServerResponse, snapshot: ScoreboardSnapshot, gzip: boolean): number {
   if (matches(req.headers['if-none-match'] ?? '', snapshot.etag)) {
     res.writeHead(304, snapshot.rawHeaders('notModified'))
     res.end()
-    return
+    return 304
   }
   res.writeHead(200, snapshot.rawHeaders(gzip ? 'gzip' : 'json'))
   res.end(req.method === 'HEAD' ? undefined : gzip ? snapshot.gzippedNow() : snapshot.jsonBuffer)
+  return 200
 }
 
 /**

@@ -17,6 +17,9 @@ export class Realtime implements ImmediatePublish {
   private io: Server | null = null
   private recheck: ((gameId: number) => Promise<void>) | null = null
 
+  /** `pushed` hears how long each push took to write to this node's sockets (the fan-out metric). */
+  constructor(private readonly pushed: (event: string, seconds: number) => void = () => undefined) {}
+
   /** Start emitting on `io`; `recheck` re-decides the sockets of a game (realtime/server.ts). */
   attach(io: Server, recheck: (gameId: number) => Promise<void>): void {
     this.io = io
@@ -29,8 +32,10 @@ export class Realtime implements ImmediatePublish {
 
   publish<N extends NamespaceName, E extends EventOf<N>>(namespace: N, room: string, event: E, ...args: ArgsOf<N, E>): void {
     if (!this.io) return
+    const started = performance.now()
     const target = this.io.of(NAMESPACES[namespace]).to(room) as unknown as { emit: (event: string, ...args: unknown[]) => void }
     target.emit(event, ...(args as unknown[]))
+    this.pushed(event, (performance.now() - started) / 1000)
   }
 
   /**

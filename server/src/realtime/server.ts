@@ -155,6 +155,7 @@ export function attachRealtime(http: HttpServer, services: Services): Server {
   }
 
   services.realtime.attach(io, recheckGame)
+  services.metrics.registerSockets('socket.io', () => Object.values(NAMESPACES).map((namespace) => ({ namespace, count: io.of(namespace).sockets.size })))
   return io
 }
 

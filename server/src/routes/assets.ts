@@ -7,7 +7,8 @@ import { RAW, route } from '../http/route.js'
 import { badRequest, notFound } from '../lib/errors.js'
 import { presentLocalFile } from '../presenters/files.js'
 import { deleteAsset, HASH_PATTERN, HASH_PATTERN_TITLE, uploadAssets } from '../domain/assets/assets.js'
-import { IMMUTABLE_CACHE, ifRangeMatches, notModified, parseRange, storedContentType } from '../domain/assets/download.js'
+import { IMMUTABLE_CACHE, notModified, storedContentType } from '../domain/assets/download.js'
+import { sendBytes } from '../http/ranges.js'
 
 /** `{hash:length(64)}`: any other length matches no endpoint (404). */
 const hash64 = z.string().length(64)
@@ -27,39 +28,19 @@ export const assetRoutes = [
       const stat = type === null ? null : await store.stat(hash)
       if (!stat || type === null) throw notFound('文件不存在')
       const etag = `"${hash}"`
-      // Served byte for byte: a compressed body would break ranges and the strong ETag.
-      ctx.compress = false
       ctx.status = 200
       ctx.set('ETag', etag)
       ctx.set('Last-Modified', stat.mtime.toUTCString())
       ctx.set('Cache-Control', IMMUTABLE_CACHE)
-      ctx.set('Accept-Ranges', 'bytes')
-      ctx.set('Content-Type', type)
       ctx.attachment(filename)
+      // After attachment(), which types the response by the name's extension.
+      ctx.set('Content-Type', type)
       if (notModified(ctx.get('If-None-Match') || undefined, ctx.get('If-Modified-Since') || undefined, etag, stat.mtime)) {
         ctx.status = 304
         ctx.body = null
         return RAW
       }
-      const range = ifRangeMatches(ctx.get('If-Range') || undefined, etag, stat.mtime) ? parseRange(ctx.get('Range') || undefined, stat.size) : { kind: 'full' as const }
-      if (range.kind === 'unsatisfiable') {
-        ctx.status = 416
-        ctx.set('Content-Range', `bytes */${stat.size}`)
-        ctx.remove('Content-Disposition')
-        ctx.type = 'application/json; charset=utf-8'
-        ctx.body = JSON.stringify({ title: 'Range Not Satisfiable', status: 416 })
-        return RAW
-      }
-      if (range.kind === 'partial') {
-        ctx.status = 206
-        ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${stat.size}`)
-        ctx.body = ctx.method === 'HEAD' ? '' : store.open(hash, range)
-        ctx.length = range.end - range.start + 1
-      } else {
-        ctx.body = ctx.method === 'HEAD' ? '' : store.open(hash)
-        ctx.length = stat.size
-      }
-      ctx.set('Content-Type', type)
+      await sendBytes(ctx, { ...stat, etag, open: (range) => store.open(hash, range) })
       return RAW
     },
   }),

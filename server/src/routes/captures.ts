@@ -2,7 +2,6 @@
  * Group `game`, traffic captures for monitors (docs/compatibility.md#group-game-monitors). The literal `all`
  * segment is declared before `{filename}` so it takes precedence.
  */
-import fs from 'node:fs'
 import { z } from 'zod'
 import { intParam, RAW, route } from '../http/route.js'
 import { ChallengeTrafficModel, FileRecord, TeamTrafficModel } from '@flagwave/shared/schemas/admin'
@@ -10,6 +9,7 @@ import { captureArchive, captureFile, challengeCaptures, gameCaptures, teamCaptu
 import { presentChallengeTraffic, presentFileRecord, presentTeamTraffic } from '../presenters/containers.js'
 import type { Team } from '../entities/Team.js'
 import { sendDownload } from './gameMonitor.js'
+import { sendBytes } from '../http/ranges.js'
 
 const TeamCaptureParams = z.object({ challengeId: intParam, partId: intParam })
 
@@ -63,14 +63,14 @@ export const captureRoutes = [
     role: 'Monitor',
     params: z.object({ challengeId: intParam, partId: intParam, filename: z.string() }),
     response: 'file:application/octet-stream',
-    summary: 'One capture file (pcap)',
+    summary: 'One capture file (pcap); single byte ranges are honoured',
     handler: async (ctx, { params, scope }) => {
-      const file = await captureFile(scope.services, params.challengeId, params.partId, params.filename)
+      const { ref, file } = await captureFile(scope.services, params.challengeId, params.partId, params.filename)
       ctx.status = 200
-      ctx.attachment(file.fileName)
+      ctx.attachment(file.name)
       ctx.type = 'application/octet-stream'
-      ctx.length = file.size
-      ctx.body = fs.createReadStream(file.path)
+      ctx.set('Last-Modified', file.modified.toUTCString())
+      await sendBytes(ctx, { size: file.size, mtime: file.modified, open: (range) => scope.services.captures.open(ref, range) })
       return RAW
     },
   }),

@@ -23,6 +23,7 @@ import { proxyRoutes } from './proxy.js'
 import { teamRoutes } from './team.js'
 import { ctftimeRoutes, webhookRoutes } from './webhooks.js'
 import { ssoRoutes } from './sso.js'
+import { opsRoutes } from './ops.js'
 
 export const allRoutes: RouteSpec[] = [
   ...accountRoutes,
@@ -48,4 +49,6 @@ export const allRoutes: RouteSpec[] = [
   ...teamRoutes,
   // Flagwave additions (docs/compatibility.md#single-sign-on).
   ...ssoRoutes,
+  // Flagwave additions outside the contract (docs/operations.md#metrics).
+  ...opsRoutes,
 ]

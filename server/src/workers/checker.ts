@@ -109,6 +109,7 @@ class Checker implements Worker {
   private publish(batch: Settled[]): void {
     const { realtime, scoreboard } = this.services
     for (const s of batch) {
+      this.services.metrics.settledSubmission(s.status)
       try {
         publishSettled(realtime, s)
         if (s.solve) scoreboard.applySolve(s.gameId, s.solve)

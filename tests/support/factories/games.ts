@@ -3,6 +3,8 @@
  * Times default to a game that is running now (started an hour ago, ends in a day).
  */
 import { randomBytes } from 'node:crypto'
+import fs from 'node:fs/promises'
+import path from 'node:path'
 import type { RequiredEntityData } from '@mikro-orm/core'
 import type { NoticeType, ParticipationStatus } from '@flagwave/shared/enums'
 import { Game } from '../../../server/src/entities/Game.js'
@@ -110,6 +112,15 @@ export async function createStoredFile(server: TestServer, data: Buffer | string
   return fileTransaction(server.services.orm.em.fork(), server.services.storage, async (_tx, files) =>
     files.store(await files.stage(Buffer.isBuffer(data) ? data : Buffer.from(data)), name),
   )
+}
+
+/** A finished traffic capture of a team, handed to the capture store as the proxy does (local directory or bucket). */
+export async function storeCapture(server: TestServer, challengeId: number, participationId: number, name: string, data: Buffer): Promise<void> {
+  const ref = { challengeId, participationId, name }
+  const file = server.services.captures.spoolPath(ref)
+  await fs.mkdir(path.dirname(file), { recursive: true })
+  await fs.writeFile(file, data)
+  await server.services.captures.keep(ref)
 }
 
 /** The stored-file row of `hash` (null when gone). */

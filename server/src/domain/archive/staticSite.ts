@@ -123,7 +123,7 @@ async function staticSiteEntries(em: EntityManager, services: SiteDeps, game: Ga
         const hash = attachment.fileHash
         const name = safeSegment(attachment.fileName ?? 'attachment')
         const href = `files/${hash}/${name}`
-        if (!entries.some((e) => e.name === href)) entries.push({ name: href, data: (): Readable => services.storage.open(hash) })
+        if (!entries.some((e) => e.name === href)) entries.push({ name: href, data: () => services.storage.open(hash) })
         link = { name: attachment.fileName ?? name, href }
       }
       const shown = onBoard.get(c.id)
@@ -162,7 +162,7 @@ export async function writeStaticSite(em: EntityManager, deps: SiteDeps, gameId:
   for (const entry of entries) {
     const target = path.join(outDir, ...entry.name.split('/'))
     await fs.mkdir(path.dirname(target), { recursive: true })
-    if (typeof entry.data === 'function') await pipeline(entry.data(), createWriteStream(target))
+    if (typeof entry.data === 'function') await pipeline(await entry.data(), createWriteStream(target))
     else await fs.writeFile(target, entry.data)
   }
   return entries.map((e) => e.name)

@@ -7,7 +7,7 @@ import type { Services } from '../../services.js'
 export interface ZipEntry {
   name: string
   /** Bytes, or a stream opened only when the entry's turn comes. */
-  data: Buffer | string | (() => Readable)
+  data: Buffer | string | (() => Promise<Readable>)
 }
 
 export function zipStream(services: Services, what: string, entries: AsyncIterable<ZipEntry> | Iterable<ZipEntry>): Readable {
@@ -15,7 +15,7 @@ export function zipStream(services: Services, what: string, entries: AsyncIterab
   zip.on('warning', (err) => services.log.warn({ err, what }, 'archive warning'))
   void (async () => {
     for await (const entry of entries) {
-      const data = typeof entry.data === 'function' ? entry.data() : entry.data
+      const data = typeof entry.data === 'function' ? await entry.data() : entry.data
       const written = once(zip, 'entry')
       zip.append(data, { name: entry.name })
       // One entry at a time: a blob's file is opened only when the previous one is written.

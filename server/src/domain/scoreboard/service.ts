@@ -28,6 +28,7 @@ import type { Logger } from 'pino'
 import type { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
 import type { Orm } from '../../db/orm.js'
 import type { ImmediatePublish } from '../../realtime/sink.js'
+import type { Metrics } from '../../lib/metrics.js'
 import { databaseUrl, nativePool } from '../../db/pg.js'
 import { notFound } from '../../lib/errors.js'
 import { SCOREBOARD_CHANNEL, requestScoreboardRebuild } from './hooks.js'
@@ -60,6 +61,8 @@ interface Owned {
   /** What the previous version showed of each challenge, for ReceivedChallengeUpdate and deltas. */
   challengeChanges: ChallengeChanges
   pacer: PushPacer
+  /** Submission times (epoch ms) of the solves folded in since the last push, for the solve→push metric. */
+  unpushed: number[]
 }
 
 interface Cached {
@@ -73,6 +76,8 @@ export interface ScoreboardDeps {
   redis: Redis | null
   realtime: ImmediatePublish
   log: Logger
+  /** Where solve→push latencies go (lib/metrics.ts); absent in tools that run the engine alone. */
+  metrics?: Pick<Metrics, 'solvePushed'>
 }
 
 export class ScoreboardService {
@@ -173,7 +178,11 @@ export class ScoreboardService {
     if (!own.state) return
     const result = own.state.applySolve(solve)
     if (result === 'unknown') this.requestRebuild(own, true)
-    else if (result === 'applied') own.pacer.schedule()
+    else if (result === 'applied') {
+      // Bounded: a push empties it at least every couple of seconds while solves arrive.
+      if (own.unpushed.length < 10_000) own.unpushed.push(solve.time)
+      own.pacer.schedule()
+    }
   }
 
   /**
@@ -240,6 +249,7 @@ export class ScoreboardService {
       pushAfterBuild: push,
       challengeChanges,
       pacer: new PushPacer(paced, this.deps.realtime),
+      unpushed: [],
     }
     this.owned.set(gameId, own)
     this.requestRebuild(own, push)
@@ -326,6 +336,11 @@ export class ScoreboardService {
         delta: { updateTimeUTC: snapshot.model.updateTimeUTC, challenges: changed, items: built.changedCells },
       })
     } else own.pacer.pushBoard({ gameId: own.gameId, version: snapshot.version, scoreboard: snapshot.model })
+    if (own.unpushed.length > 0) {
+      const pushed = Date.now()
+      for (const time of own.unpushed) this.deps.metrics?.solvePushed(time, pushed)
+      own.unpushed.length = 0
+    }
   }
 
   /** Another node published a newer version: drop the local copy. */

@@ -3,6 +3,7 @@
  * deadline (a new upload replaces and releases the previous one); admins list them and download
  * them all as one zip, built while it is sent.
  */
+import { once } from 'node:events'
 import type { Readable } from 'node:stream'
 import { LockMode } from '@mikro-orm/core'
 import type { EntityManager } from '@mikro-orm/postgresql'
@@ -114,7 +115,9 @@ export async function writeupArchive(em: EntityManager, services: Services, game
     for (const { participation, file } of rows) {
       const team = participation.team as Team
       if (!(await services.storage.has(file.hash))) continue
-      zip.append(services.storage.open(file.hash), { name: `${safeEntryName(team.name)}-${team.id}.pdf`, date: participation.writeupTime ?? file.uploadTime })
+      // One open download at a time: the next file is opened once the archive has taken this one.
+      zip.append(await services.storage.open(file.hash), { name: `${safeEntryName(team.name)}-${team.id}.pdf`, date: participation.writeupTime ?? file.uploadTime })
+      await once(zip, 'entry')
     }
     await zip.finalize()
   })().catch((err) => {
