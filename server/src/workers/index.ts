@@ -6,6 +6,7 @@ import type { Services } from '../services.js'
 import { startScoreboard } from './scoreboard.js'
 import { startChecker } from './checker.js'
 import { startPurge } from './purge.js'
+import { startTokenUsage } from './tokenUsage.js'
 import type { Worker } from './worker.js'
 
 export interface Workers {
@@ -21,6 +22,7 @@ const factories: WorkerFactory[] = [
   startChecker,
   async (services) => (await import('./reaper.js')).startReaper(services),
   startPurge,
+  startTokenUsage,
 ]
 
 export async function startWorkers(services: Services): Promise<Workers> {
