@@ -5,16 +5,16 @@
  */
 import { describe, expect, it } from 'vitest'
 import { allRoutes } from '../../server/src/routes/index.js'
-import { CONTRACT_ENDPOINTS } from '../support/contract.js'
+import { CONTRACT_ENDPOINTS, FLAGWAVE_ENDPOINTS } from '../support/contract.js'
 
-/** Routes Flagwave adds beyond the contract (none at the moment). */
-const FLAGWAVE_ADDITIONS: string[] = []
+/** Routes Flagwave adds beyond the contract (tests/support/contract.ts FLAGWAVE_ENDPOINTS). */
+const FLAGWAVE_ADDITIONS: string[] = FLAGWAVE_ENDPOINTS.map((e) => `${e.method} ${e.path.toLowerCase().replace(/\{[^}]+\}|:\w+/g, '{}')}`)
 
 const normalize = (method: string, path: string) => `${method} ${path.toLowerCase().replace(/\{[^}]+\}|:\w+/g, '{}')}`
 const routeKeys = new Map(allRoutes.map((r) => [normalize(r.method, r.path), r]))
 
 describe('route table', () => {
-  it.each(CONTRACT_ENDPOINTS.map((e) => [`#${e.n} ${e.method} ${e.path}`, e] as const))('%s is served with the contract role', (_, endpoint) => {
+  it.each([...CONTRACT_ENDPOINTS, ...FLAGWAVE_ENDPOINTS].map((e) => [`#${e.n} ${e.method} ${e.path}`, e] as const))('%s is served with the contract role', (_, endpoint) => {
     const route = routeKeys.get(normalize(endpoint.method, endpoint.path))
     expect(route, 'route missing').toBeDefined()
     expect(route!.role ?? 'anon').toBe(endpoint.caller)

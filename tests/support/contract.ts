@@ -122,3 +122,25 @@ export const CONTRACT_ENDPOINTS: ContractEndpoint[] = [
   { n: 104, method: 'PUT', path: '/api/team/{id}/avatar', caller: 'User', extra: ['captain'], rateLimit: null, success: 'string (URL)' },
   { n: 105, method: 'DELETE', path: '/api/team/{id}', caller: 'User', extra: ['captain'], rateLimit: null, success: 'empty' },
 ]
+
+/**
+ * Flagwave's routes beyond the v0.17.6 index (docs/compatibility.md#api-tokens,
+ * #two-factor-authentication), with the same columns; `n` 0. GZ::CTF 1.5's `/api/tokens` is here
+ * too, as it is newer than the contract.
+ */
+export const FLAGWAVE_ENDPOINTS: ContractEndpoint[] = [
+  { n: 0, method: 'GET', path: '/api/account/2fa', caller: 'User', extra: [], rateLimit: null, success: 'TwoFactorStatusModel' },
+  { n: 0, method: 'POST', path: '/api/account/2fa/enrol', caller: 'User', extra: [], rateLimit: null, success: 'TwoFactorEnrolmentModel' },
+  { n: 0, method: 'POST', path: '/api/account/2fa/confirm', caller: 'User', extra: [], rateLimit: 'Login', success: 'RecoveryCodesModel' },
+  { n: 0, method: 'POST', path: '/api/account/2fa/disable', caller: 'User', extra: [], rateLimit: 'Login', success: 'empty' },
+  { n: 0, method: 'POST', path: '/api/account/2fa/recovery', caller: 'User', extra: [], rateLimit: 'Login', success: 'RecoveryCodesModel' },
+  { n: 0, method: 'DELETE', path: '/api/account/2fa/devices', caller: 'User', extra: [], rateLimit: null, success: 'empty' },
+  { n: 0, method: 'POST', path: '/api/account/2fa/login', caller: 'anon', extra: [], rateLimit: 'Login', success: 'empty (+cookie)' },
+  { n: 0, method: 'GET', path: '/api/account/tokens', caller: 'User', extra: [], rateLimit: null, success: 'TokenInfoModel[]' },
+  { n: 0, method: 'POST', path: '/api/account/tokens', caller: 'User', extra: [], rateLimit: null, success: 'TokenCreatedModel' },
+  { n: 0, method: 'DELETE', path: '/api/account/tokens/{id}', caller: 'User', extra: [], rateLimit: null, success: 'empty' },
+  { n: 0, method: 'GET', path: '/api/tokens', caller: 'Admin', extra: [], rateLimit: null, success: 'GzTokenModel[]' },
+  { n: 0, method: 'POST', path: '/api/tokens', caller: 'Admin', extra: [], rateLimit: null, success: 'GzTokenCreatedModel' },
+  { n: 0, method: 'POST', path: '/api/tokens/{id}/restore', caller: 'Admin', extra: [], rateLimit: null, success: 'empty' },
+  { n: 0, method: 'DELETE', path: '/api/tokens/{id}', caller: 'Admin', extra: [], rateLimit: null, success: 'empty' },
+]
