@@ -192,7 +192,7 @@ describe('policy', () => {
         status: 400,
       })
 
-      await setPolicy('Everyone')
+      await setPolicy('Everyone', boss.client)
       expect((await player.client.get('/api/team')).body).toEqual({ title: '请先启用两步验证', status: 403, twoFactorEnrolmentRequired: true })
     } finally {
       await setPolicy('Off', boss.client)

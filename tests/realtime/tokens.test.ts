@@ -10,7 +10,7 @@ import { rooms } from '@flagwave/shared/events'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { createUser, type TestUser } from '../support/factories/users.js'
 import { createGame } from '../support/factories/games.js'
-import { closeAllSockets, connect, disconnected, joined, type Namespace } from '../support/sockets.js'
+import { closeAllSockets, connect, joined, type Namespace } from '../support/sockets.js'
 import type { Game } from '../../server/src/entities/Game.js'
 
 let server: TestServer
@@ -39,6 +39,9 @@ async function tokenFor(owner: TestUser, scopes: string[]): Promise<{ id: string
 
 const refusals = new WeakMap<Socket, Promise<unknown>>()
 const refusal = (socket: Socket) => refusals.get(socket)!
+const endings = new WeakMap<Socket, Promise<string>>()
+/** Why the socket was disconnected (listened for from the start). */
+const ended = (socket: Socket) => endings.get(socket)!
 
 /** A socket that presents `token` in the handshake's auth (socket.io's own way), or as `access_token`. */
 function withToken(ns: Namespace, token: string, how: 'auth' | 'query'): Promise<Socket> {
@@ -52,6 +55,7 @@ function withToken(ns: Namespace, token: string, how: 'auth' | 'query'): Promise
   opened.push(socket)
   // Listened for from the start: a refusal follows the connect at once.
   refusals.set(socket, new Promise((resolve) => socket.once('Refused', resolve)))
+  endings.set(socket, new Promise((resolve) => socket.once('disconnect', resolve)))
   return new Promise((resolve, reject) => {
     socket.once('connect', () => resolve(socket))
     socket.once('connect_error', reject)
@@ -73,19 +77,19 @@ describe('tokens on the hubs', () => {
     const { token: readOnly } = await tokenFor(monitor, ['read'])
     const refused = await withToken('/hub/monitor', readOnly, 'auth')
     expect(await refusal(refused)).toEqual({ reason: 'role' })
-    expect(await disconnected(refused)).toBe('io server disconnect')
+    expect(await ended(refused)).toBe('io server disconnect')
     // The same token is fine where `read` is enough.
     const reader = await withToken('/hub/user', readOnly, 'query')
     await joined(server, '/hub/user', reader, rooms.user(monitor.user.id))
     const { token: monitorToken } = await tokenFor(monitor, ['monitor'])
     const admin = await withToken('/hub/admin', monitorToken, 'auth')
-    expect(await disconnected(admin)).toBe('io server disconnect')
+    expect(await ended(admin)).toBe('io server disconnect')
   })
 
   it('refuses a bad token instead of treating the socket as anonymous', async () => {
     const socket = await withToken('/hub/user', 'fw_not-a-token', 'query')
     expect(await refusal(socket)).toEqual({ reason: 'role' })
-    expect(await disconnected(socket)).toBe('io server disconnect')
+    expect(await ended(socket)).toBe('io server disconnect')
   })
 
   it('drops the sockets of a revoked token at once and refuses it on reconnect', async () => {
@@ -93,7 +97,7 @@ describe('tokens on the hubs', () => {
     const { id, token } = await tokenFor(player, ['read'])
     const socket = await withToken('/hub/user', token, 'auth')
     await joined(server, '/hub/user', socket, rooms.user(player.user.id))
-    const gone = disconnected(socket)
+    const gone = ended(socket)
     expect((await player.client.delete(`/api/account/tokens/${id}`)).status).toBe(200)
     expect(await gone).toBe('io server disconnect')
     const again = await withToken('/hub/user', token, 'auth')

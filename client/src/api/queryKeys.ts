@@ -28,6 +28,9 @@ export const queryKeys = {
   config: pathKey('/api/config'),
   /** The caller's teams (GET /api/team): the teams screen and the game join dialog share it. */
   teams: pathKey('/api/team'),
+  /** The caller's API tokens and two-factor status (profile page). */
+  tokens: pathKey('/api/account/tokens'),
+  twoFactor: pathKey('/api/account/2fa'),
 
   posts: {
     list: pathKey('/api/posts'),
