@@ -9,6 +9,8 @@ import { useSession } from '../../stores/session'
 import { notifyError, notifySuccess } from '../../utils/notify'
 import { zodErrors } from '../../utils/zodForm'
 import { acceptImage } from '../../utils/acceptImage'
+import { TwoFactor } from './TwoFactor'
+import { ApiTokens } from './ApiTokens'
 
 interface DetailsValues {
   userName: string
@@ -212,7 +214,7 @@ function PasswordForm() {
   )
 }
 
-/** The signed-in user's profile: details, avatar, e-mail change, password change. */
+/** The signed-in user's profile: details, avatar, e-mail change, password change, two-factor sign-in, API tokens. */
 export default function Profile() {
   const profile = useSession((state) => state.profile)
   if (!profile) return null
@@ -254,6 +256,20 @@ export default function Profile() {
           </Paper>
         </Grid.Col>
       </Grid>
+      <Paper withBorder p="lg" radius="md" id="two-factor">
+        <Title order={4} mb="sm">
+          两步验证
+        </Title>
+        <Divider mb="sm" />
+        <TwoFactor />
+      </Paper>
+      <Paper withBorder p="lg" radius="md" id="api-tokens">
+        <Title order={4} mb="sm">
+          API 令牌
+        </Title>
+        <Divider mb="sm" />
+        <ApiTokens role={profile.role ?? 'User'} />
+      </Paper>
     </Stack>
   )
 }
