@@ -41,7 +41,7 @@ async function loadToken(ctx: Context, bearer: string): Promise<void> {
   ctx.state.token = principal.token
 }
 
-export const INVALID_TOKEN = '令牌无效或已过期'
+const INVALID_TOKEN = '令牌无效或已过期'
 
 /** A token refused by the route: a missing scope, or a route no token may call. */
 export function assertTokenScope(scopes: readonly TokenScope[], needed: TokenScope | 'never'): void {

@@ -7,7 +7,7 @@ import { AppError } from '../lib/errors.js'
 import { TICKET_LIFETIME_MS } from '../domain/accounts/twoFactor.js'
 import { setTwoFactorCookie, TWO_FACTOR_TICKET_COOKIE } from './auth.js'
 
-export const TWO_FACTOR_REQUIRED = '需要两步验证'
+const TWO_FACTOR_REQUIRED = '需要两步验证'
 
 /** The password was right and a second factor is due: hand out the ticket and say so. */
 export function askForSecondStep(ctx: Context, ticket: string): never {

@@ -16,9 +16,9 @@ export const TOKEN_SCOPES = ['read', 'submit', 'monitor', 'admin'] as const
 export const TokenScope = z.enum(TOKEN_SCOPES)
 export type TokenScope = z.infer<typeof TokenScope>
 
-export const TOKEN_NAME_MAX = 64
+const TOKEN_NAME_MAX = 64
 /** Longest lifetime of a Flagwave token, in days. */
-export const TOKEN_LIFETIME_MAX_DAYS = 365
+const TOKEN_LIFETIME_MAX_DAYS = 365
 
 const tokenName = z
   .string({ error: '令牌名称不能为空' })

@@ -33,20 +33,27 @@ const STRINGS = {
   disabledDone: '两步验证已关闭',
 }
 
-function Enrolment({ onDone }: { onDone: (codes: string[]) => void }) {
-  const [enrolment, setEnrolment] = useState<TwoFactorEnrolmentModel | null>(null)
-  const [code, setCode] = useState('')
+/** Run one action at a time: `busy` while it runs, its error notified, `after` once it succeeded. */
+function useAction(after: () => void = () => {}) {
   const [busy, setBusy] = useState(false)
   const act = async (action: () => Promise<void>) => {
     setBusy(true)
     try {
       await action()
+      after()
     } catch (error) {
       notifyError(error, STRINGS.failed)
     } finally {
       setBusy(false)
     }
   }
+  return { busy, act }
+}
+
+function Enrolment({ onDone }: { onDone: (codes: string[]) => void }) {
+  const [enrolment, setEnrolment] = useState<TwoFactorEnrolmentModel | null>(null)
+  const [code, setCode] = useState('')
+  const { busy, act } = useAction()
   if (!enrolment) {
     return (
       <Group>
@@ -109,20 +116,11 @@ function RecoveryCodes({ codes, onClose }: { codes: string[]; onClose: () => voi
 function Manage({ onCodes, onChanged }: { onCodes: (codes: string[]) => void; onChanged: () => void }) {
   const [password, setPassword] = useState('')
   const [code, setCode] = useState('')
-  const [busy, setBusy] = useState(false)
-  const act = async (action: () => Promise<void>) => {
-    setBusy(true)
-    try {
-      await action()
-      setPassword('')
-      setCode('')
-      onChanged()
-    } catch (error) {
-      notifyError(error, STRINGS.failed)
-    } finally {
-      setBusy(false)
-    }
-  }
+  const { busy, act } = useAction(() => {
+    setPassword('')
+    setCode('')
+    onChanged()
+  })
   const proof = () => ({ password, code: code.trim() })
   return (
     <Stack gap="sm">

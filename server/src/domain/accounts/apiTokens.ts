@@ -36,7 +36,7 @@ const MAX_ACTIVE_TOKENS = 50
 /** Longer strings are no token of ours: refused before any hashing or parsing. */
 const MAX_TOKEN_LENGTH = 1024
 
-export const TOKEN_NOT_FOUND = '令牌未找到'
+const TOKEN_NOT_FOUND = '令牌未找到'
 
 /** The scopes each role may grant a new token. */
 const SCOPE_ROLE: Record<TokenScope, Role> = { read: 'User', submit: 'User', monitor: 'Monitor', admin: 'Admin' }

@@ -37,7 +37,7 @@ const WRONG_CODE = '验证码错误'
 const NOT_ENABLED = '尚未启用两步验证'
 
 /** The policy requires a second factor for `role`. */
-export const policyRequires = (policy: TwoFactorPolicy, role: Role): boolean => policy === 'Everyone' || (policy === 'Admins' && role === 'Admin')
+const policyRequires = (policy: TwoFactorPolicy, role: Role): boolean => policy === 'Everyone' || (policy === 'Admins' && role === 'Admin')
 
 /** The account must enrol before it may do anything else (docs/architecture.md#two-factor-authentication). */
 export const mustEnrol = (settings: Settings, user: User): boolean => !user.twoFactorSecret && policyRequires(settings.accountPolicy.twoFactorPolicy, user.role)
