@@ -21,7 +21,7 @@ let server: TestServer
 let admin: ApiClient
 
 const DEFAULTS = {
-  accountPolicy: { allowRegister: true, activeOnRegister: true, useCaptcha: false, emailConfirmationRequired: false, emailDomainList: '' },
+  accountPolicy: { allowRegister: true, activeOnRegister: true, useCaptcha: false, emailConfirmationRequired: false, emailDomainList: '', twoFactorPolicy: 'Off' },
   globalConfig: { title: 'GZ', slogan: '黑客为乐，不为牟利', footerInfo: null, beianInfo: null },
   gamePolicy: { autoDestroyOnLimitReached: false },
 }
