@@ -17,6 +17,7 @@ import { PostEditModel } from '@flagwave/shared/schemas/posts'
 import { GameInfoInput, GameJoinModel } from '@flagwave/shared/schemas/games'
 import { ChallengeCreateModel, ChallengeUpdateModel, FlagCreateModel } from '@flagwave/shared/schemas/challenges'
 import { FlagSubmitModel } from '@flagwave/shared/schemas/play'
+import { GzTokenCreateModel, TokenCreateModel } from '@flagwave/shared/schemas/tokens'
 
 export type Member = [schema: z.ZodObject, field: string, value?: (length: number) => unknown]
 
@@ -105,6 +106,12 @@ export const COLUMN_GUARDS: Record<string, Guard> = {
   'Container.flag': { members: [[ChallengeUpdateModel, 'flagTemplate', templateExpandingTo]] },
   'GameInstance.dynamicFlag': { members: [[ChallengeUpdateModel, 'flagTemplate', templateExpandingTo]] },
   'Submission.answer': { members: [[FlagSubmitModel, 'flag']] },
+  'User.twoFactorSecret': { generated: 'domain/accounts/twoFactor.ts: an otplib Base32 secret (32 characters)' },
+  'User.twoFactorPendingSecret': { generated: 'domain/accounts/twoFactor.ts: an otplib Base32 secret (32 characters)' },
+  'User.twoFactorDeviceStamp': { generated: '16 random hex characters' },
+  'ApiToken.kind': { generated: 'domain/accounts/apiTokens.ts: Flagwave or GzCtf' },
+  'ApiToken.name': { members: [[TokenCreateModel, 'name'], [GzTokenCreateModel, 'name']] },
+  'ApiToken.secretHash': { generated: 'the SHA-256 hex digest of the token' },
 }
 
 /** Every `Entity.property` with a length, and that length. */
