@@ -21,7 +21,7 @@ let server: TestServer
 let admin: ApiClient
 
 const DEFAULTS = {
-  accountPolicy: { allowRegister: true, activeOnRegister: true, useCaptcha: false, emailConfirmationRequired: false, emailDomainList: '' },
+  accountPolicy: { allowRegister: true, activeOnRegister: true, useCaptcha: false, emailConfirmationRequired: false, emailDomainList: '', twoFactorPolicy: 'Off' },
   globalConfig: { title: 'GZ', slogan: '黑客为乐，不为牟利', footerInfo: null, beianInfo: null },
   gamePolicy: { autoDestroyOnLimitReached: false },
 }
@@ -91,7 +91,7 @@ describe('PUT /api/admin/config', () => {
     expect(res.status).toBe(200)
     expect(res.text).toBe('')
     const expected = {
-      accountPolicy: { allowRegister: false, activeOnRegister: false, useCaptcha: true, emailConfirmationRequired: true, emailDomainList: 'example.com,example.org' },
+      accountPolicy: { allowRegister: false, activeOnRegister: false, useCaptcha: true, emailConfirmationRequired: true, emailDomainList: 'example.com,example.org', twoFactorPolicy: 'Off' },
       globalConfig: { title: 'Wave', slogan: 'Catch the flag', footerInfo: 'Footer text', beianInfo: '京ICP备00000000号' },
       gamePolicy: { autoDestroyOnLimitReached: true },
     }

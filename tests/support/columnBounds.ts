@@ -18,6 +18,7 @@ import { GameInfoInput, GameJoinModel } from '@flagwave/shared/schemas/games'
 import { ChallengeCreateModel, ChallengeUpdateModel, FlagCreateModel } from '@flagwave/shared/schemas/challenges'
 import { FlagSubmitModel } from '@flagwave/shared/schemas/play'
 import { SsoProviderCreateInput, SsoProviderInput } from '@flagwave/shared/schemas/sso'
+import { GzTokenCreateModel, TokenCreateModel } from '@flagwave/shared/schemas/tokens'
 
 export type Member = [schema: z.ZodObject, field: string, value?: (length: number) => unknown]
 
@@ -124,6 +125,12 @@ export const COLUMN_GUARDS: Record<string, Guard> = {
   'SsoLogin.codeVerifier': { generated: 'openid-client randomPKCECodeVerifier (43 characters)' },
   'SsoLogin.nonce': { generated: 'openid-client randomNonce (43 characters)' },
   'SsoLogin.returnTo': { guardedBy: 'domain/sso/flow.ts safeReturnTo: longer paths (also after percent-encoding) become "/"' },
+  'User.twoFactorSecret': { generated: 'domain/accounts/twoFactor.ts: an otplib Base32 secret (32 characters)' },
+  'User.twoFactorPendingSecret': { generated: 'domain/accounts/twoFactor.ts: an otplib Base32 secret (32 characters)' },
+  'User.twoFactorDeviceStamp': { generated: '16 random hex characters' },
+  'ApiToken.kind': { generated: 'domain/accounts/apiTokens.ts: Flagwave or GzCtf' },
+  'ApiToken.name': { members: [[TokenCreateModel, 'name'], [GzTokenCreateModel, 'name']] },
+  'ApiToken.secretHash': { generated: 'the SHA-256 hex digest of the token' },
 }
 
 /** Every `Entity.property` with a length, and that length. */

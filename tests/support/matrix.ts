@@ -30,6 +30,8 @@ export interface MatrixRow {
 }
 
 const g = (w: World) => w.game.id
+/** An id no row has: the routes that act on one token answer 404 to a permitted caller. */
+const MISSING_ID = '00000000-0000-4000-8000-000000000000'
 const notAnImage = (name = 'a.png'): MatrixRequest => ({ upload: [['file', name, 'this is not an image', 'image/png']] })
 
 /** Keyed by the route's own `METHOD /path` (Koa style, as declared in server/src/routes). */
@@ -189,6 +191,22 @@ export const MATRIX: Record<string, MatrixRow> = {
   // The matrix server sets neither METRICS_TOKEN nor METRICS_ALLOW: no session, not even Admin's, opens /metrics.
   'GET /metrics': { path: () => '/metrics' },
   'GET /readyz': { path: () => '/readyz' },
+
+  /* ------------------------------------------- Flagwave: two-factor, tokens */
+  'GET /api/account/2fa': { path: () => '/api/account/2fa' },
+  'POST /api/account/2fa/enrol': { path: () => '/api/account/2fa/enrol' },
+  'POST /api/account/2fa/confirm': { path: () => '/api/account/2fa/confirm', request: () => ({ json: { code: 'x' } }) },
+  'POST /api/account/2fa/disable': { path: () => '/api/account/2fa/disable', request: () => ({ json: {} }) },
+  'POST /api/account/2fa/recovery': { path: () => '/api/account/2fa/recovery', request: () => ({ json: {} }) },
+  'DELETE /api/account/2fa/devices': { path: () => '/api/account/2fa/devices' },
+  'POST /api/account/2fa/login': { path: () => '/api/account/2fa/login', request: () => ({ json: {} }) },
+  'GET /api/account/tokens': { path: () => '/api/account/tokens' },
+  'POST /api/account/tokens': { path: () => '/api/account/tokens', request: () => ({ json: {} }) },
+  'DELETE /api/account/tokens/:id': { path: () => `/api/account/tokens/${MISSING_ID}` },
+  'GET /api/tokens': { path: () => '/api/tokens' },
+  'POST /api/tokens': { path: () => '/api/tokens', request: () => ({ json: {} }) },
+  'POST /api/tokens/:id/restore': { path: () => `/api/tokens/${MISSING_ID}/restore` },
+  'DELETE /api/tokens/:id': { path: () => `/api/tokens/${MISSING_ID}` },
 }
 
 /** What the contract prescribes for one caller on one endpoint. */

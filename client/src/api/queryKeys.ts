@@ -31,6 +31,9 @@ export const queryKeys = {
   /** Single sign-on: the sign-in page's providers, the caller's linked identities. */
   sso: pathKey('/api/account/sso'),
   identities: pathKey('/api/account/identities'),
+  /** The caller's API tokens and two-factor status (profile page). */
+  tokens: pathKey('/api/account/tokens'),
+  twoFactor: pathKey('/api/account/2fa'),
 
   posts: {
     list: pathKey('/api/posts'),

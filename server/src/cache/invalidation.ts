@@ -32,7 +32,7 @@ const derived: Record<string, (row: Row) => string[]> = {
 }
 
 /** The entities some cached read is built from; changes to others (submissions, logs…) cost nothing. */
-const CACHED = new Set(['User', 'Session', 'Game', 'Registration', 'Participation', 'Team', 'Challenge', 'GameNotice', 'Post'])
+const CACHED = new Set(['User', 'Session', 'ApiToken', 'Game', 'Registration', 'Participation', 'Team', 'Challenge', 'GameNotice', 'Post'])
 
 /** Tag names, one place for writers and readers. */
 export const tags = {

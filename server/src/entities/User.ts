@@ -26,6 +26,19 @@ export const UserSchema = defineEntity({
     lastSignIn: p.datetime().defaultRaw("'1970-01-01T00:00:00Z'").onCreate(() => new Date(0)),
     ip: p.string().length(64).default('0.0.0.0'),
     createdAt: p.datetime().onCreate(() => new Date()),
+    /** Two-factor sign-in (docs/architecture.md#two-factor-authentication): the TOTP secret (Base32) once confirmed. */
+    twoFactorSecret: p.string().length(64).nullable(),
+    /** A secret shown for enrolment and not confirmed yet. */
+    twoFactorPendingSecret: p.string().length(64).nullable(),
+    /** The last TOTP time step accepted: a code is never accepted twice. */
+    twoFactorLastStep: p.integer().default(0),
+    /** SHA-256 of each unused recovery code. */
+    twoFactorRecoveryCodes: p.array().default([]),
+    /** Part of every remembered-device cookie's MAC: a new value forgets every remembered device. */
+    twoFactorDeviceStamp: p.string().length(32).default(''),
+    /** Consecutive wrong second factors, and the end of the lockout they caused. */
+    twoFactorFailures: p.integer().default(0),
+    twoFactorLockedUntil: p.datetime().nullable(),
   },
 })
 export class User extends UserSchema.class {}

@@ -1,6 +1,7 @@
 /** Every entity, registered with MikroORM in one place. */
 import { UserSchema } from './User.js'
 import { SessionSchema } from './Session.js'
+import { ApiTokenSchema } from './ApiToken.js'
 import { ConfigEntrySchema } from './ConfigEntry.js'
 import { LogEntrySchema } from './LogEntry.js'
 import { LocalFileSchema } from './LocalFile.js'
@@ -27,6 +28,7 @@ import { SsoLoginSchema } from './SsoLogin.js'
 export const entities = [
   UserSchema,
   SessionSchema,
+  ApiTokenSchema,
   ConfigEntrySchema,
   LogEntrySchema,
   LocalFileSchema,

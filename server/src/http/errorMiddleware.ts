@@ -26,6 +26,7 @@ export function errorMiddleware(): Middleware {
           const body: Record<string, unknown> = { title: err.title }
           if (err.body.data !== undefined) body.data = err.body.data
           body.status = err.bodyStatus
+          if (err.body.extra) Object.assign(body, err.body.extra)
           ctx.body = body
         }
         return

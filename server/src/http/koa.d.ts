@@ -5,6 +5,7 @@ import type { User } from '../entities/User.js'
 import type { Session } from '../entities/Session.js'
 import type { Outbox } from '../realtime/outbox.js'
 import type { RouteLabel } from '../lib/metrics.js'
+import type { TokenScope } from '@flagwave/shared/schemas/tokens'
 
 declare module 'koa' {
   interface DefaultState {
@@ -13,6 +14,8 @@ declare module 'koa' {
     /** The signed-in user, when the request carries a valid session cookie. */
     user?: User
     session?: Session
+    /** The API token the request was authenticated with (then `user` is its owner and there is no session). */
+    token?: { id: string; kind: string; scopes: TokenScope[] }
     /** The validated request input (body, query or both), set by `validate()`. */
     input?: unknown
     /** Typed path parameters, set by the route table once they passed their constraints. */

@@ -12,7 +12,8 @@ import type Router from '@koa/router'
 import { z } from 'zod'
 import type { Role } from '@flagwave/shared/enums'
 import { BODY_LIMITS } from '@flagwave/shared/limits'
-import { assertRole } from './auth.js'
+import { assertEnrolled, assertRole, assertTokenScope } from './auth.js'
+import type { TokenScope } from '@flagwave/shared/schemas/tokens'
 import { bodyLimit, jsonBody, multipartBody } from './body.js'
 import type { UploadedFile } from '../lib/uploads.js'
 import { JsonText } from '../lib/jsonText.js'
@@ -49,6 +50,14 @@ export interface RouteSpec<
   /** Minimum role; absent = anonymous (the session is still loaded when present). */
   role?: R
   rateLimit?: PolicyName
+  /**
+   * What an API token must hold to call the route (docs/architecture.md#api-tokens): a scope, or
+   * `'never'` for routes no token may call (password, e-mail, tokens, two-factor). Absent: derived
+   * by `tokenScopeOf` (GET → read/monitor/admin by role, other methods → admin).
+   */
+  token?: TokenScope | 'never'
+  /** Reachable by an account that the two-factor policy holds at enrolment (docs/architecture.md#two-factor-authentication). */
+  enrolment?: true
   /** JSON body schema, or 'multipart' for upload endpoints. */
   body?: B | 'multipart'
   /**
@@ -107,13 +116,14 @@ export function mountRoutes(router: Router, routes: RouteSpec[]): void {
       })
     }
     if (spec.rateLimit) chain.push(rateLimit(spec.rateLimit))
-    if (spec.role) {
-      const role = spec.role
-      chain.push(async (ctx, next) => {
-        assertRole(ctx, role)
-        await next()
-      })
-    }
+    const role = spec.role
+    const tokenScope = tokenScopeOf(spec)
+    chain.push(async (ctx, next) => {
+      if (role) assertRole(ctx, role)
+      if (ctx.state.token) assertTokenScope(ctx.state.token.scopes, tokenScope)
+      if (role && !spec.enrolment) await assertEnrolled(ctx)
+      await next()
+    })
     const maxBytes = bodyLimitOf(spec)
     chain.push(bodyLimit(maxBytes))
     if (spec.body === 'multipart') chain.push(multipartBody(maxBytes))
@@ -141,6 +151,13 @@ export function mountRoutes(router: Router, routes: RouteSpec[]): void {
     const method = spec.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'
     router[method](spec.path, ...chain)
   }
+}
+
+/** What a token must hold for `spec` (docs/architecture.md#api-tokens). */
+export function tokenScopeOf(spec: Pick<RouteSpec, 'method' | 'role' | 'token'>): TokenScope | 'never' {
+  if (spec.token) return spec.token
+  if (spec.method !== 'GET') return 'admin'
+  return spec.role === 'Admin' ? 'admin' : spec.role === 'Monitor' ? 'monitor' : 'read'
 }
 
 /** The body limit a route is mounted with (also shown in the OpenAPI document). */

@@ -4,7 +4,8 @@
  * HTTP 404 with `"status": 400` in the body (docs/compatibility.md#bodystatus-and-the-http-status).
  */
 export type ErrorBody =
-  | { kind: 'request'; data?: unknown } // RequestResponse: { title, status[, data] }
+  /** RequestResponse: `{ title, status[, data] }`; `extra` adds Flagwave's members after `status` (`twoFactorRequired`). */
+  | { kind: 'request'; data?: unknown; extra?: Record<string, unknown> }
   | { kind: 'problem' } // ProblemDetails (docs/compatibility.md#problemdetails)
 
 export class AppError extends Error {

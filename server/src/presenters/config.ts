@@ -16,9 +16,9 @@ export function presentGlobalConfig(settings: ShownSettings): GlobalConfig {
 
 /** GET /api/admin/config: all three sections, never null. */
 export function presentConfigEdit(settings: ShownSettings): ConfigEditModel {
-  const { allowRegister, activeOnRegister, useCaptcha, emailConfirmationRequired, emailDomainList } = settings.accountPolicy
+  const { allowRegister, activeOnRegister, useCaptcha, emailConfirmationRequired, emailDomainList, twoFactorPolicy } = settings.accountPolicy
   return {
-    accountPolicy: { allowRegister, activeOnRegister, useCaptcha, emailConfirmationRequired, emailDomainList },
+    accountPolicy: { allowRegister, activeOnRegister, useCaptcha, emailConfirmationRequired, emailDomainList, twoFactorPolicy },
     globalConfig: presentGlobalConfig(settings),
     gamePolicy: { autoDestroyOnLimitReached: settings.gamePolicy.autoDestroyOnLimitReached },
   }

@@ -1,6 +1,6 @@
 /**
  * Socket.IO on the same HTTP server, with the three hubs of docs/compatibility.md#realtime-hubs as namespaces.
- * The handshake must not be cross-site and reuses the session cookie; access is checked on connect
+ * The handshake must not be cross-site and reuses the session cookie or presents an API token; access is checked on connect
  * (a socket that may not listen is refused and disconnected) and re-checked for the sockets of a
  * game when that game's rights change (docs/realtime.md#who-may-join-what).
  */
@@ -13,6 +13,9 @@ import { roleRank } from '@flagwave/shared/enums'
 import type { Services } from '../services.js'
 import { SESSION_COOKIE, resolveSession } from '../domain/accounts/sessions.js'
 import { gameAccess, gameRoomsFor, watchersOf } from './access.js'
+import { authenticateBearer, scopeAllows } from '../domain/accounts/apiTokens.js'
+import { bearerOf } from '../lib/bearer.js'
+import type { TokenScope } from '@flagwave/shared/schemas/tokens'
 import type { EventOf } from './sink.js'
 import type { User } from '../entities/User.js'
 import { isCrossSite, sitePolicyOf } from '../lib/crossSite.js'
@@ -43,8 +46,21 @@ export function attachRealtime(http: HttpServer, services: Services): Server {
     io.adapter(createAdapter(pub, sub, { key: `${services.config.REDIS_PREFIX}:io` }))
   }
 
-  const authenticate = async (socket: Socket): Promise<User | null> => {
-    const token = parseCookies(socket.handshake.headers.cookie ?? '')[SESSION_COOKIE]
+  /**
+   * The caller of a socket: an API token when one is presented (handshake `auth.token`, an
+   * `Authorization: Bearer` header, or the `access_token` query parameter), checked by the same
+   * `authenticateBearer` as REST, else the session cookie. A bad token, or one without the hub's
+   * scope, is `'refused'` rather than anonymous (docs/realtime.md#tokens).
+   */
+  const authenticate = async (socket: Socket, needed: TokenScope): Promise<User | null | 'refused'> => {
+    const handshake = socket.handshake
+    const authToken = (handshake.auth as { token?: unknown } | undefined)?.token
+    const bearer = typeof authToken === 'string' ? authToken.replace(/^Bearer\s+/i, '') : bearerOf(handshake.headers.authorization, handshake.query.access_token)
+    if (bearer !== null) {
+      const principal = await authenticateBearer(services.orm.em.fork(), bearer)
+      return principal && scopeAllows(principal.token.scopes, needed) ? principal.user : 'refused'
+    }
+    const token = parseCookies(handshake.headers.cookie ?? '')[SESSION_COOKIE]
     if (!token) return null
     const resolved = await resolveSession(services.orm.em.fork(), token)
     return resolved?.user ?? null
@@ -66,8 +82,9 @@ export function attachRealtime(http: HttpServer, services: Services): Server {
 
   io.of(NAMESPACES.user).on('connection', async (socket) => {
     try {
-      const user = await authenticate(socket)
+      const user = await authenticate(socket, 'read')
       const gameId = gameQuery(socket)
+      if (user === 'refused') return refuse(socket, 'role')
       if (user?.role === 'Banned') return refuse(socket, 'banned')
       socket.data = { userId: user?.id ?? null } satisfies SocketData
       if (user) socket.join(rooms.user(user.id))
@@ -90,9 +107,9 @@ export function attachRealtime(http: HttpServer, services: Services): Server {
 
   io.of(NAMESPACES.monitor).on('connection', async (socket) => {
     try {
-      const user = await authenticate(socket)
+      const user = await authenticate(socket, 'monitor')
       const gameId = gameQuery(socket)
-      if (!user || roleRank(user.role) < roleRank('Monitor') || gameId === null) return refuse(socket, 'role')
+      if (!user || user === 'refused' || roleRank(user.role) < roleRank('Monitor') || gameId === null) return refuse(socket, 'role')
       const exists = await services.orm.em.fork().getConnection().execute('select 1 from games where id = ?', [gameId])
       if (exists.length === 0) return refuse(socket, 'game')
       socket.data = { userId: user.id } satisfies SocketData
@@ -105,8 +122,8 @@ export function attachRealtime(http: HttpServer, services: Services): Server {
 
   io.of(NAMESPACES.admin).on('connection', async (socket) => {
     try {
-      const user = await authenticate(socket)
-      if (!user || user.role !== 'Admin') return refuse(socket, 'role')
+      const user = await authenticate(socket, 'admin')
+      if (!user || user === 'refused' || user.role !== 'Admin') return refuse(socket, 'role')
       socket.join([rooms.admins, rooms.user(user.id)])
     } catch (err) {
       services.log.warn({ err }, 'admin hub connection failed')

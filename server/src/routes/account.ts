@@ -28,7 +28,8 @@ import { BODY_LIMITS } from '@flagwave/shared/limits'
 import { route } from '../http/route.js'
 import { requireFile } from '../lib/uploads.js'
 import { publicOrigin } from '../lib/publicOrigin.js'
-import { clearSessionCookie, setSessionCookie } from '../http/auth.js'
+import { clearSessionCookie, setSessionCookie, TWO_FACTOR_DEVICE_COOKIE } from '../http/auth.js'
+import { askForSecondStep } from '../http/signIn.js'
 import type { IssuedSession } from '../domain/accounts/sessions.js'
 import type { RequestInfo } from '../domain/accounts/identity.js'
 import { register } from '../domain/accounts/register.js'
@@ -78,6 +79,7 @@ export const accountRoutes = [
   route({
     method: 'POST',
     path: '/api/account/recovery',
+    token: 'never',
     response: RequestResponse,
     rateLimit: 'Register',
     body: RecoveryModel,
@@ -90,6 +92,7 @@ export const accountRoutes = [
   route({
     method: 'POST',
     path: '/api/account/passwordreset',
+    token: 'never',
     response: 'empty',
     rateLimit: 'Register',
     body: PasswordResetModel,
@@ -121,12 +124,16 @@ export const accountRoutes = [
       const previous = ctx.state.session
       // Whatever the outcome, the request's session is over (the command ends it first).
       forgetSession(ctx)
-      handOut(ctx, await login(scope, body, requestInfo(ctx), previous))
+      const outcome = await login(scope, body, requestInfo(ctx), previous, ctx.cookies.get(TWO_FACTOR_DEVICE_COOKIE))
+      if ('twoFactorTicket' in outcome) askForSecondStep(ctx, outcome.twoFactorTicket)
+      else handOut(ctx, outcome.session)
     },
   }),
   route({
     method: 'POST',
     path: '/api/account/logout',
+    token: 'never',
+    enrolment: true,
     response: 'empty',
     role: 'User',
     summary: 'Sign out: the session ends on the server and the cookie expires',
@@ -149,6 +156,7 @@ export const accountRoutes = [
   route({
     method: 'PUT',
     path: '/api/account/changepassword',
+    token: 'never',
     response: 'empty',
     role: 'User',
     body: PasswordChangeModel,
@@ -160,6 +168,7 @@ export const accountRoutes = [
   route({
     method: 'PUT',
     path: '/api/account/changeemail',
+    token: 'never',
     response: MailChangeResponse,
     role: 'User',
     rateLimit: 'Register',
@@ -173,6 +182,7 @@ export const accountRoutes = [
   route({
     method: 'POST',
     path: '/api/account/mailchangeconfirm',
+    token: 'never',
     response: 'empty',
     role: 'User',
     body: AccountVerifyModel,
@@ -184,6 +194,7 @@ export const accountRoutes = [
   route({
     method: 'GET',
     path: '/api/account/profile',
+    enrolment: true,
     response: ProfileUserInfoModel,
     role: 'User',
     summary: 'The caller’s profile',

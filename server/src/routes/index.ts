@@ -4,6 +4,8 @@
  */
 import type { RouteSpec } from '../http/route.js'
 import { accountRoutes } from './account.js'
+import { twoFactorRoutes } from './twoFactor.js'
+import { tokenRoutes } from './tokens.js'
 import { adminUserRoutes } from './adminUsers.js'
 import { adminConfigRoutes } from './adminConfig.js'
 import { adminInstanceRoutes } from './adminInstances.js'
@@ -51,4 +53,7 @@ export const allRoutes: RouteSpec[] = [
   ...ssoRoutes,
   // Flagwave additions outside the contract (docs/operations.md#metrics).
   ...opsRoutes,
+  // Flagwave's additions (docs/compatibility.md#api-tokens, #two-factor-authentication).
+  ...twoFactorRoutes,
+  ...tokenRoutes,
 ]

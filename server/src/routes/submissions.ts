@@ -22,6 +22,7 @@ export const submissionRoutes = [
     method: 'POST',
     path: '/api/game/:id/challenges/:challengeId',
     role: 'User',
+    token: 'submit',
     rateLimit: 'Submit',
     params: challengeParams,
     body: FlagSubmitModel,

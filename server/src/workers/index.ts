@@ -7,6 +7,7 @@ import { startScoreboard } from './scoreboard.js'
 import { startChecker } from './checker.js'
 import { startPurge } from './purge.js'
 import { startWebhooks } from './webhooks.js'
+import { startTokenUsage } from './tokenUsage.js'
 import type { Worker } from './worker.js'
 
 export interface Workers {
@@ -23,6 +24,7 @@ const factories: WorkerFactory[] = [
   async (services) => (await import('./reaper.js')).startReaper(services),
   startPurge,
   startWebhooks,
+  startTokenUsage,
 ]
 
 export async function startWorkers(services: Services): Promise<Workers> {

@@ -7,6 +7,7 @@
 import { z } from 'zod'
 import { CaptchaProvider } from '../enums.js'
 import { keep, optionalString, wireBool } from './fields.js'
+import { TwoFactorPolicy } from './twoFactor.js'
 
 export const AccountPolicy = z.object({
   allowRegister: z.boolean(),
@@ -14,6 +15,8 @@ export const AccountPolicy = z.object({
   useCaptcha: z.boolean(),
   emailConfirmationRequired: z.boolean(),
   emailDomainList: z.string(),
+  /** Flagwave extension: who must sign in with a second factor (docs/compatibility.md#two-factor-authentication); absent in GZ::CTF responses. */
+  twoFactorPolicy: TwoFactorPolicy.default('Off'),
 })
 export type AccountPolicy = z.infer<typeof AccountPolicy>
 
@@ -59,6 +62,7 @@ export const DEFAULT_ACCOUNT_POLICY: AccountPolicy = Object.freeze({
   useCaptcha: false,
   emailConfirmationRequired: false,
   emailDomainList: '',
+  twoFactorPolicy: 'Off',
 })
 export const DEFAULT_GLOBAL_CONFIG: GlobalConfig = Object.freeze({
   title: 'GZ',
@@ -76,6 +80,7 @@ const AccountPolicyInput = z.object({
   useCaptcha: keep(wireBool()),
   emailConfirmationRequired: keep(wireBool()),
   emailDomainList: optionalString(),
+  twoFactorPolicy: keep(TwoFactorPolicy),
 })
 
 /** `footerInfo: null` does not clear the footer (send `""`); the same holds for `beianInfo`. */

@@ -10,13 +10,21 @@ import { notifyError, notifySuccess } from '../../utils/notify'
 import { safeRedirect } from '../../utils/redirect'
 import { zodValidate } from '../../utils/zodForm'
 import { SsoLogin } from '../../components/SsoLogin/SsoLogin'
+import { needsSecondStep, twoFactorApi } from '../../api/security'
+import { SecondStep } from './SecondStep'
 
-/** POST /api/account/login with user name or e-mail; then back to `from`. */
+/**
+ * POST /api/account/login with user name or e-mail; then back to `from`. An account with two-factor
+ * sign-in answers `twoFactorRequired` and the second step follows on the same page; an account the
+ * policy holds at enrolment goes to its profile's two-factor section first.
+ */
 export default function Login() {
   const [params] = useSearchParams()
   const navigate = useNavigate()
   const login = useSession((state) => state.login)
+  const signedIn = useSession((state) => state.signedIn)
   const [busy, setBusy] = useState(false)
+  const [secondStep, setSecondStep] = useState(false)
   const captcha = useCaptcha('login')
   const form = useForm({
     mode: 'controlled',
@@ -29,15 +37,34 @@ export default function Login() {
     try {
       const challenge = await captcha.getChallenge()
       const profile = await login({ userName: values.userName.trim(), password: values.password, challenge })
-      notifySuccess(`欢迎回来，${profile?.userName ?? values.userName}`, '登录成功')
-      navigate(safeRedirect(params.get('from')), { replace: true })
+      await welcome(profile?.userName ?? values.userName)
     } catch (error) {
       captcha.reset()
-      notifyError(error, '登录失败')
+      if (needsSecondStep(error)) setSecondStep(true)
+      else notifyError(error, '登录失败')
     } finally {
       setBusy(false)
     }
   })
+
+  const welcome = async (userName: string) => {
+    notifySuccess(`欢迎回来，${userName}`, '登录成功')
+    const status = await twoFactorApi.status().catch(() => null)
+    if (status?.required && !status.enabled) navigate('/account/profile#two-factor', { replace: true })
+    else navigate(safeRedirect(params.get('from')), { replace: true })
+  }
+
+  if (secondStep) {
+    return (
+      <SecondStep
+        onDone={async () => {
+          const profile = await signedIn()
+          await welcome(profile?.userName ?? form.values.userName)
+        }}
+        onCancel={() => setSecondStep(false)}
+      />
+    )
+  }
 
   return (
     <AccountPanel title="登录" subtitle="使用用户名或邮箱登录" testId="login-page">

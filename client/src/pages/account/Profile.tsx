@@ -10,6 +10,8 @@ import { notifyError, notifySuccess } from '../../utils/notify'
 import { zodErrors } from '../../utils/zodForm'
 import { acceptImage } from '../../utils/acceptImage'
 import { SsoIdentities } from './SsoIdentities'
+import { TwoFactor } from './TwoFactor'
+import { ApiTokens } from './ApiTokens'
 
 interface DetailsValues {
   userName: string
@@ -213,7 +215,7 @@ function PasswordForm() {
   )
 }
 
-/** The signed-in user's profile: details, avatar, e-mail change, password change. */
+/** The signed-in user's profile: details, avatar, e-mail change, password change, two-factor sign-in, API tokens. */
 export default function Profile() {
   const profile = useSession((state) => state.profile)
   if (!profile) return null
@@ -256,6 +258,20 @@ export default function Profile() {
         </Grid.Col>
       </Grid>
       <SsoIdentities />
+      <Paper withBorder p="lg" radius="md" id="two-factor">
+        <Title order={4} mb="sm">
+          两步验证
+        </Title>
+        <Divider mb="sm" />
+        <TwoFactor />
+      </Paper>
+      <Paper withBorder p="lg" radius="md" id="api-tokens">
+        <Title order={4} mb="sm">
+          API 令牌
+        </Title>
+        <Divider mb="sm" />
+        <ApiTokens role={profile.role ?? 'User'} />
+      </Paper>
     </Stack>
   )
 }

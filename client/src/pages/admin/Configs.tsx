@@ -8,11 +8,12 @@
  * public config reaches every open tab through `ReceivedConfigUpdate`.
  */
 import { useEffect, useState, type ReactNode } from 'react'
-import { Alert, Badge, Button, Card, Group, Loader, SimpleGrid, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core'
+import { Alert, Badge, Button, Card, Group, Loader, Select, SimpleGrid, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core'
 import { useForm } from '@mantine/form'
 import { IconAlertCircle, IconDeviceFloppy, IconRestore } from '@tabler/icons-react'
 import type { z } from 'zod'
 import type { ConfigEditInput, ConfigEditModel } from '@flagwave/shared/schemas/config'
+import { TWO_FACTOR_POLICIES, type TwoFactorPolicy } from '@flagwave/shared/schemas/twoFactor'
 import { adminConfigApi } from '../../api/adminConfig'
 import { useQuery } from '@tanstack/react-query'
 import { queryKeys } from '../../api/queryKeys'
@@ -26,12 +27,19 @@ interface ConfigValues {
     useCaptcha: boolean
     emailConfirmationRequired: boolean
     emailDomainList: string
+    twoFactorPolicy: TwoFactorPolicy
   }
   globalConfig: { title: string; slogan: string; footerInfo: string; beianInfo: string }
   gamePolicy: { autoDestroyOnLimitReached: boolean }
 }
 
 const CONFIG_SAVED = '全局设置已更新'
+/** The two-factor policy's strings, in one place. */
+const TWO_FACTOR_STRINGS = {
+  label: '两步验证策略',
+  description: '要求哪些账户启用两步验证；未启用者登录后须先完成设置',
+  options: { Off: '不要求', Admins: '要求管理员', Everyone: '要求所有用户' } as Record<TwoFactorPolicy, string>,
+}
 const TITLE_MAX = 32
 const SLOGAN_MAX = 128
 
@@ -54,6 +62,7 @@ function toValues(model: ConfigEditModel): ConfigValues {
       useCaptcha: account?.useCaptcha ?? false,
       emailConfirmationRequired: account?.emailConfirmationRequired ?? false,
       emailDomainList: account?.emailDomainList ?? '',
+      twoFactorPolicy: account?.twoFactorPolicy ?? 'Off',
     },
     globalConfig: { title: global?.title ?? '', slogan: global?.slogan ?? '', footerInfo: global?.footerInfo ?? '', beianInfo: global?.beianInfo ?? '' },
     gamePolicy: { autoDestroyOnLimitReached: model.gamePolicy?.autoDestroyOnLimitReached ?? false },
@@ -220,6 +229,14 @@ export default function Configs() {
               placeholder="不限制"
               {...form.getInputProps('accountPolicy.emailDomainList')}
               data-testid="config-email-domains"
+            />
+            <Select
+              label={TWO_FACTOR_STRINGS.label}
+              description={TWO_FACTOR_STRINGS.description}
+              data={TWO_FACTOR_POLICIES.map((value) => ({ value, label: TWO_FACTOR_STRINGS.options[value] }))}
+              allowDeselect={false}
+              {...form.getInputProps('accountPolicy.twoFactorPolicy')}
+              data-testid="config-two-factor-policy"
             />
           </SectionCard>
 

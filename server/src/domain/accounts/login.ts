@@ -4,7 +4,8 @@
  * a user name spelled like someone's e-mail never catches their sign-in
  * (docs/compatibility.md#identity-rules). Banned accounts get their own message; a wrong password
  * and an unconfirmed e-mail share the generic one. No lockout. Unknown names still cost one
- * password verification, so response times do not tell which names exist.
+ * password verification, so response times do not tell which names exist. An account with
+ * two-factor sign-in gets a ticket for the second step instead of a session (twoFactorLogin.ts).
  */
 import type { LoginModel } from '@flagwave/shared/schemas/account'
 import { isEmailLike } from '@flagwave/shared/schemas/fields'
@@ -17,6 +18,7 @@ import { hashIsOutdated, hashPassword, verifyPassword } from './passwords.js'
 import { findByEmail, findByUserName, type RequestInfo } from './identity.js'
 import { CAPTCHA_FAILED } from './register.js'
 import { createSession, endSession, type IssuedSession } from './sessions.js'
+import { deviceRemembered, signInTicket } from './twoFactor.js'
 import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
 import { assertPasswordSignInAllowed } from '../sso/policy.js'
@@ -41,7 +43,7 @@ async function findAccount(em: EntityManager, name: string): Promise<User | null
  * Any session the request carried ends first, whatever the outcome; a successful sign-in
  * starts a new one.
  */
-export async function login(scope: Scope, input: LoginModel, req: RequestInfo, previous: Session | undefined): Promise<IssuedSession> {
+export async function login(scope: Scope, input: LoginModel, req: RequestInfo, previous: Session | undefined, device?: string): Promise<SignInOutcome> {
   const { em, services } = scope
   if (previous) await endSession(em, previous)
   const settings = await services.settings.get(em)
@@ -66,6 +68,29 @@ export async function login(scope: Scope, input: LoginModel, req: RequestInfo, p
   // Hashes made with older, costlier parameters cost every later sign-in as much again.
   if (hashIsOutdated(user.passwordHash)) user.passwordHash = await hashPassword(input.password)
 
+  const ticket = await secondStepTicket(em, user, device)
+  if (ticket) {
+    await services.audit.write({ message: '用户密码正确，等待两步验证', userName: user.userName, ip: req.ip, status: 'Pending' })
+    return { twoFactorTicket: ticket }
+  }
+  return { session: await completeSignIn(scope, user, req) }
+}
+
+/**
+ * What a correct password leads to: a session, or — for an account with two-factor sign-in and
+ * no remembered device — the ticket of the second step (docs/compatibility.md#two-factor-authentication).
+ */
+export type SignInOutcome = { session: IssuedSession } | { twoFactorTicket: string }
+
+/** The ticket of the second step when one is needed, else null. */
+async function secondStepTicket(em: EntityManager, user: User, device: string | undefined): Promise<string | null> {
+  if (!user.twoFactorSecret || (await deviceRemembered(em, user, device))) return null
+  return signInTicket(em, user)
+}
+
+/** The last step of every sign-in (password, or password and second factor): the visit, the audit entry, the session. */
+export async function completeSignIn(scope: Scope, user: User, req: RequestInfo): Promise<IssuedSession> {
+  const { em, services } = scope
   const now = new Date()
   user.lastSignIn = now
   user.lastVisited = now

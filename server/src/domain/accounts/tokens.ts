@@ -25,29 +25,39 @@ const VERSION = 1
 const PURPOSE_CODES: Record<TokenPurpose, number> = { EmailConfirmation: 1, ResetPassword: 2, ChangeEmail: 3 }
 const TOKEN_BYTES = 1 + 1 + 4 + 32
 
-/** One cached secret per ORM (a process may run several servers in tests). */
-const secrets = new WeakMap<object, Promise<Buffer>>()
+/** One cached value per ORM and key (a process may run several servers in tests). */
+const secrets = new WeakMap<object, Map<string, Promise<string>>>()
 
-/** The installation's token key: read from `configs`, created on first use (race-free across nodes). */
-function tokenSecret(em: EntityManager): Promise<Buffer> {
+/**
+ * A value generated once per installation and kept in `configs` under `key` (an `internal.*` key,
+ * outside the admin-editable settings), so every node shares it: read, or created on first use
+ * race-free across nodes (the first insert wins).
+ */
+export function installationSecret(em: EntityManager, key: string, create: () => string): Promise<string> {
   const owner = em.getConnection()
-  let secret = secrets.get(owner)
+  let byKey = secrets.get(owner)
+  if (!byKey) secrets.set(owner, (byKey = new Map()))
+  let secret = byKey.get(key)
   if (!secret) {
-    secret = loadSecret(em)
-    secrets.set(owner, secret)
-    secret.catch(() => secrets.delete(owner))
+    secret = loadSecret(em, key, create)
+    byKey.set(key, secret)
+    secret.catch(() => byKey.delete(key))
   }
   return secret
 }
 
-async function loadSecret(em: EntityManager): Promise<Buffer> {
+async function loadSecret(em: EntityManager, key: string, create: () => string): Promise<string> {
   const conn = em.fork().getConnection()
-  await conn.execute('insert into configs (key, value) values (?, ?) on conflict (key) do nothing', [TOKEN_SECRET_KEY, randomBytes(32).toString('base64')])
-  const rows = await conn.execute<{ value: string }[]>('select value from configs where key = ?', [TOKEN_SECRET_KEY])
+  await conn.execute('insert into configs (key, value) values (?, ?) on conflict (key) do nothing', [key, create()])
+  const rows = await conn.execute<{ value: string }[]>('select value from configs where key = ?', [key])
   const value = rows[0]?.value
-  if (!value) throw new Error('token secret missing')
-  return Buffer.from(value, 'base64')
+  if (!value) throw new Error(`${key} missing`)
+  return value
 }
+
+/** The installation's HMAC key (e-mail tokens, two-factor tickets and remembered devices). */
+export const tokenSecret = async (em: EntityManager): Promise<Buffer> =>
+  Buffer.from(await installationSecret(em, TOKEN_SECRET_KEY, () => randomBytes(32).toString('base64')), 'base64')
 
 function mac(secret: Buffer, purpose: TokenPurpose, user: User, email: string, expiry: number): Buffer {
   return createHmac('sha256', secret)

@@ -16,6 +16,7 @@
  */
 import { DEFAULT_ACCOUNT_POLICY, DEFAULT_GAME_POLICY, DEFAULT_GLOBAL_CONFIG } from '@flagwave/shared/schemas/config'
 import type { EntityManager } from '@mikro-orm/postgresql'
+import { TWO_FACTOR_POLICIES, type TwoFactorPolicy } from '@flagwave/shared/schemas/twoFactor'
 import pino, { type Logger } from 'pino'
 import { ConfigEntry } from '../../entities/ConfigEntry.js'
 
@@ -25,6 +26,7 @@ export interface AccountPolicy {
   useCaptcha: boolean
   emailConfirmationRequired: boolean
   emailDomainList: string
+  twoFactorPolicy: TwoFactorPolicy
 }
 
 interface GlobalSettings {
@@ -55,7 +57,8 @@ type Section = keyof Settings
 /** A partial update: a null/absent section or leaf keeps the stored value (docs/compatibility.md#group-admin). */
 export type SettingsPatch = { [S in Section]?: { [K in keyof Settings[S]]?: Settings[S][K] | null } | null }
 
-type LeafKind = 'bool' | 'string' | 'nullableString'
+/** A leaf's type; a list of strings is an enum: only those values are read or stored. */
+type LeafKind = 'bool' | 'string' | 'nullableString' | readonly string[]
 
 /** The type of every leaf; the stored text is checked against it on read and on write. */
 const LEAVES: { [S in Section]: Record<keyof Settings[S], LeafKind> } = {
@@ -65,6 +68,7 @@ const LEAVES: { [S in Section]: Record<keyof Settings[S], LeafKind> } = {
     useCaptcha: 'bool',
     emailConfirmationRequired: 'bool',
     emailDomainList: 'string',
+    twoFactorPolicy: TWO_FACTOR_POLICIES,
   },
   globalConfig: { title: 'string', slogan: 'string', footerInfo: 'nullableString', beianInfo: 'nullableString' },
   gamePolicy: { autoDestroyOnLimitReached: 'bool' },
@@ -85,6 +89,7 @@ function leafKind(section: string, leaf: string): LeafKind | undefined {
 
 /** Stored text → value, or `undefined` when the text does not fit the leaf. */
 function decode(kind: LeafKind, text: string | null): unknown {
+  if (typeof kind !== 'string') return text !== null && kind.includes(text) ? text : undefined
   switch (kind) {
     case 'bool': {
       // We write `true`/`false`; GZ::CTF databases hold .NET's `True`/`False`.
@@ -101,6 +106,7 @@ function decode(kind: LeafKind, text: string | null): unknown {
 /** Value → stored text, or `undefined` when the value does not fit the leaf. */
 function encode(kind: LeafKind, value: unknown): string | undefined {
   if (kind === 'bool') return typeof value === 'boolean' ? String(value) : undefined
+  if (typeof kind !== 'string') return typeof value === 'string' && kind.includes(value) ? value : undefined
   return typeof value === 'string' ? value : undefined
 }
 
