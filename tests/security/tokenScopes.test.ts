@@ -53,7 +53,7 @@ class TokenClient extends ApiClient {
   }
 }
 
-function expected(route: RouteSpec, scope: TokenScope): 'never' | 'scope' | 'forbidden' | 'notJoined' | 'permitted' {
+function expected(route: RouteSpec, scope: TokenScope): 'never' | 'scope' | 'forbidden' | 'notJoined' | 'hidden' | 'permitted' {
   const needed = tokenScopeOf(route)
   if (needed === 'never') return 'never'
   if (!scopeAllows([scope], needed)) return 'scope'
@@ -73,6 +73,8 @@ function check(outcome: ReturnType<typeof expected>, res: ApiResponse): string |
       return is(403, { title: '无权访问', status: 403 })
     case 'notJoined':
       return is(400, { title: '您尚未参赛', status: 400 })
+    case 'hidden':
+      return res.status === 404 && (res.body as { title?: string })?.title === 'Not Found' ? null : `expected 404 Not Found, got ${res.status} ${res.text.slice(0, 200)}`
     case 'permitted':
       return res.status !== 401 && res.status !== 403 && res.status < 500 ? null : `expected to pass authorization, got ${res.status} ${res.text.slice(0, 200)}`
   }
