@@ -25,6 +25,8 @@ export const GameSchema = defineEntity({
     end: p.datetime(),
     wpddl: p.datetime(),
     wpNote: p.text().default(''),
+    /** GZ::CTF 0.18's `writeupRequired`: shown to players; uploads work either way. */
+    writeupRequired: p.boolean().default(false),
     bloodBonus: p.bigint('number').default(DEFAULT_BLOOD_BONUS),
     createdAt: p.datetime().onCreate(() => new Date()),
   },

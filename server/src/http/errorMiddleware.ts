@@ -5,6 +5,7 @@
  */
 import type { Middleware } from 'koa'
 import { AppError, problemType } from '../lib/errors.js'
+import { wantsNewerForms } from './compat.js'
 
 export function errorMiddleware(): Middleware {
   return async (ctx, next) => {
@@ -21,7 +22,7 @@ export function errorMiddleware(): Middleware {
         } else {
           const body: Record<string, unknown> = { title: err.title }
           if (err.body.data !== undefined) body.data = err.body.data
-          body.status = err.bodyStatus
+          body.status = err.newerBodyStatus !== undefined && wantsNewerForms(ctx) ? err.newerBodyStatus : err.bodyStatus
           ctx.body = body
         }
         return

@@ -7,16 +7,19 @@
  */
 import type { Context, Middleware } from 'koa'
 import type { ScoreboardSnapshot } from '../domain/scoreboard/snapshot.js'
+import { wantsNewerForms } from './compat.js'
 
 /** Below this size a gzipped copy is not worth it. */
 const GZIP_MIN_BYTES = 2048
 const SCOREBOARD_PATH = /^\/api\/game\/(\d{1,9})\/scoreboard\/?$/i
 
 export async function sendSnapshot(ctx: Context, snapshot: ScoreboardSnapshot): Promise<void> {
-  const gzip = snapshot.json.length >= GZIP_MIN_BYTES && acceptsGzip(ctx)
-  const body = gzip ? (snapshot.gzippedNow() ?? (await snapshot.gzipped())) : snapshot.json
+  // Clients of newer GZ::CTF versions that opted in read times as milliseconds: the version's second encoding.
+  const encoding = wantsNewerForms(ctx) ? snapshot.ms : snapshot
+  const gzip = encoding.json.length >= GZIP_MIN_BYTES && acceptsGzip(ctx)
+  const body = gzip ? (encoding.gzippedNow() ?? (await encoding.gzipped())) : encoding.json
   ctx.set(snapshot.headers)
-  if (matches(ctx.get('If-None-Match'), snapshot.etag)) {
+  if (ifNoneMatch(ctx.get('If-None-Match'), snapshot.etag)) {
     ctx.status = 304
     return
   }
@@ -67,7 +70,7 @@ function acceptsGzip(ctx: Context): boolean {
 }
 
 /** Weak comparison of an If-None-Match list against our validator (RFC 9110 §13.1.2). */
-function matches(header: string, etag: string): boolean {
+export function ifNoneMatch(header: string, etag: string): boolean {
   if (!header) return false
   if (header.trim() === '*') return true
   const opaque = (tag: string) => tag.trim().replace(/^W\//, '')

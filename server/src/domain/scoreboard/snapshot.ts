@@ -5,6 +5,7 @@
 import { promisify } from 'node:util'
 import { gzip as gzipCallback } from 'node:zlib'
 import type { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
+import { msTimesOfText } from '../../lib/jsonText.js'
 
 const gzip = promisify(gzipCallback)
 
@@ -14,6 +15,7 @@ export class ScoreboardSnapshot {
   private compressed: Promise<Buffer> | undefined
   private compressedBuffer: Buffer | undefined
   private validators: Readonly<Record<string, string>> | undefined
+  private msVariant: MsVariant | undefined
 
   constructor(
     readonly gameId: number,
@@ -37,7 +39,7 @@ export class ScoreboardSnapshot {
       ETag: this.etag,
       'X-Scoreboard-Version': String(this.version),
       'Cache-Control': 'no-cache',
-      Vary: 'Accept-Encoding',
+      Vary: 'Accept-Encoding, X-GZCTF-Compat',
       'X-Content-Type-Options': 'nosniff',
     }))
   }
@@ -47,12 +49,36 @@ export class ScoreboardSnapshot {
     return (this.parsed ??= JSON.parse(this.json) as ScoreboardModel)
   }
 
+  /**
+   * The JSON with times as Unix milliseconds, for clients that opted in to GZ::CTF's newer forms
+   * (http/compat.ts): converted and gzipped once per version, on first demand.
+   */
+  get ms(): MsVariant {
+    return (this.msVariant ??= new MsVariant(msTimesOfText(this.json)))
+  }
+
   /** The JSON gzipped, computed once per version off the event loop. */
   gzipped(): Promise<Buffer> {
     return (this.compressed ??= gzip(this.json, { level: 6 }).then((buffer) => (this.compressedBuffer = buffer)))
   }
 
   /** The gzipped JSON if it is ready (starting it otherwise), without waiting. */
+  gzippedNow(): Buffer | undefined {
+    if (!this.compressedBuffer) void this.gzipped().catch(() => undefined)
+    return this.compressedBuffer
+  }
+}
+
+/** A second encoding of a version's JSON, with its own gzipped copy. */
+export class MsVariant {
+  private compressed: Promise<Buffer> | undefined
+  private compressedBuffer: Buffer | undefined
+  constructor(readonly json: string) {}
+
+  gzipped(): Promise<Buffer> {
+    return (this.compressed ??= gzip(this.json, { level: 6 }).then((buffer) => (this.compressedBuffer = buffer)))
+  }
+
   gzippedNow(): Buffer | undefined {
     if (!this.compressedBuffer) void this.gzipped().catch(() => undefined)
     return this.compressedBuffer
