@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { allRoutes } from '../../server/src/routes/index.js'
-import { CONTRACT_ENDPOINTS } from '../support/contract.js'
+import { CONTRACT_ENDPOINTS, NEWER_ENDPOINTS } from '../support/contract.js'
 
 /** Routes Flagwave adds beyond the contract (none at the moment). */
 const FLAGWAVE_ADDITIONS: string[] = []
@@ -21,8 +21,15 @@ describe('route table', () => {
     if (endpoint.rateLimit) expect(route!.rateLimit).toBe(endpoint.rateLimit)
   })
 
-  it('serves nothing outside the contract', () => {
-    const contract = new Set(CONTRACT_ENDPOINTS.map((e) => normalize(e.method, e.path)))
+  it.each(NEWER_ENDPOINTS.map((e) => [`#${e.n} ${e.method} ${e.path} (GZ::CTF ${e.since})`, e] as const))('%s is served beside v0.17.6', (_, endpoint) => {
+    const route = routeKeys.get(normalize(endpoint.method, endpoint.path))
+    expect(route, 'route missing').toBeDefined()
+    expect(route!.role ?? 'anon').toBe(endpoint.caller)
+    if (endpoint.rateLimit) expect(route!.rateLimit).toBe(endpoint.rateLimit)
+  })
+
+  it('serves nothing outside the contract and its newer rows', () => {
+    const contract = new Set([...CONTRACT_ENDPOINTS, ...NEWER_ENDPOINTS].map((e) => normalize(e.method, e.path)))
     const extra = [...routeKeys.keys()].filter((k) => !contract.has(k) && !FLAGWAVE_ADDITIONS.includes(k))
     expect(extra).toEqual([])
   })

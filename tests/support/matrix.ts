@@ -9,7 +9,7 @@
  */
 import type { RouteSpec } from '../../server/src/http/route.js'
 import { roleRank, type Role } from '@flagwave/shared/enums'
-import { CONTRACT_ENDPOINTS, type ContractEndpoint } from './contract.js'
+import { ALL_ENDPOINTS, type ContractEndpoint } from './contract.js'
 import { CALLER_ROLE, PDF_BYTES, type Caller, type World } from './fixtures.js'
 import type { ApiClient, ApiResponse } from './client.js'
 
@@ -155,6 +155,15 @@ export const MATRIX: Record<string, MatrixRow> = {
   'POST /api/team/:id/leave': { path: (w) => `/api/team/${w.teams.a.id}/leave` },
   'PUT /api/team/:id/avatar': { path: (w) => `/api/team/${w.teams.a.id}/avatar`, request: () => notAnImage('team.png') },
   'DELETE /api/team/:id': { path: (w) => `/api/team/${w.teams.a.id}`, phase: 1 },
+  /* ------------------------------------------- newer GZ::CTF (tests/support/contract.ts NEWER_ENDPOINTS) */
+  'GET /api/game/recent': { path: () => '/api/game/recent' },
+  'GET /api/game/:id/check': { path: (w) => `/api/game/${g(w)}/check` },
+  'POST /api/team/verify': { path: () => '/api/team/verify', request: () => ({ json: {} }) },
+  'PUT /api/admin/participation/:id': { path: (w) => `/api/admin/participation/${w.participations.a.id}`, request: () => ({ json: { status: 'Nonsense' } }) },
+  'POST /api/game/:id/container/:challengeId/extend': { path: (w) => `/api/game/${g(w)}/container/${w.challenges.container.id}/extend` },
+  'GET /api/edit/games/:id/hashsalt': { path: (w) => `/api/edit/games/${g(w)}/hashsalt` },
+  'POST /api/edit/games/:id/scoreboard/flush': { path: (w) => `/api/edit/games/${g(w)}/scoreboard/flush` },
+  'GET /api/edit/games/:id/divisions': { path: (w) => `/api/edit/games/${g(w)}/divisions` },
 }
 
 /** What the contract prescribes for one caller on one endpoint. */
@@ -178,7 +187,7 @@ export function expectedOutcome(route: RouteSpec, contract: ContractEndpoint, ca
   return 'permitted'
 }
 
-export const contractRowOf = (route: RouteSpec): ContractEndpoint | undefined => CONTRACT_ENDPOINTS.find((e) => routeKey(e.method, e.path) === routeKey(route.method, route.path))
+export const contractRowOf = (route: RouteSpec): ContractEndpoint | undefined => ALL_ENDPOINTS.find((e) => routeKey(e.method, e.path) === routeKey(route.method, route.path))
 
 export const specKey = (route: RouteSpec) => `${route.method} ${route.path}`
 
