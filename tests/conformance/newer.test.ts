@@ -225,6 +225,11 @@ describe('renamed routes and newer endpoints', () => {
     expect(await server.client().post('/api/team/verify', { teamToken: 'nonsense', publicKey })).toMatchObject({ status: 400, body: { title: '队伍 Token 无效', status: 400 } })
   })
 
+  it('GET /api/config carries the newer members with their neutral values', async () => {
+    const res = await server.client().get('/api/config')
+    expect(res.body).toMatchObject({ title: expect.any(String), defaultLifetime: 120, extensionDuration: 120, renewalWindow: 10, customTheme: null, logoUrl: null, portMapping: 'Default', apiPublicKey: null })
+  })
+
   it('scoreboard flush and the (empty) division list', async () => {
     expect((await world.clients.admin.post(`/api/edit/games/${world.game.id}/scoreboard/flush`)).status).toBe(200)
     expect((await world.clients.admin.get(`/api/edit/games/${world.game.id}/divisions`)).body).toEqual([])
