@@ -64,7 +64,7 @@ export const msTimesJson = (value: unknown): string => JSON.stringify(value, msR
 export const msTimesOfText = (text: string): string => JSON.stringify(JSON.parse(text), msReplacer)
 
 /** A weak validator of a serialised body: a hash of its bytes. */
-export const etagOf = (text: string): string => `W/"${createHash('sha1').update(text).digest('base64url').slice(0, 20)}"`
+const etagOf = (text: string): string => `W/"${createHash('sha1').update(text).digest('base64url').slice(0, 20)}"`
 
 const derived = new WeakMap<object, Map<string, JsonText>>()
 /** Bots poll with a handful of fixed queries; beyond this many variants of one source they are rebuilt on demand. */

@@ -1,6 +1,6 @@
 /** Scoreboard shapes (docs/compatibility.md#scoreboard-shapes; computation rules in docs/scoring.md#dynamic-score and ../scoring.ts). */
 import { z } from 'zod'
-import { ChallengeTag, SubmissionType } from '../enums.js'
+import { ChallengeTag, GamePermission, SubmissionType } from '../enums.js'
 import { intOut, wireDateOut } from './fields.js'
 
 export const Blood = z.object({
@@ -73,17 +73,16 @@ export const ChallengesByTag = z.partialRecord(z.enum(ChallengeTag), z.array(Cha
 export type ChallengesByTag = z.infer<typeof ChallengesByTag>
 
 /** GZ::CTF 1.7's timeline list: `divisionId` 0 is the overall board. */
-export const DivisionTimeLine = z.object({
+const DivisionTimeLine = z.object({
   divisionId: intOut(),
   teams: z.array(TopTimeLine),
 })
-export type DivisionTimeLine = z.infer<typeof DivisionTimeLine>
 
 /** A division as the 1.7 scoreboard lists it (none until divisions exist). */
-export const ScoreboardDivision = z.object({
+const ScoreboardDivision = z.object({
   id: intOut(),
   name: z.string(),
-  defaultPermissions: intOut(),
+  defaultPermissions: intOut().max(GamePermission.All),
   challengeConfigs: z.record(z.string(), z.object({ challengeId: intOut(), permissions: intOut() })),
 })
 

@@ -17,7 +17,7 @@ export const GAME_NOT_FOUND = '比赛未找到'
 const GAME_NOT_STARTED = '比赛未开始'
 
 /** A game as the game lists show it (BasicGameInfoModel), a plain copy kept by the read cache. */
-export type ListedGame = Pick<Game, 'id' | 'title' | 'summary' | 'posterHash' | 'teamMemberCountLimit' | 'start' | 'end'>
+type ListedGame = Pick<Game, 'id' | 'title' | 'summary' | 'posterHash' | 'teamMemberCountLimit' | 'start' | 'end'>
 
 /** One page of the non-hidden games, newest start first, and how many there are in all. */
 export interface GamePage {

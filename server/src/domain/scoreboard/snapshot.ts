@@ -12,10 +12,9 @@ const gzip = promisify(gzipCallback)
 /** One version of a game's scoreboard. */
 export class ScoreboardSnapshot {
   private parsed: ScoreboardModel | undefined
-  private compressed: Promise<Buffer> | undefined
-  private compressedBuffer: Buffer | undefined
+  private readonly plain: Encoding
   private validators: Readonly<Record<string, string>> | undefined
-  private msVariant: MsVariant | undefined
+  private msVariant: Encoding | undefined
 
   constructor(
     readonly gameId: number,
@@ -26,6 +25,7 @@ export class ScoreboardSnapshot {
     model?: ScoreboardModel,
   ) {
     this.parsed = model
+    this.plain = new Encoding(json)
   }
 
   /** A weak validator carrying the version (both encodings share it). */
@@ -53,24 +53,23 @@ export class ScoreboardSnapshot {
    * The JSON with times as Unix milliseconds, for clients that opted in to GZ::CTF's newer forms
    * (http/compat.ts): converted and gzipped once per version, on first demand.
    */
-  get ms(): MsVariant {
-    return (this.msVariant ??= new MsVariant(msTimesOfText(this.json)))
+  get ms(): Encoding {
+    return (this.msVariant ??= new Encoding(msTimesOfText(this.json)))
   }
 
   /** The JSON gzipped, computed once per version off the event loop. */
   gzipped(): Promise<Buffer> {
-    return (this.compressed ??= gzip(this.json, { level: 6 }).then((buffer) => (this.compressedBuffer = buffer)))
+    return this.plain.gzipped()
   }
 
   /** The gzipped JSON if it is ready (starting it otherwise), without waiting. */
   gzippedNow(): Buffer | undefined {
-    if (!this.compressedBuffer) void this.gzipped().catch(() => undefined)
-    return this.compressedBuffer
+    return this.plain.gzippedNow()
   }
 }
 
-/** A second encoding of a version's JSON, with its own gzipped copy. */
-export class MsVariant {
+/** One encoding of a version's JSON with its gzipped copy, computed once off the event loop. */
+class Encoding {
   private compressed: Promise<Buffer> | undefined
   private compressedBuffer: Buffer | undefined
   constructor(readonly json: string) {}
