@@ -12,9 +12,8 @@ import { allRoutes } from '../../server/src/routes/index.js'
 import type { RouteSpec } from '../../server/src/http/route.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { buildWorld, CALLERS, type Caller, type World } from '../support/fixtures.js'
-import { contractRowOf, expectedOutcome, MATRIX, routeKey, send, specKey, type Outcome } from '../support/matrix.js'
+import { contractRowOf, expectedOutcome, MATRIX, outcomeProblem, routeKey, send, specKey } from '../support/matrix.js'
 import { CONTRACT_ENDPOINTS } from '../support/contract.js'
-import type { ApiResponse } from '../support/client.js'
 import { closeAllSockets, connect, disconnected, joined, nextEvent, noEvent, serverRooms, type Namespace } from '../support/sockets.js'
 
 let server: TestServer
@@ -30,21 +29,7 @@ afterAll(async () => {
   await server?.close()
 })
 
-function check(outcome: Outcome, res: ApiResponse): string | null {
-  const body = JSON.stringify(res.body)
-  switch (outcome) {
-    case 'unauthorized':
-      return res.status === 401 && body === JSON.stringify({ title: '请先登录', status: 401 }) ? null : `expected 401 请先登录, got ${res.status} ${res.text.slice(0, 200)}`
-    case 'forbidden':
-      return res.status === 403 && body === JSON.stringify({ title: '无权访问', status: 403 }) ? null : `expected 403 无权访问, got ${res.status} ${res.text.slice(0, 200)}`
-    case 'notJoined':
-      return res.status === 400 && body === JSON.stringify({ title: '您尚未参赛', status: 400 }) ? null : `expected 400 您尚未参赛, got ${res.status} ${res.text.slice(0, 200)}`
-    case 'hidden':
-      return res.status === 404 && (res.body as { title?: string })?.title === 'Not Found' ? null : `expected 404 Not Found, got ${res.status} ${res.text.slice(0, 200)}`
-    case 'permitted':
-      return res.status !== 401 && res.status !== 403 && res.status < 500 ? null : `expected to pass authorization, got ${res.status} ${res.text.slice(0, 200)}`
-  }
-}
+const check = outcomeProblem
 
 const phaseOf = (r: RouteSpec) => MATRIX[specKey(r)]?.phase ?? 0
 const ordered = [...allRoutes].sort((a, b) => phaseOf(a) - phaseOf(b))

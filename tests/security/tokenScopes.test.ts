@@ -14,7 +14,7 @@ import { tokenScopeOf, type RouteSpec } from '../../server/src/http/route.js'
 import { scopeAllows } from '../../server/src/domain/accounts/apiTokens.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { buildWorld, type World } from '../support/fixtures.js'
-import { contractRowOf, expectedOutcome, MATRIX, send, specKey } from '../support/matrix.js'
+import { contractRowOf, expectedOutcome, MATRIX, outcomeProblem, send, specKey } from '../support/matrix.js'
 import { ApiClient, type ApiResponse } from '../support/client.js'
 import { joined, type Namespace } from '../support/sockets.js'
 
@@ -62,22 +62,11 @@ function expected(route: RouteSpec, scope: TokenScope): 'never' | 'scope' | 'for
 }
 
 function check(outcome: ReturnType<typeof expected>, res: ApiResponse): string | null {
-  const body = JSON.stringify(res.body)
-  const is = (status: number, want: object) => (res.status === status && body === JSON.stringify(want) ? null : `expected ${status} ${JSON.stringify(want)}, got ${res.status} ${res.text.slice(0, 200)}`)
-  switch (outcome) {
-    case 'never':
-      return is(403, { title: 'API 令牌不能用于此操作', status: 403 })
-    case 'scope':
-      return res.status === 403 && (res.body as { title?: string }).title === '令牌权限不足' ? null : `expected 403 令牌权限不足, got ${res.status} ${res.text.slice(0, 200)}`
-    case 'forbidden':
-      return is(403, { title: '无权访问', status: 403 })
-    case 'notJoined':
-      return is(400, { title: '您尚未参赛', status: 400 })
-    case 'hidden':
-      return res.status === 404 && (res.body as { title?: string })?.title === 'Not Found' ? null : `expected 404 Not Found, got ${res.status} ${res.text.slice(0, 200)}`
-    case 'permitted':
-      return res.status !== 401 && res.status !== 403 && res.status < 500 ? null : `expected to pass authorization, got ${res.status} ${res.text.slice(0, 200)}`
+  if (outcome === 'never') {
+    return res.status === 403 && JSON.stringify(res.body) === JSON.stringify({ title: 'API 令牌不能用于此操作', status: 403 }) ? null : `expected 403 API 令牌不能用于此操作, got ${res.status} ${res.text.slice(0, 200)}`
   }
+  if (outcome === 'scope') return res.status === 403 && (res.body as { title?: string }).title === '令牌权限不足' ? null : `expected 403 令牌权限不足, got ${res.status} ${res.text.slice(0, 200)}`
+  return outcomeProblem(outcome, res)
 }
 
 const phaseOf = (r: RouteSpec) => MATRIX[specKey(r)]?.phase ?? 0

@@ -255,3 +255,21 @@ export function send(client: ApiClient, method: string, path: string, request: M
   if ('upload' in request) return client.upload(method as 'POST' | 'PUT', path, request.upload)
   return client.request(method, path)
 }
+
+/** Why `res` is not what `outcome` prescribes, or null when it is (the permission and token-scope matrices). */
+export function outcomeProblem(outcome: Outcome, res: { status: number; body: unknown; text: string }): string | null {
+  const body = JSON.stringify(res.body)
+  const is = (status: number, want: object) => (res.status === status && body === JSON.stringify(want) ? null : `expected ${status} ${JSON.stringify(want)}, got ${res.status} ${res.text.slice(0, 200)}`)
+  switch (outcome) {
+    case 'unauthorized':
+      return is(401, { title: '请先登录', status: 401 })
+    case 'forbidden':
+      return is(403, { title: '无权访问', status: 403 })
+    case 'notJoined':
+      return is(400, { title: '您尚未参赛', status: 400 })
+    case 'hidden':
+      return res.status === 404 && (res.body as { title?: string } | null)?.title === 'Not Found' ? null : `expected 404 Not Found, got ${res.status} ${res.text.slice(0, 200)}`
+    case 'permitted':
+      return res.status !== 401 && res.status !== 403 && res.status < 500 ? null : `expected to pass authorization, got ${res.status} ${res.text.slice(0, 200)}`
+  }
+}
