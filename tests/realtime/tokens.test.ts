@@ -11,6 +11,7 @@ import { startTestServer, type TestServer } from '../support/server.js'
 import { createUser, type TestUser } from '../support/factories/users.js'
 import { createGame } from '../support/factories/games.js'
 import { closeAllSockets, connect, joined, type Namespace } from '../support/sockets.js'
+import { connectHub, refusalOf, roomSize, stopAllHubs } from '../support/signalr.js'
 import type { Game } from '../../server/src/entities/Game.js'
 
 let server: TestServer
@@ -23,9 +24,10 @@ beforeAll(async () => {
   game = await createGame(server)
   monitor = await createUser(server, { role: 'Monitor' })
 })
-afterEach(() => {
+afterEach(async () => {
   for (const s of opened.splice(0)) s.close()
   closeAllSockets()
+  await stopAllHubs()
 })
 afterAll(async () => {
   await server?.close()
@@ -109,5 +111,15 @@ describe('tokens on the hubs', () => {
     const created = await admin.post('/api/tokens', { name: 'monitor bot' })
     const socket = await withToken('/hub/monitor', created.body.token, 'auth')
     await joined(server, '/hub/monitor', socket, rooms.game(game.id))
+  })
+
+  it('admits a token on the SignalR hubs as browsers send it (access_token), by the same scopes', async () => {
+    const { token: monitorToken } = await tokenFor(monitor, ['monitor'])
+    const hub = await connectHub(server, 'monitor', { game: game.id, accessToken: monitorToken })
+    await roomSize(server, 'monitor', rooms.game(game.id), 1)
+    await hub.stop()
+    const { token: readToken } = await tokenFor(monitor, ['read'])
+    expect(await refusalOf(server, 'monitor', { game: game.id, accessToken: readToken })).toMatch(/Refused/)
+    expect(await refusalOf(server, 'monitor', { game: game.id, accessToken: 'fw_not-a-token' })).toMatch(/Refused/)
   })
 })

@@ -34,6 +34,8 @@ export interface HubOptions {
   headers?: Record<string, string>
   /** withAutomaticReconnect with these delays. */
   reconnect?: number[]
+  /** An API token, sent the way browsers' SignalR clients send it (`accessTokenFactory` → `access_token`). */
+  accessToken?: string
 }
 
 export interface HubClient {
@@ -60,7 +62,10 @@ function hubUrl(server: Pick<TestServer, 'url'>, hub: NamespaceName, options: Pi
 export async function connectHub(server: Pick<TestServer, 'url'>, hub: NamespaceName, options: HubOptions = {}): Promise<HubClient> {
   const cookie = options.cookie ?? options.client?.cookieHeader ?? ''
   let builder = new HubConnectionBuilder()
-    .withUrl(hubUrl(server, hub, options), { headers: { ...options.headers, ...(cookie ? { Cookie: cookie } : {}) } })
+    .withUrl(hubUrl(server, hub, options), {
+      headers: { ...options.headers, ...(cookie ? { Cookie: cookie } : {}) },
+      ...(options.accessToken ? { accessTokenFactory: () => options.accessToken! } : {}),
+    })
     .configureLogging(LogLevel.None)
   if (options.reconnect) builder = builder.withAutomaticReconnect(options.reconnect)
   const connection = builder.build()
