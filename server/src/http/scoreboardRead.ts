@@ -44,11 +44,12 @@ export async function sendSnapshot(ctx: Context, snapshot: ScoreboardSnapshot): 
  * `GET /api/game/{id}/scoreboard` from the snapshot in memory, answered from Node's request event
  * before Koa builds a context: a big screen or a bot polling the board needs no session, XSRF,
  * router or security headers (only nosniff, which concerns a JSON body, comes with the snapshot's
- * headers; the others govern documents), and Koa's own per-request work was a third of this path's
- * cost. Every other case goes to Koa unchanged — no local snapshot, a game not started, a query
- * string, an `X-GZCTF-Compat` opt-in, an `Accept-Encoding` value not seen yet (Koa's negotiation
- * learns it), a gzipped copy not ready — and so does a caller whom the global rate limit refuses, to get the contract's 429. The
- * limit still applies here, per address: the session is not read.
+ * headers; the others govern documents), and Koa's own per-request work was half of this path's CPU
+ * time (docs/scoring.md#scoreboard-fast-path). Every other case goes to Koa unchanged — no local
+ * snapshot, a game not started, a query string, an `X-GZCTF-Compat` opt-in, an `Accept-Encoding`
+ * value not seen yet (Koa's negotiation learns it), a gzipped copy not ready — and so does a caller
+ * whom the global rate limit refuses, to get the contract's 429. The limit still applies here, per
+ * address: the session is not read.
  */
 export function scoreboardReads(services: Services, trust: ProxyTrust, next: RequestListener): RequestListener {
   return (req, res) => {
