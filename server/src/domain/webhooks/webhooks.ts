@@ -42,7 +42,7 @@ export async function createWebhook(scope: Scope, actor: Actor, gameId: number, 
     events: input.events,
     enabled: input.enabled,
     allowPrivate: input.allowPrivate,
-  } as never)
+  })
   await scope.em.flush()
   await scope.services.audit.success(actor, `添加了比赛 #${gameId} 的 Webhook #${webhook.id}（${input.kind}）`)
   return webhook
@@ -82,7 +82,7 @@ export async function sendTest(scope: Scope, actor: Actor, gameId: number, webho
     attempts: 0,
     nextAttemptAt: now,
     createdAt: now,
-  } as never)
+  })
   await scope.em.flush()
   await scope.services.audit.success(actor, `测试了比赛 #${gameId} 的 Webhook #${webhookId}`)
   return delivery
