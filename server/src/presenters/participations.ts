@@ -12,8 +12,6 @@ export function presentParticipationInfo(participation: Participation, registere
     registeredMembers,
     organization: participation.organization ?? null,
     status: participation.status,
-    division: participation.organization ?? null,
-    divisionId: null,
   }
 }
 
