@@ -108,6 +108,16 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /api/team': { name: 'n', bio: 'b' },
   'PUT /api/team/:id': { name: 'n', bio: 'b' },
   'PUT /api/team/:id/transfer': { newCaptainId: randomUUID() },
+  'POST /api/account/2fa/confirm': { code: '123456' },
+  'POST /api/account/2fa/disable': { password: 'Passw0rd!', code: '123456' },
+  'POST /api/account/2fa/recovery': { password: 'Passw0rd!', code: '123456' },
+  'POST /api/account/2fa/login': { code: '123456', rememberDevice: false },
+  'POST /api/account/tokens': { name: 'bot', scopes: ['read'], expiresInDays: 30 },
+  'POST /api/tokens': { name: 'bot', expiresIn: 30 },
+  'POST /api/edit/games/:id/webhooks': { name: 'hook', kind: 'Generic', url: 'https://example.com/hook', secret: '', chatId: '', events: ['blood'], enabled: true, allowPrivate: false, rotateSecret: false },
+  'PUT /api/edit/games/:id/webhooks/:webhookId': { name: 'hook', kind: 'Generic', url: 'https://example.com/hook', secret: '', chatId: '', events: ['blood'], enabled: true, allowPrivate: false, rotateSecret: false },
+  'PUT /api/edit/games/:id/ctftime': { enabled: false },
+  'POST /api/edit/games/:id/archive': { challenges: true, attachments: false },
 }
 
 /**
@@ -441,7 +451,8 @@ describe('hostile uploads', () => {
       [
         '31 MB file',
         () => admin.upload(route.method as 'PUT', target, [['file', 'big.png', Buffer.alloc(REQUEST_BODY_MAX_BYTES + 1_000_000), 'image/png']]),
-        (res) => (res.status === 413 && isProblem(res) ? null : `got ${res.status} ${res.text}`),
+        // Over the limit of every upload route but the game import's (512 MiB): that one judges the bytes and refuses them.
+        bodyLimitOf(route) < REQUEST_BODY_MAX_BYTES + 1_000_000 ? (res) => (res.status === 413 && isProblem(res) ? null : `got ${res.status} ${res.text}`) : clientError,
       ],
     ]
     const problems: string[] = []

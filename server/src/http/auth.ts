@@ -12,9 +12,12 @@ import { authenticateBearer, scopeAllows } from '../domain/accounts/apiTokens.js
 import { bearerOf } from '../lib/bearer.js'
 import { enrolmentRequired, mustEnrol } from '../domain/accounts/twoFactor.js'
 
+/** Paths whose `Authorization: Bearer` is their own secret, not an API token: `/metrics` takes METRICS_TOKEN (http/metricsAccess.ts). */
+const OWN_BEARER_PATHS = new Set(['/metrics'])
+
 export function loadSession(): Middleware {
   return async (ctx, next) => {
-    const bearer = bearerOf(ctx.get('Authorization'), ctx.path.startsWith('/hub/') ? ctx.query.access_token : undefined)
+    const bearer = OWN_BEARER_PATHS.has(ctx.path) ? null : bearerOf(ctx.get('Authorization'), ctx.path.startsWith('/hub/') ? ctx.query.access_token : undefined)
     if (bearer !== null) {
       await loadToken(ctx, bearer)
       return next()
