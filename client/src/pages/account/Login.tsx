@@ -9,6 +9,7 @@ import { useSession } from '../../stores/session'
 import { notifyError, notifySuccess } from '../../utils/notify'
 import { safeRedirect } from '../../utils/redirect'
 import { zodValidate } from '../../utils/zodForm'
+import { t } from '../../i18n'
 
 /** POST /api/account/login with user name or e-mail; then back to `from`. */
 export default function Login() {
@@ -28,36 +29,36 @@ export default function Login() {
     try {
       const challenge = await captcha.getChallenge()
       const profile = await login({ userName: values.userName.trim(), password: values.password, challenge })
-      notifySuccess(`欢迎回来，${profile?.userName ?? values.userName}`, '登录成功')
+      notifySuccess(t('欢迎回来，{{v0}}', { v0: profile?.userName ?? values.userName }), t('登录成功'))
       navigate(safeRedirect(params.get('from')), { replace: true })
     } catch (error) {
       captcha.reset()
-      notifyError(error, '登录失败')
+      notifyError(error, t('登录失败'))
     } finally {
       setBusy(false)
     }
   })
 
   return (
-    <AccountPanel title="登录" subtitle="使用用户名或邮箱登录" testId="login-page">
+    <AccountPanel title={t('登录')} subtitle={t('使用用户名或邮箱登录')} testId="login-page">
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          <TextInput label="用户名或邮箱" autoComplete="username" data-testid="login-username" autoFocus {...form.getInputProps('userName')} />
-          <PasswordInput label="密码" autoComplete="current-password" data-testid="login-password" {...form.getInputProps('password')} />
+          <TextInput label={t('用户名或邮箱')} autoComplete="username" data-testid="login-username" autoFocus {...form.getInputProps('userName')} />
+          <PasswordInput label={t('密码')} autoComplete="current-password" data-testid="login-password" {...form.getInputProps('password')} />
           <Captcha captcha={captcha} />
           <Group justify="space-between">
             <Anchor component={Link} to="/account/recovery" size="sm">
-              忘记密码？
+              {t('忘记密码？')}
             </Anchor>
             <Text size="sm">
-              没有账户？{' '}
+              {t('没有账户？')}{' '}
               <Anchor component={Link} to="/account/register" data-testid="login-to-register">
-                注册
+                {t('注册')}
               </Anchor>
             </Text>
           </Group>
           <Button type="submit" loading={busy} fullWidth data-testid="login-submit">
-            登录
+            {t('登录')}
           </Button>
         </Stack>
       </form>
