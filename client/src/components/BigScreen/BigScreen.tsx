@@ -20,6 +20,7 @@ import { useAutoScroll } from './useAutoScroll'
 import { useFlip } from './useFlip'
 import classes from './BigScreen.module.css'
 import { t } from '../../i18n'
+import { markdownToText } from '../../utils/markdownText'
 
 const ScoreTimeline = lazy(() => import('../ScoreTimeline/ScoreTimeline'))
 
@@ -37,6 +38,13 @@ export interface BigScreenProps {
   message?: string | null
   /** The user hub's connection state (exposed as `data-realtime`). */
   realtime?: string
+}
+
+/** A feed line: the notice's text as it reads (Markdown markup removed, as in the toasts), cut on that text. */
+const FEED_TEXT_MAX = 140
+function feedText(content: string): string {
+  const text = markdownToText(content).replace(/\s+/g, ' ')
+  return text.length > FEED_TEXT_MAX ? `${text.slice(0, FEED_TEXT_MAX)}…` : text
 }
 
 export function BigScreen({ gameId, title, start, end, scoreboard, notices, banner, onBannerDone, message, realtime }: BigScreenProps) {
@@ -133,7 +141,7 @@ export function BigScreen({ gameId, title, start, end, scoreboard, notices, bann
               {feed.map((n) => (
                 <div key={n.id} className={classes.feedItem} style={{ ['--feed-color' as string]: isBlood(n.type) ? BLOOD_META[n.type].color : '#1de9b6' }}>
                   <span className={classes.feedTime}>{dayjs(n.time).format('HH:mm:ss')}</span>
-                  {n.content.length > 140 ? `${n.content.slice(0, 140)}…` : n.content}
+                  <span data-testid="bigscreen-feed-text">{feedText(n.content)}</span>
                 </div>
               ))}
             </section>

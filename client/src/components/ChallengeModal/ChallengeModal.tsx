@@ -204,9 +204,12 @@ function FlagForm({ gameId, challengeId, title, onAccepted }: { gameId: number; 
   const [state, setState] = useState<SubmitState>({ phase: 'idle' })
   const [shake, setShake] = useState(0)
   const abort = useRef<AbortController | null>(null)
+  const input = useRef<HTMLInputElement>(null)
   const markSolved = useGameStore((s) => s.markSolved)
 
   useEffect(() => () => abort.current?.abort(), [])
+  // The form appears once the challenge has loaded, after the modal's own focus handling: take the focus then.
+  useEffect(() => input.current?.focus(), [challengeId])
 
   const submit = async () => {
     const answer = flag.trim()
@@ -268,6 +271,7 @@ function FlagForm({ gameId, challengeId, title, onAccepted }: { gameId: number; 
             autoComplete="off"
             spellCheck={false}
             data-testid="flag-input"
+            ref={input}
           />
           <Button type="submit" loading={busy} disabled={!flag.trim()} data-testid="flag-submit">
             {t('提交')}

@@ -264,8 +264,13 @@ export function TeamManageModal({ team, userId, onClose }: TeamManageModalProps)
             <AvatarUpload team={team} />
             <DetailsForm key={team.id} team={team} />
           </Group>
-          <Divider label={t('邀请码')} labelPosition="left" />
-          <InviteCodeBox teamId={team.id} teamName={team.name} />
+          {/* A locked team cannot take members: no invite code to hand out (it would only fail with 队伍已锁定). */}
+          {!team.locked && (
+            <>
+              <Divider label={t('邀请码')} labelPosition="left" />
+              <InviteCodeBox teamId={team.id} teamName={team.name} />
+            </>
+          )}
           <Divider label={t('成员')} labelPosition="left" />
           <Members team={team} userId={userId} />
           <Divider label={t('危险操作')} labelPosition="left" color="alert" />
