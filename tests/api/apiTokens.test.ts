@@ -11,7 +11,7 @@ import { ApiClient } from '../support/client.js'
 import { createUser, type TestUser } from '../support/factories/users.js'
 import { createTeam } from '../support/factories/teams.js'
 import { createChallenge, createGame, createParticipation } from '../support/factories/games.js'
-import { startNode } from '../support/factories/play.js'
+import { startSecondNode } from '../support/factories/play.js'
 import type { RunningServer } from '../../server/src/server.js'
 import { ApiToken } from '../../server/src/entities/ApiToken.js'
 import { User } from '../../server/src/entities/User.js'
@@ -23,7 +23,7 @@ let admin: ApiClient
 
 beforeAll(async () => {
   server = await startTestServer()
-  other = await startNode(server.databaseUrl, { REDIS_PREFIX: server.services.config.REDIS_PREFIX, CHECKER_CONCURRENCY: '0' })
+  other = await startSecondNode(server)
   admin = await server.admin()
 })
 afterAll(async () => {

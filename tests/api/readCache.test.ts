@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { ApiClient } from '../support/client.js'
 import { createChallenge, createGame } from '../support/factories/games.js'
-import { createInstances, createPlayer, startNode, submit, settled, submitPath } from '../support/factories/play.js'
+import { createInstances, createPlayer, sameSessionOn, startSecondNode, submit, settled, submitPath } from '../support/factories/play.js'
 import type { RunningServer } from '../../server/src/server.js'
 import { createUser } from '../support/factories/users.js'
 import { createTeam } from '../support/factories/teams.js'
@@ -19,7 +19,7 @@ let admin: ApiClient
 
 beforeAll(async () => {
   server = await startTestServer()
-  other = await startNode(server.databaseUrl, { REDIS_PREFIX: server.services.config.REDIS_PREFIX, CHECKER_CONCURRENCY: '0' })
+  other = await startSecondNode(server)
   admin = await server.admin()
 })
 afterAll(async () => {
@@ -28,11 +28,7 @@ afterAll(async () => {
 })
 
 /** The same session, talking to the other node. */
-function onOther(client: ApiClient): ApiClient {
-  const there = new ApiClient(other.url)
-  for (const [k, v] of client.cookies) there.cookies.set(k, v)
-  return there
-}
+const onOther = (client: ApiClient): ApiClient => sameSessionOn(other, client)
 
 /** Read `path` on both nodes as `client` until `check` holds on each (the other node within 3 s). */
 async function onBoth(client: ApiClient, path: string, check: (res: { status: number; body: any }) => void): Promise<void> {

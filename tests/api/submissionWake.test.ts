@@ -7,9 +7,8 @@
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../support/server.js'
-import { ApiClient } from '../support/client.js'
 import { createChallenge, createGame } from '../support/factories/games.js'
-import { createInstances, createPlayer, queueDrained, settled, startNode, submit } from '../support/factories/play.js'
+import { createInstances, createPlayer, queueDrained, sameSessionOn, settled, startSecondNode, submit } from '../support/factories/play.js'
 import type { RunningServer } from '../../server/src/server.js'
 
 let server: TestServer
@@ -17,7 +16,7 @@ let other: RunningServer
 
 beforeAll(async () => {
   server = await startTestServer()
-  other = await startNode(server.databaseUrl, { REDIS_PREFIX: server.services.config.REDIS_PREFIX, CHECKER_CONCURRENCY: '0' })
+  other = await startSecondNode(server)
 })
 afterAll(async () => {
   await other?.close()
@@ -29,9 +28,7 @@ async function playing() {
   const challenge = await createChallenge(server, game, { isEnabled: true, flags: ['flag{right}'] })
   const player = await createPlayer(server, game)
   await createInstances(server, [player.participation], [challenge])
-  const there = new ApiClient(other.url)
-  for (const [k, v] of player.client.cookies) there.cookies.set(k, v)
-  return { game, challenge, player, there }
+  return { game, challenge, player, there: sameSessionOn(other, player.client) }
 }
 
 describe('the submission queue wakes its checkers', () => {

@@ -29,7 +29,7 @@ import { loadConfig } from '../../../server/src/config.js'
 import { startServer, type RunningServer } from '../../../server/src/server.js'
 import { nativePool } from '../../../server/src/db/pg.js'
 import { ADMIN_PASSWORD, type TestServer } from '../server.js'
-import type { ApiClient } from '../client.js'
+import { ApiClient } from '../client.js'
 import { createUser, type TestUser } from './users.js'
 import { createTeam } from './teams.js'
 import { createParticipation, createStoredFile } from './games.js'
@@ -270,4 +270,19 @@ export async function startNode(databaseUrl: string, env: Record<string, string>
       await fs.rm(dataDir, { recursive: true, force: true })
     },
   }
+}
+
+/**
+ * A second node on the test server's own database and Redis prefix, without checkers: what it
+ * takes is judged by the first node's checkers.
+ */
+export function startSecondNode(server: TestServer): Promise<RunningServer & { dataDir: string }> {
+  return startNode(server.databaseUrl, { REDIS_PREFIX: server.services.config.REDIS_PREFIX, CHECKER_CONCURRENCY: '0' })
+}
+
+/** The same session as `client`, talking to another node. */
+export function sameSessionOn(node: { url: string }, client: ApiClient): ApiClient {
+  const there = new ApiClient(node.url)
+  for (const [k, v] of client.cookies) there.cookies.set(k, v)
+  return there
 }
