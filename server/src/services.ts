@@ -85,7 +85,7 @@ export async function createServices(config: Config, orm: Orm, log: Logger): Pro
   const containers = await createContainerRuntime(config, orm, log)
   closers.push(() => containers.close())
   const pool = await nativePool(orm)
-  const submissions = new SubmissionSignal(() => pool.query('select pg_notify($1, $2)', [SUBMISSION_CHANNEL, '']), log)
+  const submissions = new SubmissionSignal((origin) => pool.query('select pg_notify($1, $2)', [SUBMISSION_CHANNEL, origin]), log)
   closers.push(async () => submissions.close())
   const storage = createStorage(config.storage, config.dataDir, log)
   closers.push(async () => storage.close())

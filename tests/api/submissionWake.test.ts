@@ -1,8 +1,9 @@
 /**
  * Waking the submission checkers (docs/scoring.md#submission-queue): a submission is one INSERT;
  * the checkers of its own node are woken in-process, those of other nodes by a NOTIFY sent after
- * it, coalesced under load. Here the second node has no checkers, so what it takes is settled by
- * the first node's, woken by those NOTIFYs — every submission exactly once, none lost.
+ * it, coalesced under load and naming the sending node (whose own checkers skip it). Here the
+ * second node has no checkers, so what it takes is settled by the first node's, woken by those
+ * NOTIFYs — every submission exactly once, none lost.
  */
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -43,8 +44,11 @@ describe('the submission queue wakes its checkers', () => {
     const listener = new pg.Client({ connectionString: server.databaseUrl })
     await listener.connect()
     let notifications = 0
+    const origins = new Set<string | undefined>()
     listener.on('notification', (n) => {
-      if (n.channel === 'flagwave_submissions') notifications += 1
+      if (n.channel !== 'flagwave_submissions') return
+      notifications += 1
+      origins.add(n.payload)
     })
     await listener.query('listen flagwave_submissions')
     try {
@@ -55,6 +59,10 @@ describe('the submission queue wakes its checkers', () => {
       await queueDrained(server)
       expect(notifications).toBeGreaterThan(0)
       expect(notifications).toBeLessThan(60)
+      // Each NOTIFY names the node that sent it, so that node's own checkers skip it.
+      expect([...origins]).toEqual([other.services.submissions.origin])
+      expect(other.services.submissions.isOwn(other.services.submissions.origin)).toBe(true)
+      expect(server.services.submissions.isOwn(other.services.submissions.origin)).toBe(false)
       const rows = await server.services.orm.em.fork().getConnection().execute<{ n: string }[]>(
         `select count(*) as n from logs where message like '%flag{wrong-%' `,
       )

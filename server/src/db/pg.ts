@@ -17,12 +17,16 @@ export function databaseUrl(orm: Orm): string {
   return orm.config.get('clientUrl') as string
 }
 
-/** Run `fn` in one transaction on a pooled client (READ COMMITTED); `begin` may add `set local` statements. */
-export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>, begin = 'begin'): Promise<T> {
+/**
+ * Run `fn` in one transaction on a pooled client (READ COMMITTED); `begin` may add `set local`
+ * statements and a first parameterless statement, sent in the same round trip: `fn` gets the
+ * results of every statement of `begin` (one per `;`-separated statement).
+ */
+export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient, opened: pg.QueryResult[]) => Promise<T>, begin = 'begin'): Promise<T> {
   const client = await pool.connect()
   try {
-    await client.query(begin)
-    const result = await fn(client)
+    const opened = (await client.query(begin)) as pg.QueryResult | pg.QueryResult[]
+    const result = await fn(client, Array.isArray(opened) ? opened : [opened])
     await client.query('commit')
     return result
   } catch (err) {

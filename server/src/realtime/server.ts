@@ -41,7 +41,9 @@ export function attachRealtime(http: HttpServer, services: Services): Server {
     },
   })
   if (services.redis) {
-    const pub = services.redis.duplicate()
+    // Pushes published in one tick (a settled batch: results, monitor rows, audit entries) leave
+    // in one write to Redis rather than one each.
+    const pub = services.redis.duplicate({ enableAutoPipelining: true })
     const sub = services.redis.duplicate()
     io.adapter(createAdapter(pub, sub, { key: `${services.config.REDIS_PREFIX}:io` }))
   }

@@ -53,7 +53,10 @@ class Checker implements Worker {
       name: 'checker',
       log: this.services.log,
       channels: [SUBMISSION_CHANNEL],
-      onNotification: () => this.wake(),
+      // Another node's submissions; this node's own woke its checkers in-process already.
+      onNotification: (_channel, payload) => {
+        if (!this.services.submissions.isOwn(payload)) this.wake()
+      },
       // (Re)connected: whatever was queued meanwhile is picked up now.
       onUp: () => this.wake(),
     })
@@ -66,15 +69,26 @@ class Checker implements Worker {
   async stop(): Promise<void> {
     this.stopping = true
     this.unsubscribe?.()
-    this.wake()
+    this.wake(true)
     await Promise.all(this.loops)
     await this.listener.stop()
   }
 
-  private wake(): void {
+  /**
+   * New rows may be queued: one idle loop claims them (waking every loop made the others run an
+   * empty claiming transaction per submission). A loop mid-batch sees the generation move and
+   * claims again; a batch that comes back full wakes one more loop, so a backlog spreads over all.
+   */
+  private wake(all = false): void {
     this.generation += 1
-    for (const resolve of this.waiters) resolve()
-    this.waiters.clear()
+    this.release(all)
+  }
+
+  private release(all = false): void {
+    for (const resolve of this.waiters) {
+      resolve()
+      if (!all) return
+    }
   }
 
   private idle(since: number, ms: number): Promise<void> {
@@ -102,7 +116,8 @@ class Checker implements Worker {
         continue
       }
       if (batch.length > 0) this.publish(batch)
-      if (batch.length < CHECKER_BATCH) await this.idle(generation, CHECKER_POLL_MS)
+      if (batch.length === CHECKER_BATCH) this.release()
+      else await this.idle(generation, CHECKER_POLL_MS)
     }
   }
 

@@ -33,21 +33,41 @@ export const isEnded = (game: Pick<Game, 'end'>, now = new Date()) => now.getTim
 export const isRunning = (game: Pick<Game, 'start' | 'end'>, now = new Date()) => isStarted(game, now) && !isEnded(game, now)
 
 export async function gameContext(em: EntityManager, gameId: number, user: User, options: GateOptions): Promise<GameContext & { challenge?: Challenge }> {
+  const rows = await gateRows(em, gameId, user.id, options)
+  em.merge(Team, rows.registration.team)
+  const participation = em.merge(Participation, rows.registration.participation)
+  const registration = em.merge(Registration, rows.registration.registration)
+  const game = em.merge(Game, rows.game)
+  if (rows.challenge) return { game, participation, registration, challenge: em.merge(Challenge, rows.challenge) }
+  return { game, participation, registration }
+}
+
+/** What the gate passed, as the read cache holds it (plain data, no entity built). */
+export interface GateRows {
+  game: EntityDTO<Game>
+  registration: CachedRegistration
+  challenge?: EntityDTO<Challenge>
+}
+
+/**
+ * The gate on plain rows: the same steps in the same order, for a hot path that needs only ids and
+ * flags (flag submission) and no managed entities.
+ */
+export async function gateRows(em: EntityManager, gameId: number, userId: string, options: GateOptions): Promise<GateRows> {
   const now = options.now ?? new Date()
-  const game = await readGame(em, gameId)
+  const game = await gameRow(em, gameId)
   if (!game) throw notFound('比赛未找到')
-  const registration = await readRegistration(em, gameId, user.id)
+  const registration = await registrationRows(em, gameId, userId)
   if (!registration) throw badRequest('您尚未参赛')
-  const participation = registration.participation as Participation
-  if (participation.status !== 'Accepted') throw badRequest('您的参赛申请尚未通过或被禁赛')
+  if (registration.participation.status !== 'Accepted') throw badRequest('您的参赛申请尚未通过或被禁赛')
   if (!isStarted(game, now)) throw badRequest('比赛未开始')
   if (options.refuseEnded && !game.practiceMode && isEnded(game, now)) throw badRequest('比赛已结束')
   if (options.challengeId !== undefined) {
-    const challenge = await readChallenge(em, gameId, options.challengeId)
+    const challenge = await challengeRow(em, gameId, options.challengeId)
     if (!challenge) throw notFound('题目未找到')
-    return { game, participation, registration, challenge }
+    return { game, registration, challenge }
   }
-  return { game, participation, registration }
+  return { game, registration }
 }
 
 /*
@@ -57,21 +77,33 @@ export async function gameContext(em: EntityManager, gameId: number, user: User,
  */
 
 export async function readGame(em: EntityManager, gameId: number): Promise<Game | null> {
-  const dto = await readCacheOf(em).read<EntityDTO<Game> | null>(`gate:game:${gameId}`, async () => {
+  const dto = await gameRow(em, gameId)
+  return dto ? em.merge(Game, dto) : null
+}
+
+function gameRow(em: EntityManager, gameId: number): Promise<EntityDTO<Game> | null | undefined> {
+  return readCacheOf(em).read<EntityDTO<Game> | null>(`gate:game:${gameId}`, async () => {
     const game = await em.findOne(Game, { id: gameId })
     return { value: game ? wrap(game).toPOJO() : null, tags: [tags.game(gameId)] }
   })
-  return dto ? em.merge(Game, dto) : null
 }
 
 interface CachedRegistration {
   registration: EntityData<Registration>
-  participation: EntityData<Participation>
+  participation: EntityData<Participation> & { id: number; status: Participation['status'] }
   team: EntityData<Team>
 }
 
 export async function readRegistration(em: EntityManager, gameId: number, userId: string): Promise<Registration | null> {
-  const cached = await readCacheOf(em).read<CachedRegistration | null>(`gate:registration:${gameId}:${userId}`, async () => {
+  const cached = await registrationRows(em, gameId, userId)
+  if (!cached) return null
+  em.merge(Team, cached.team)
+  em.merge(Participation, cached.participation)
+  return em.merge(Registration, cached.registration)
+}
+
+function registrationRows(em: EntityManager, gameId: number, userId: string): Promise<CachedRegistration | null | undefined> {
+  return readCacheOf(em).read<CachedRegistration | null>(`gate:registration:${gameId}:${userId}`, async () => {
     const found = await em.findOne(Registration, { game: gameId, user: userId }, { populate: ['participation', 'participation.team'] })
     const absent = [tags.registration(gameId, userId), tags.game(gameId), tags.user(userId)]
     if (!found) return { value: null, tags: absent }
@@ -86,16 +118,11 @@ export async function readRegistration(em: EntityManager, gameId: number, userId
       tags: [...absent, tags.participation(participation.id), tags.team(team.id)],
     }
   })
-  if (!cached) return null
-  em.merge(Team, cached.team)
-  em.merge(Participation, cached.participation)
-  return em.merge(Registration, cached.registration)
 }
 
-async function readChallenge(em: EntityManager, gameId: number, challengeId: number): Promise<Challenge | null> {
-  const dto = await readCacheOf(em).read<EntityDTO<Challenge> | null>(`gate:challenge:${gameId}:${challengeId}`, async () => {
+function challengeRow(em: EntityManager, gameId: number, challengeId: number): Promise<EntityDTO<Challenge> | null | undefined> {
+  return readCacheOf(em).read<EntityDTO<Challenge> | null>(`gate:challenge:${gameId}:${challengeId}`, async () => {
     const challenge = await em.findOne(Challenge, { id: challengeId, game: gameId })
     return { value: challenge ? wrap(challenge).toPOJO() : null, tags: [tags.gameChallenges(gameId), tags.game(gameId)] }
   })
-  return dto ? em.merge(Challenge, dto) : null
 }

@@ -154,8 +154,9 @@ const WRITE = `
 
 /** Settle up to `limit` queued submissions; returns them in id order (empty when the queue is empty). */
 export async function settleBatch(pool: pg.Pool, limit: number): Promise<Settled[]> {
-  return inTransaction(pool, async (db) => {
-    const claimed = (await db.query<ClaimedRow>(CLAIM_SQL, [limit])).rows
+  const batch = Math.max(1, Math.floor(limit))
+  return inTransaction(pool, async (db, opened) => {
+    const claimed = opened[opened.length - 1]!.rows as ClaimedRow[]
     if (claimed.length === 0) return []
 
     const status = new Map<number, Exclude<AnswerResult, 'FlagSubmitted'>>()
@@ -303,8 +304,9 @@ export async function settleBatch(pool: pg.Pool, limit: number): Promise<Settled
     }
     return results
     // The pending-rows index gives the oldest rows in order; a bitmap scan (chosen on stale
-    // statistics after a burst) would read and sort the whole queue for every batch.
-  }, 'begin; set local enable_bitmapscan = off')
+    // statistics after a burst) would read and sort the whole queue for every batch. The claim
+    // rides in the same round trip as the BEGIN (a simple query: the limit is written in).
+  }, `begin; set local enable_bitmapscan = off; ${CLAIM_SQL.replace('$1', String(batch))}`)
 }
 
 /** Counted solves of one game as NOTIFY payloads, each under the size limit. */

@@ -4,7 +4,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { maskedStatus, type AnswerResult } from '@flagwave/shared/enums'
-import { gameContext } from '../play/gate.js'
+import { gateRows } from '../play/gate.js'
 import { Submission } from '../../entities/Submission.js'
 import type { User } from '../../entities/User.js'
 import { notFound } from '../../lib/errors.js'
@@ -20,14 +20,15 @@ import type { Actor } from '../actor.js'
 export async function submitFlag(scope: Scope, actor: Actor, gameId: number, challengeId: number, answer: string): Promise<number> {
   const { em } = scope
   const user = actor.user
-  const { game, participation, challenge } = await gameContext(em, gameId, user, { refuseEnded: true, challengeId })
+  // The gate from the read cache as plain rows: ids and flags are all it needs, no entity is built.
+  const { registration, challenge } = await gateRows(em, gameId, user.id, { refuseEnded: true, challengeId })
   // One autocommitted statement, the hot path of a contest; the checkers are woken after it
   // (queue.ts says why not by a NOTIFY inside it).
   const pool = await nativePool(em.getConnection())
   const { rows } = await pool.query<{ id: number }>(
     `insert into submissions (game_id, challenge_id, participation_id, user_id, answer, status, submit_time, ip)
      values ($1, $2, $3, $4, $5, 'FlagSubmitted', $6, $7) returning id`,
-    [game.id, challenge!.id, participation.id, user.id, answer, new Date(), actor.ip],
+    [gameId, challenge!.id, registration.participation.id, user.id, answer, new Date(), actor.ip],
   )
   scope.services.submissions.submitted()
   return rows[0]!.id
