@@ -6,7 +6,7 @@
 import type pg from 'pg'
 import type { RunningServer } from '../../server/src/server.js'
 import type { BenchGame } from './data.js'
-import { rotationScript, startBareKoa, wrk, type ScriptedRequest, type WrkResult } from './wrk.js'
+import { ownCpu, rotationScript, startBareKoa, wrk, type ScriptedRequest, type WrkResult } from './wrk.js'
 
 /** What a player's screens ask for, and how often a figure must be of bare Koa (the issue's goals). */
 const CALLS = {
@@ -73,6 +73,8 @@ async function requestsFor(call: PlayerCall, pool: pg.Pool, game: BenchGame): Pr
 
 export interface PlayerFigure extends WrkResult {
   ratio: number
+  /** Bare Koa's CPU time per request over this call's: the ratio a busy machine hardly moves. */
+  cpuRatio?: number
   goal: number
 }
 
@@ -89,13 +91,15 @@ export async function playerCalls(
   const scripts = new Map<PlayerCall, Awaited<ReturnType<typeof rotationScript>>>()
   for (const call of calls) scripts.set(call, await rotationScript(await requestsFor(call, pool, game)))
   const runs: Record<string, WrkResult[]> = { bareKoa: [] }
+  // BENCH_CONNECTIONS=1 (wrk -t1 -c1): CPU per request without queueing, for a busy machine.
+  const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
   try {
     for (let round = 1; round <= opts.rounds; round++) {
       opts.log(`players: bare Koa, round ${round} of ${opts.rounds}…`)
-      runs.bareKoa!.push(await wrk(bareUrl, { seconds: opts.seconds }))
+      runs.bareKoa!.push(await wrk(bareUrl, { seconds: opts.seconds, connections, cpu: bare.cpu }))
       for (const call of calls) {
         opts.log(`players: ${call}, round ${round} of ${opts.rounds}…`)
-        ;(runs[call] ??= []).push(await wrk(server.url, { script: scripts.get(call)!.file, seconds: opts.seconds }))
+        ;(runs[call] ??= []).push(await wrk(server.url, { script: scripts.get(call)!.file, seconds: opts.seconds, connections, cpu: ownCpu }))
       }
     }
   } finally {
@@ -107,7 +111,8 @@ export async function playerCalls(
   const figures: Partial<Record<PlayerCall, PlayerFigure>> = {}
   for (const call of calls) {
     const r = mid(runs[call]!)
-    figures[call] = { ...r, ratio: Math.round((r.rps / bareKoa.rps) * 1000) / 1000, goal: CALLS[call].goal }
+    const cpuRatio = bareKoa.cpuUsPerRequest && r.cpuUsPerRequest ? Math.round((bareKoa.cpuUsPerRequest / r.cpuUsPerRequest) * 1000) / 1000 : undefined
+    figures[call] = { ...r, ratio: Math.round((r.rps / bareKoa.rps) * 1000) / 1000, ...(cpuRatio === undefined ? {} : { cpuRatio }), goal: CALLS[call].goal }
   }
   return { bareKoa, calls: figures, rpsByRound: Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, v.map((r) => r.rps)])) }
 }
