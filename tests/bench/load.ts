@@ -1,8 +1,9 @@
 /**
  * Load processes of the benchmark (run in child processes so they do not share the server's event loop):
  *
- * - `watch`: N watching sockets on `/hub/user?game=ID`, speaking the Engine.IO/Socket.IO wire
- *   protocol over a minimal WebSocket client on raw TCP (a big screen's browser parses the board on
+ * - `watch`: N watching sockets on `/hub/user?game=ID` (or on the bench's raw `ws` server, which
+ *   answers the same handshake), speaking the Engine.IO/Socket.IO wire protocol over a minimal
+ *   WebSocket client on raw TCP (a big screen's browser parses the board on
  *   its own CPU; here a thousand of them share two cores with the server, so they only read the
  *   event name and `version` from each frame and count the rest of its bytes). Records when each
  *   socket had received each version completely.
@@ -24,6 +25,8 @@ interface WatchArgs {
   url: string
   gameId: number
   count: number
+  /** The WebSocket path and query; by default Flagwave's Socket.IO endpoint watching the game. */
+  path?: string
 }
 
 /**
@@ -118,7 +121,7 @@ class RawSocket {
 
 const BOARD_PREFIX = '42/hub/user,["ReceivedScoreboardUpdate",{"gameId":'
 
-async function watch({ url, gameId, count }: WatchArgs): Promise<void> {
+async function watch({ url, gameId, count, path }: WatchArgs): Promise<void> {
   const arrivals = new Map<number, number[]>()
   const { hostname, port, host } = new URL(url)
   const sockets: RawSocket[] = []
@@ -127,7 +130,7 @@ async function watch({ url, gameId, count }: WatchArgs): Promise<void> {
       const seen = new Set<number>()
       const tcp = net.connect(Number(port), hostname)
       tcp.on('error', reject)
-      const socket = new RawSocket(tcp, host, `/socket.io/?EIO=4&transport=websocket&game=${gameId}`, (version) => {
+      const socket = new RawSocket(tcp, host, path ?? `/socket.io/?EIO=4&transport=websocket&game=${gameId}`, (version) => {
         const at = now()
         if (seen.has(version)) return
         seen.add(version)

@@ -60,10 +60,17 @@ export function markdownTable(r: Results): string {
   for (const l of r.latency ?? []) {
     const where = l.solveToPushP99ms !== undefined ? `; solve → push p99 ${l.solveToPushP99ms} ms, fan-out p99 ${l.fanOutP99ms} ms` : ''
     rows.push([
-      `Solve-to-screen (${l.via === 'queue' ? 'queued as the submit endpoint does' : 'POST over HTTP'}), ${l.inRoom - 1} watching sockets, ${l.ratePerSec} solves/s × ${l.seconds} s`,
+      `Solve-to-screen (${l.via === 'queue' ? 'queued as the submit endpoint does' : 'POST over HTTP'}), ${l.inRoom - 1} watching sockets${(l.nodes ?? 1) > 1 ? ` on ${l.nodes} nodes` : ''}, ${l.ratePerSec} solves/s × ${l.seconds} s`,
       `p50 **${l.p50ms} ms**, p99 **${l.p99ms} ms** (${l.pushes} pushes, ${l.solvesNeverSeen} solves unseen${where})`,
       '< 250 ms p99 at 200 solves/s, 5,000 sockets',
     ])
+    if (l.rawWsFloor) {
+      rows.push([
+        `Push → screen on those sockets: Socket.IO beside a bare \`ws\` broadcast of the same frames (the floor)`,
+        `p50 ${l.pushToScreen.p50ms} / p99 **${l.pushToScreen.p99ms} ms** vs floor p50 ${l.rawWsFloor.p50ms} / p99 ${l.rawWsFloor.p99ms} ms = **${l.floorRatioP99}×** the floor`,
+        '≤ 1.2× the floor',
+      ])
+    }
   }
   const c = r.containers
   if (c?.skipped) rows.push(['Containers', `skipped: ${c.skipped}`, ''])

@@ -14,7 +14,8 @@
  * embedded server is started), REDIS_URL (optional, used like production), BENCH_SOCKETS (5000),
  * BENCH_RATE (200 solves/s), BENCH_SECONDS (10), BENCH_WRK_SECONDS (10; scoreboard reads run half of it per
  * round), BENCH_READ_ROUNDS (3), BENCH_QUEUE (20000),
- * BENCH_LATENCY (solve-to-screen runs `via:rate:sockets,…`, default `queue:200:1000,queue:200:5000,http:50:100`),
+ * BENCH_LATENCY (solve-to-screen runs `via:rate:sockets[:nodes],…`, default `queue:200:1000,queue:200:5000,http:50:100`;
+ * `queue:200:5000:2` puts half the sockets on a second node, which needs REDIS_URL),
  * BENCH_ONLY (e.g. `queue,latency`: run some sections and print JSON without writing results.json),
  * BENCH_PROFILE (a directory: CPU profiles of the server during each latency run),
  * BENCH_DUMP (a file: each measured solve's send time and solve-to-push latency, of the last latency run),
@@ -37,13 +38,14 @@ import { createDatabaseOn, dropDatabaseOn, scratchDatabase } from '../../server/
 import { nativePool } from '../../server/src/db/pg.js'
 import { loadGameData } from '../../server/src/domain/scoreboard/load.js'
 import { ScoreboardState } from '../../server/src/domain/scoreboard/board.js'
-import { rooms } from '@flagwave/shared/events'
+import { NAMESPACES, rooms } from '@flagwave/shared/events'
 import { insertBaseline } from './baselines.js'
 import { playerCalls, type PlayerCall } from './players.js'
 import { WRK, ownCpu, rotationScript, startBareKoa, wrk, type WrkResult } from './wrk.js'
 import { benchContainers } from './containers.js'
 import { markdownTable, updateReadme } from './report.js'
 import { dockerAvailable } from '../support/docker.js'
+import { startNodeProcess } from '../support/process.js'
 import { createBenchChallenges, createBenchGame, createBenchInstances, createBenchTeams, largeDataSet, smallDataSet, type BenchTeam } from './data.js'
 
 const HERE = path.dirname(fileURLToPath(import.meta.url))
@@ -56,11 +58,16 @@ const WRK_SECONDS = env('BENCH_WRK_SECONDS', 10)
 const READ_ROUNDS = env('BENCH_READ_ROUNDS', 3)
 const READ_SECONDS = Math.max(2, Math.round(WRK_SECONDS / 2))
 const QUEUE = env('BENCH_QUEUE', 20000)
-/** Solve-to-screen runs, `via:solves per second:sockets` (via `queue` = inserted like the submit endpoint does, `http` = POSTed). */
+/**
+ * Solve-to-screen runs, `via:solves per second:sockets[:nodes]` (via `queue` = inserted like the submit endpoint does,
+ * `http` = POSTed; `nodes` 2 = half the sockets on a second node, the fan-out spread over two processes through Redis).
+ */
 const LATENCY_RUNS = process.env.BENCH_LATENCY ?? `queue:${RATE}:1000,queue:${RATE}:${SOCKETS},http:50:100`
 
 const log = (...args: unknown[]) => console.error('[bench]', ...args)
 const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6
+/** Wall-clock milliseconds comparable across processes (the load processes use the same). */
+const now = () => performance.timeOrigin + performance.now()
 const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 const percentile = (sorted: Float64Array | number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!
@@ -297,8 +304,8 @@ async function queue(server: RunningServer, pool: pg.Pool) {
 
 /* ---------------------------------------------------------------- 4. latency */
 
-async function latency(server: RunningServer, pool: pg.Pool, databaseUrl: string, via: 'http' | 'queue', sockets = SOCKETS, rate = RATE) {
-  log(`latency (${via}): ${sockets} sockets, ${rate} solves/s for ${SECONDS} s…`)
+async function latency(server: RunningServer, pool: pg.Pool, databaseUrl: string, via: 'http' | 'queue', sockets = SOCKETS, rate = RATE, nodes = 1) {
+  log(`latency (${via}): ${sockets} sockets on ${nodes} node(s), ${rate} solves/s for ${SECONDS} s…`)
   const gameId = await createBenchGame(pool, 'bench latency')
   const challengeIds = await createBenchChallenges(pool, gameId, 20, 'DynamicContainer')
   const teams = await createBenchTeams(pool, gameId, 110)
@@ -315,20 +322,34 @@ async function latency(server: RunningServer, pool: pg.Pool, databaseUrl: string
     solves.push([team.token, c, team.teamId, `flag{${team.participationId}_${c}}`, team.participationId, team.userId])
   }
 
-  const watcherProcs = [child(), child()]
-  const per = [Math.ceil(sockets / 2), Math.floor(sockets / 2)]
-  watcherProcs.forEach((p, i) => p.send({ type: 'start', role: 'watch', args: { url: server.url, gameId, count: per[i] } }))
-  const ready = await Promise.all(watcherProcs.map((p) => nextMessage<{ connected: number }>(p, 'ready', 300_000)))
+  // Fan-out over more processes (docs/realtime.md#several-nodes): half the watchers on a second
+  // node sharing the database and Redis, started after the rebuild above so that this process owns
+  // the game's board and publishes its pushes; the second node writes them to its own sockets.
+  if (nodes > 1 && !process.env.REDIS_URL) throw new Error('a latency run on two nodes needs REDIS_URL (their pushes travel through Redis)')
+  const second = nodes > 1 ? await startSecondNode(databaseUrl) : null
+  const watchers = await startWatchers([server.url, second?.url ?? server.url], gameId, sockets)
+  const { ready } = watchers
   const driver = child()
   driver.send({ type: 'start', role: 'drive', args: { url: server.url, gameId, rate, solves, via, databaseUrl, warmup } })
   await nextMessage(driver, 'ready')
-  const room = () => server.services.realtime.server!.of('/hub/user').adapter.rooms.get(rooms.game(gameId))?.size ?? 0
-  await until(async () => room() >= sockets + 1, 60_000, 50)
-  const inRoom = room()
+  const hub = server.services.realtime.server!.of('/hub/user')
+  const room = async () => (second ? (await hub.in(rooms.game(gameId)).fetchSockets()).length : (hub.adapter.rooms.get(rooms.game(gameId))?.size ?? 0))
+  await until(async () => (await room()) >= sockets + 1, 60_000, second ? 1000 : 50)
+  const inRoom = await room()
   // Watching, not arriving: let the connection storm (handshakes, first pings) pass before solving.
   await sleep(3000)
   log(`latency: ${inRoom} sockets in the room, driving…`)
   const load = os.loadavg()[0]
+  // Every board push of this game as it leaves (server side, same clock as the watchers): the
+  // fan-out is measured from here, and the same frames are replayed over raw `ws` afterwards.
+  const pushes: { version: number; at: number; update: unknown }[] = []
+  const realtime = server.services.realtime
+  const publish = realtime.publish.bind(realtime)
+  const gameRoom = rooms.game(gameId)
+  realtime.publish = ((namespace: 'user', room: string, event: 'ReceivedScoreboardUpdate', update: { version: number }) => {
+    if (namespace === 'user' && room === gameRoom && event === 'ReceivedScoreboardUpdate') pushes.push({ version: update.version, at: now(), update })
+    publish(namespace, room, event, update as never)
+  }) as typeof realtime.publish
   driver.send({ type: 'go' })
   const result = await nextMessage<{ t0: [string, number][]; firstVersion: [string, number][]; versionAt: [number, number][]; errors: number; errorKinds: Record<string, number>; sentIn: number }>(
     driver,
@@ -336,12 +357,12 @@ async function latency(server: RunningServer, pool: pg.Pool, databaseUrl: string
     300_000,
   )
   await sleep(1000)
-  const arrivals = new Map<number, number[]>()
-  for (const p of watcherProcs) p.send({ type: 'stop' })
-  for (const part of await Promise.all(watcherProcs.map((p) => nextMessage<{ arrivals: [number, number[]][] }>(p, 'arrivals')))) {
-    for (const [v, list] of part.arrivals) arrivals.set(v, [...(arrivals.get(v) ?? []), ...list])
-  }
-  for (const p of [...watcherProcs, driver]) p.kill()
+  delete (realtime as { publish?: unknown }).publish
+  const arrivals = await watchers.stop()
+  driver.kill()
+  await second?.terminate()
+  const socketIo = fanOut(pushes, arrivals)
+  const rawWs = await rawFloor(pushes, sockets)
 
   const firstVersion = new Map(result.firstVersion)
   const samples: number[] = []
@@ -376,6 +397,7 @@ async function latency(server: RunningServer, pool: pg.Pool, databaseUrl: string
   return {
     via,
     sockets,
+    nodes,
     connected: ready.reduce((a, r) => a + r.connected, 0),
     inRoom,
     ratePerSec: rate,
@@ -397,8 +419,121 @@ async function latency(server: RunningServer, pool: pg.Pool, databaseUrl: string
     solveToPushP99ms: round(percentile(toPushSorted, 99)),
     fanOutP50ms: round(percentile(spreadSorted, 50)),
     fanOutP99ms: round(percentile(spreadSorted, 99)),
+    // Push → screen: from the board push leaving the engine to each watching socket having it,
+    // through Socket.IO, and beside it the same frames broadcast by a bare `ws` server to the same
+    // number of sockets from the same watcher processes (the floor of this machine's fan-out).
+    pushToScreen: socketIo,
+    rawWsFloor: rawWs,
+    floorRatioP50: round(socketIo.p50ms / rawWs.p50ms, 2),
+    floorRatioP99: round(socketIo.p99ms / rawWs.p99ms, 2),
     loadAverageAtStart: round(load, 2),
   }
+}
+
+/** A second node on the bench's database and Redis, in its own process, without checkers. */
+async function startSecondNode(databaseUrl: string) {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'flagwave-bench-node2-'))
+  const node = await startNodeProcess({
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    ADMIN_PASSWORD: 'Bench#Passw0rd',
+    LOG_LEVEL: 'silent',
+    CHECKER_CONCURRENCY: '0',
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+  })
+  return {
+    url: node.url,
+    async terminate() {
+      await node.terminate()
+      await fs.rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** `sockets` watching sockets from two load processes, each on its `urls` entry (Socket.IO by default, or `path`). */
+async function startWatchers(urls: [string, string], gameId: number, sockets: number, path?: string) {
+  const procs = [child(), child()]
+  const per = [Math.ceil(sockets / 2), Math.floor(sockets / 2)]
+  procs.forEach((p, i) => p.send({ type: 'start', role: 'watch', args: { url: urls[i], gameId, count: per[i], path } }))
+  const ready = await Promise.all(procs.map((p) => nextMessage<{ connected: number }>(p, 'ready', 300_000)))
+  return {
+    procs,
+    ready,
+    /** Close the sockets; when each socket had each version. */
+    async stop(): Promise<Map<number, number[]>> {
+      const arrivals = new Map<number, number[]>()
+      for (const p of procs) p.send({ type: 'stop' })
+      for (const part of await Promise.all(procs.map((p) => nextMessage<{ arrivals: [number, number[]][] }>(p, 'arrivals')))) {
+        for (const [v, list] of part.arrivals) arrivals.set(v, [...(arrivals.get(v) ?? []), ...list])
+      }
+      for (const p of procs) p.kill()
+      return arrivals
+    },
+  }
+}
+
+/** Push → arrival on every socket: all samples, and per push the time until the last socket had it. */
+function fanOut(pushes: { version: number; at: number }[], arrivals: Map<number, number[]>) {
+  const samples: number[] = []
+  const last: number[] = []
+  let unseen = 0
+  for (const { version, at } of pushes) {
+    const list = arrivals.get(version)
+    if (!list) {
+      unseen += 1
+      continue
+    }
+    for (const t of list) samples.push(t - at)
+    last.push(Math.max(...list) - at)
+  }
+  const sorted = Float64Array.from(samples).sort()
+  const lastSorted = Float64Array.from(last).sort()
+  return {
+    pushes: pushes.length,
+    pushesUnseen: unseen,
+    samples: sorted.length,
+    p50ms: round(percentile(sorted, 50)),
+    p99ms: round(percentile(sorted, 99)),
+    lastSocketP50ms: round(percentile(lastSorted, 50)),
+    lastSocketP99ms: round(percentile(lastSorted, 99)),
+  }
+}
+
+/**
+ * The floor: a bare `ws` server in this process (no compression, like Flagwave's) answering the
+ * Engine.IO/Socket.IO handshake the watchers speak, then broadcasting each recorded board push's
+ * frame — the very bytes Socket.IO sent, encoded once — to every socket with `ws.send`, at the
+ * recorded times.
+ */
+async function rawFloor(pushes: { version: number; at: number; update: unknown }[], sockets: number) {
+  const { WebSocketServer } = await import('ws')
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false })
+  await new Promise<void>((resolve) => wss.once('listening', () => resolve()))
+  wss.on('connection', (ws) => {
+    ws.send('0{"sid":"raw","upgrades":[],"pingInterval":25000,"pingTimeout":20000,"maxPayload":100000}')
+    ws.on('message', (data) => {
+      if (String(data).startsWith('40')) ws.send(`40${NAMESPACES.user},{"sid":"raw"}`)
+    })
+  })
+  const port = (wss.address() as { port: number }).port
+  log(`latency: raw ws floor, ${sockets} sockets…`)
+  const url = `http://127.0.0.1:${port}`
+  const watchers = await startWatchers([url, url], 0, sockets, '/')
+  await sleep(3000)
+  const frames = pushes.map((p) => Buffer.from(`42${NAMESPACES.user},${JSON.stringify(['ReceivedScoreboardUpdate', p.update])}`))
+  const sent: { version: number; at: number }[] = []
+  const start = now()
+  for (let i = 0; i < pushes.length; i++) {
+    const wait = start + (pushes[i]!.at - pushes[0]!.at) - now()
+    if (wait > 1) await sleep(wait)
+    sent.push({ version: pushes[i]!.version, at: now() })
+    for (const ws of wss.clients) ws.send(frames[i]!)
+  }
+  await sleep(1000)
+  const arrivals = await watchers.stop()
+  await new Promise<void>((resolve) => wss.close(() => resolve()))
+  return { connected: watchers.ready.reduce((a, r) => a + r.connected, 0), ...fanOut(sent, arrivals) }
 }
 
 /* ---------------------------------------------------------------- 5. containers */
@@ -504,8 +639,10 @@ async function main() {
     if (only.has('latency')) {
       const runs: unknown[] = []
       for (const spec of LATENCY_RUNS.split(',')) {
-        const [via, rate, sockets] = spec.split(':')
-        runs.push(await profiled(`latency-${via}-${rate}-${sockets}`, () => latency(server, pool, databaseUrl, via as 'http' | 'queue', Number(sockets), Number(rate))))
+        const [via, rate, sockets, nodes = '1'] = spec.split(':')
+        runs.push(
+          await profiled(`latency-${via}-${rate}-${sockets}-${nodes}`, () => latency(server, pool, databaseUrl, via as 'http' | 'queue', Number(sockets), Number(rate), Number(nodes))),
+        )
       }
       results.latency = runs
     }
