@@ -272,6 +272,13 @@ describe.skipIf(!browserAvailable())('teams screen (Chromium)', () => {
         await screenshot(pc, 'teams-11-locked-error')
         await pc.keyboard.press('Escape')
         await pc.getByTestId('invite-box').waitFor({ state: 'detached' })
+        // Reopened after a reload, the locked team's dialog offers no invite code (joining would fail).
+        await pc.reload()
+        await card(pc, renamed).getByTestId('team-locked').waitFor()
+        await card(pc, renamed).getByTestId('team-manage').click()
+        await pc.getByTestId('team-manage-modal').getByText('队伍正在参加比赛，比赛结束前无法变动成员或解散队伍。').waitFor()
+        await expect(pc.getByTestId('invite-box').count()).resolves.toBe(0)
+        await pc.keyboard.press('Escape')
 
         // Locked: a member cannot leave either.
         const pm = await openTeams(sm, member)

@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query'
 import { gameQuery } from '../live/queries'
 import { useRecentGame } from '../stores/recentGame'
 import { hasRole, useRole } from '../stores/session'
+import { t } from '../i18n'
 
 /** Parse the `:id` route parameter of game routes; null when it is not a positive integer. */
 export function useGameId(): number | null {
@@ -32,10 +33,10 @@ function WithGameTab() {
 
   const base = `/games/${gameId}`
   const tabs = [
-    { value: base, label: '比赛详情', icon: IconInfoCircle },
-    { value: `${base}/challenges`, label: '比赛题目', icon: IconFlag },
-    { value: `${base}/scoreboard`, label: '积分总榜', icon: IconChartBar },
-    ...(hasRole(role, 'Monitor') ? [{ value: `${base}/monitor/events`, label: '比赛监控', icon: IconEye }] : []),
+    { value: base, label: t('比赛详情'), icon: IconInfoCircle },
+    { value: `${base}/challenges`, label: t('比赛题目'), icon: IconFlag },
+    { value: `${base}/scoreboard`, label: t('积分总榜'), icon: IconChartBar },
+    ...(hasRole(role, 'Monitor') ? [{ value: `${base}/monitor/events`, label: t('比赛监控'), icon: IconEye }] : []),
   ]
   const path = location.pathname.toLowerCase()
   const active = [...tabs].reverse().find((tab) => path === tab.value || (tab.value !== base && path.startsWith(tab.value.replace(/\/events$/, ''))))?.value ?? base

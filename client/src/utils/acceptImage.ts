@@ -1,5 +1,6 @@
 import { IMAGE_MAX_BYTES, IMAGE_MIME_TYPES } from '@flagwave/shared/limits'
 import { notifyError } from './notify'
+import { t } from '../i18n'
 
 const ACCEPTED = IMAGE_MIME_TYPES as readonly string[]
 
@@ -9,11 +10,11 @@ const ACCEPTED = IMAGE_MIME_TYPES as readonly string[]
  */
 export function acceptImage(file: File, failureTitle: string): boolean {
   if (!ACCEPTED.includes(file.type)) {
-    notifyError(new Error(`不支持的图片格式：${file.type || '未知'}`), failureTitle)
+    notifyError(new Error(t('不支持的图片格式：{{v0}}', { v0: file.type || t('未知') })), failureTitle)
     return false
   }
   if (file.size > IMAGE_MAX_BYTES) {
-    notifyError(new Error('文件过大'), failureTitle)
+    notifyError(new Error(t('文件过大')), failureTitle)
     return false
   }
   return true

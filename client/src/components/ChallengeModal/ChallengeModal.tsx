@@ -28,6 +28,7 @@ import { Markdown } from '../Markdown/Markdown'
 import classes from './ChallengeModal.module.css'
 import { LoadError } from '../LoadError/LoadError'
 import { formatBytes } from '../../utils/formatBytes'
+import { t } from '../../i18n'
 
 interface ContainerSlotProps {
   gameId: number
@@ -113,17 +114,17 @@ export function ChallengeModal({ gameId, challengeId, title, solved, onClose, re
             <>
               <Group justify="space-between">
                 <Text ff="monospace" fw={700} size="lg" data-testid="challenge-modal-score">
-                  {challenge.score} pts
+                  {t('{{value}} 分', { value: challenge.score })}
                 </Text>
                 {solved && (
                   <Badge color="brand" leftSection={<IconCircleCheckFilled size={14} />} data-testid="challenge-modal-solved">
-                    已解出
+                    {t('已解出')}
                   </Badge>
                 )}
               </Group>
-              {challenge.content ? <Markdown source={challenge.content} testId="challenge-content" /> : <Text c="dimmed">（无题目描述）</Text>}
+              {challenge.content ? <Markdown source={challenge.content} testId="challenge-content" /> : <Text c="dimmed">{t('（无题目描述）')}</Text>}
               {challenge.hints && challenge.hints.length > 0 && (
-                <Alert variant="light" color="yellow" icon={<IconBulb size={18} />} title="提示" data-testid="challenge-hints">
+                <Alert variant="light" color="yellow" icon={<IconBulb size={18} />} title={t('提示')} data-testid="challenge-hints">
                   <List size="sm" spacing={4}>
                     {challenge.hints.map((hint, i) => (
                       <List.Item key={i}>{hint}</List.Item>
@@ -143,7 +144,7 @@ export function ChallengeModal({ gameId, challengeId, title, solved, onClose, re
                     leftSection={local ? <IconDownload size={16} /> : <IconExternalLink size={16} />}
                     data-testid="challenge-attachment"
                   >
-                    {local ? '下载附件' : '打开附件链接'}
+                    {local ? t('下载附件') : t('打开附件链接')}
                   </Button>
                   {challenge.context.fileSize !== null && (
                     <Text size="sm" c="dimmed" data-testid="challenge-attachment-size">
@@ -172,8 +173,8 @@ export function ChallengeModal({ gameId, challengeId, title, solved, onClose, re
 }
 
 const RESULT_TEXT: Record<Exclude<AnswerResult, 'FlagSubmitted' | 'Accepted' | 'CheatDetected'>, { title: string; message: string }> = {
-  WrongAnswer: { title: '答案错误', message: 'flag 不正确，再试试吧' },
-  NotFound: { title: '实例未知', message: '未找到你的队伍的题目实例，请刷新后重试' },
+  WrongAnswer: { title: t('答案错误'), message: t('flag 不正确，再试试吧') },
+  NotFound: { title: t('实例未知'), message: t('未找到你的队伍的题目实例，请刷新后重试') },
 }
 
 /**
@@ -203,9 +204,12 @@ function FlagForm({ gameId, challengeId, title, onAccepted }: { gameId: number; 
   const [state, setState] = useState<SubmitState>({ phase: 'idle' })
   const [shake, setShake] = useState(0)
   const abort = useRef<AbortController | null>(null)
+  const input = useRef<HTMLInputElement>(null)
   const markSolved = useGameStore((s) => s.markSolved)
 
   useEffect(() => () => abort.current?.abort(), [])
+  // The form appears once the challenge has loaded, after the modal's own focus handling: take the focus then.
+  useEffect(() => input.current?.focus(), [challengeId])
 
   const submit = async () => {
     const answer = flag.trim()
@@ -233,7 +237,7 @@ function FlagForm({ gameId, challengeId, title, onAccepted }: { gameId: number; 
         markSolved(challengeId)
         onAccepted?.()
         setFlag('')
-        notifications.show({ color: 'brand', title: '答案正确 🎉', message: `「${title}」已解出`, autoClose: 5_000 })
+        notifications.show({ color: 'brand', title: t('答案正确 🎉'), message: t('「{{title}}」已解出', { title }), autoClose: 5_000 })
       } else {
         setShake((n) => n + 1)
       }
@@ -263,13 +267,14 @@ function FlagForm({ gameId, challengeId, title, onAccepted }: { gameId: number; 
             disabled={busy}
             styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
             leftSection={<IconFlag size={16} />}
-            aria-label="flag"
+            aria-label={t('答案')}
             autoComplete="off"
             spellCheck={false}
             data-testid="flag-input"
+            ref={input}
           />
           <Button type="submit" loading={busy} disabled={!flag.trim()} data-testid="flag-submit">
-            提交
+            {t('提交')}
           </Button>
         </Group>
       </form>
@@ -282,7 +287,7 @@ function SubmitFeedback({ state }: { state: SubmitState }) {
   if (state.phase === 'judging') {
     return (
       <Text size="sm" c="dimmed" data-testid="submit-result" data-status="FlagSubmitted" data-fallback={state.fallback}>
-        正在判题…{state.fallback ? '（轮询中）' : ''}
+        {t('正在判题…')}{state.fallback ? t('（轮询中）') : ''}
       </Text>
     )
   }
@@ -326,9 +331,9 @@ function Celebration() {
           style={{ background: s.color, animationDelay: `${s.delay}ms`, ['--dx' as string]: `${s.dx}px`, ['--dy' as string]: `${s.dy}px` }}
         />
       ))}
-      <div className={classes.celebrateTitle}>🎉 答案正确</div>
+      <div className={classes.celebrateTitle}>{t('🎉 答案正确')}</div>
       <Text size="sm" c="dimmed">
-        题目已解出，积分榜即将更新
+        {t('题目已解出，积分榜即将更新')}
       </Text>
     </div>
   )

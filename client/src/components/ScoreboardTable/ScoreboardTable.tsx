@@ -13,6 +13,7 @@ import { TAG_ORDER, tagMeta } from '../ChallengeTag/ChallengeTag'
 import { formatTime } from '../GameTime/GameTime'
 import { useFlip } from '../BigScreen/useFlip'
 import classes from './ScoreboardTable.module.css'
+import { formatNumber, t } from '../../i18n'
 
 export interface ScoreboardTableProps {
   scoreboard: ScoreboardModel
@@ -60,17 +61,17 @@ export function ScoreboardTable({ scoreboard, items, highlight, organizationRank
         <Table.Thead>
           <Table.Tr>
             <Table.Th rowSpan={2} className={`${classes.sticky} ${classes.rankCol}`}>
-              排名
+              {t('排名')}
             </Table.Th>
             <Table.Th rowSpan={2} className={`${classes.sticky} ${classes.teamCol}`}>
-              队伍
+              {t('队伍')}
             </Table.Th>
-            {showOrganization && <Table.Th rowSpan={2}>参赛单位</Table.Th>}
+            {showOrganization && <Table.Th rowSpan={2}>{t('参赛单位')}</Table.Th>}
             <Table.Th rowSpan={2} style={{ textAlign: 'center' }}>
-              解题
+              {t('解题')}
             </Table.Th>
             <Table.Th rowSpan={2} style={{ textAlign: 'right' }}>
-              总分
+              {t('总分')}
             </Table.Th>
             {groups.map((g) => {
               const meta = tagMeta(g.tag)
@@ -87,7 +88,7 @@ export function ScoreboardTable({ scoreboard, items, highlight, organizationRank
           </Table.Tr>
           <Table.Tr>
             {columns.map((c) => (
-              <Table.Th key={c.id} className={classes.chalHead} title={`${c.title} (${c.score} pts, ${c.solved} 解)`}>
+              <Table.Th key={c.id} className={classes.chalHead} title={t('{{title}} ({{score}} pts, {{solved}} 解)', { title: c.title, score: c.score, solved: c.solved })}>
                 <span className={classes.vertical}>{c.title}</span>
               </Table.Th>
             ))}
@@ -123,7 +124,7 @@ export function ScoreboardTable({ scoreboard, items, highlight, organizationRank
                   {item.solvedCount}
                 </Table.Td>
                 <Table.Td className={classes.score} data-testid="scoreboard-score">
-                  {item.score}
+                  {formatNumber(item.score)}
                 </Table.Td>
                 {columns.map((c) => (
                   <Table.Td key={c.id} className={classes.cell}>

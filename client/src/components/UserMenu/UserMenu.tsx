@@ -5,6 +5,7 @@ import { Link, useLocation, useNavigate } from 'react-router-dom'
 import { errorMessage } from '../../api/http'
 import { useSession } from '../../stores/session'
 import classes from './UserMenu.module.css'
+import { t } from '../../i18n'
 
 /** Signed in: avatar and name with profile / teams / logout; signed out: login and register. */
 export function UserMenu() {
@@ -19,10 +20,10 @@ export function UserMenu() {
     return (
       <Group gap="xs" wrap="nowrap">
         <Button component={Link} to={`/account/login${from}`} variant="default" size="sm" data-testid="nav-login">
-          登录
+          {t('登录')}
         </Button>
         <Button component={Link} to="/account/register" size="sm" data-testid="nav-register">
-          注册
+          {t('注册')}
         </Button>
       </Group>
     )
@@ -31,10 +32,10 @@ export function UserMenu() {
   const onLogout = async () => {
     try {
       await logout()
-      notifications.show({ color: 'brand', message: '已退出登录' })
+      notifications.show({ color: 'brand', message: t('已退出登录') })
       navigate('/')
     } catch (error) {
-      notifications.show({ color: 'alert', title: '退出登录失败', message: errorMessage(error) })
+      notifications.show({ color: 'alert', title: t('退出登录失败'), message: errorMessage(error) })
     }
   }
 
@@ -56,14 +57,14 @@ export function UserMenu() {
       <Menu.Dropdown>
         <Menu.Label>{profile.role}</Menu.Label>
         <Menu.Item component={Link} to="/account/profile" leftSection={<IconUser size={16} />} data-testid="user-menu-profile">
-          个人资料
+          {t('个人资料')}
         </Menu.Item>
         <Menu.Item component={Link} to="/teams" leftSection={<IconUsersGroup size={16} />}>
-          我的队伍
+          {t('我的队伍')}
         </Menu.Item>
         <Menu.Divider />
         <Menu.Item color="alert" leftSection={<IconLogout size={16} />} onClick={() => void onLogout()} data-testid="user-menu-logout">
-          退出登录
+          {t('退出登录')}
         </Menu.Item>
       </Menu.Dropdown>
     </Menu>
