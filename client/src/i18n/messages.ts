@@ -17,6 +17,9 @@ const PATTERNS: [RegExp, (m: RegExpMatchArray) => string][] = [
   [/^\w+ 的值必须介于 (\S+) - (\S+)$/, (m) => t('必须介于 {{min}} 与 {{max}} 之间', { min: m[1], max: m[2] })],
   [/^The JSON value could not be converted to /, () => t('格式错误')],
   [/^The value '(.*)' is not valid/, (m) => t('“{{value}}” 无效', { value: m[1] })],
+  [/^令牌名称不能超过 (\d+) 个字符$/, (m) => t('至多 {{max}} 个字符', { max: m[1] })],
+  [/^列表至多 (\d+) 个字符$/, (m) => t('至多 {{max}} 个字符', { max: m[1] })],
+  [/^有效期不能超过 (\d+) 天$/, (m) => t('至多 {{max}} 天', { max: m[1] })],
 ]
 
 export function apiMessage(text: string): string {

@@ -38,7 +38,7 @@ export function errorMiddleware(): Middleware {
         ;(ctx.state.log ?? ctx.services.log).warn({ err, cause: err.cause, requestId: ctx.state.requestId }, 'storage unavailable')
         ctx.status = 503
         ctx.set('Retry-After', STORAGE_RETRY_AFTER)
-        ctx.body = { title: '存储服务暂不可用', status: 503 }
+        ctx.body = { title: localizedTitle('存储服务暂不可用', ctx.get('Accept-Language') || undefined), status: 503 }
         return
       }
       const status = e.status ?? e.statusCode

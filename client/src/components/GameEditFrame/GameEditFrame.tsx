@@ -37,7 +37,7 @@ const TABS = [
   { value: 'challenges', label: t('比赛题目'), icon: IconFlag },
   { value: 'review', label: t('参赛审核'), icon: IconUserCheck },
   { value: 'writeups', label: 'Writeups', icon: IconFileText },
-  { value: 'integrations', label: '集成', icon: IconPlugConnected },
+  { value: 'integrations', label: t('集成'), icon: IconPlugConnected },
 ] as const
 
 export interface GameEditFrameProps {

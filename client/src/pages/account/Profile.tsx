@@ -261,14 +261,14 @@ export default function Profile() {
       <SsoIdentities />
       <Paper withBorder p="lg" radius="md" id="two-factor">
         <Title order={4} mb="sm">
-          两步验证
+          {t('两步验证')}
         </Title>
         <Divider mb="sm" />
         <TwoFactor />
       </Paper>
       <Paper withBorder p="lg" radius="md" id="api-tokens">
         <Title order={4} mb="sm">
-          API 令牌
+          {t('API 令牌')}
         </Title>
         <Divider mb="sm" />
         <ApiTokens role={profile.role ?? 'User'} />
