@@ -7,7 +7,6 @@ import {
   createTheme,
   localStorageColorSchemeManager,
   Loader,
-  Modal,
   Notification,
   type MantineColorsTuple,
   type MantineColorScheme,
@@ -72,7 +71,8 @@ export const theme = createTheme({
   components: {
     Loader: Loader.extend({ defaultProps: { type: 'bars' } }),
     Notification: Notification.extend({ defaultProps: { withCloseButton: false } }),
-    Modal: Modal.extend({ defaultProps: MODAL_SETTINGS }),
+    // A plain object rather than Modal.extend(): importing Modal here would put it on the first page.
+    Modal: { defaultProps: MODAL_SETTINGS },
   },
   other: {
     bottomPanelHeight: BOTTOM_PANEL_HEIGHT,

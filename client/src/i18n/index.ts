@@ -6,21 +6,26 @@
  *
  * `t` is module-level so that constants and helpers outside components can use it; the language is
  * therefore fixed for the life of the page and switching it reloads (stores/language.ts).
+ *
+ * Only the active language's dictionary is loaded: English comes as its own chunk, and main.tsx
+ * imports the application only once `languageReady` has settled, so every module calling `t()` —
+ * at load time too — runs after the dictionary arrived; a Chinese page never downloads it (the
+ * first page stays < 250 KB gzipped, docs/operations.md#benchmarks).
  */
 import i18next from 'i18next'
 import { initReactI18next } from 'react-i18next'
 import dayjs from 'dayjs'
 import 'dayjs/locale/zh-cn'
 import { initialLanguage, type Language } from '../stores/language'
-import en from './locales/en.json'
 
 export const language: Language = initialLanguage()
+
 
 // react-i18next's <Trans> renders sentences with links in them from one key.
 void i18next.use(initReactI18next).init({
   lng: language,
   // Chinese reads the keys themselves.
-  resources: { en: { translation: en }, zh: { translation: {} } },
+  resources: { en: { translation: {} }, zh: { translation: {} } },
   fallbackLng: false,
   // Natural-language keys contain ':' and '.'.
   keySeparator: false,
@@ -43,6 +48,14 @@ dayjs.locale(DATES_LOCALE)
 document.documentElement.lang = locale
 
 export const t = i18next.t.bind(i18next)
+
+/** Settles when the active language's dictionary is in place (at once for Chinese). */
+export const languageReady: Promise<void> =
+  language === 'en'
+    ? import('./locales/en.json').then(({ default: english }) => {
+        i18next.addResourceBundle('en', 'translation', english)
+      })
+    : Promise.resolve()
 
 const lists = new Intl.ListFormat(locale, { type: 'conjunction' })
 /** Names joined as the language joins them ("a, b and c" / "a、b和c"). */

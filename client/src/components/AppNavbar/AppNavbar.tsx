@@ -1,5 +1,5 @@
-import type { ComponentType } from 'react'
-import { Burger, Drawer, Group, Stack, Tooltip } from '@mantine/core'
+import { lazy, Suspense, useState, type ComponentType } from 'react'
+import { Burger, Group, Stack } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
 import { IconEye, IconFlag, IconHome, IconInfoCircle, IconNews, IconSettings, IconUsersGroup } from '@tabler/icons-react'
 import { Link, matchPath, useLocation } from 'react-router-dom'
@@ -8,10 +8,13 @@ import { hasRole, useRole } from '../../stores/session'
 import { useRecentGame } from '../../stores/recentGame'
 import { ColorSchemeToggle } from '../ColorSchemeToggle/ColorSchemeToggle'
 import { LanguageSwitch } from '../LanguageSwitch/LanguageSwitch'
+import { LazyTooltip } from '../HintTooltip/LazyTooltip'
 import { Logo } from '../Logo/Logo'
 import { UserMenu } from '../UserMenu/UserMenu'
 import classes from './AppNavbar.module.css'
 import { t } from '../../i18n'
+
+const NavDrawer = lazy(() => import('./NavDrawer'))
 
 /** Shown on the monitor entry until a game has been opened in this browser. */
 const MONITOR_NO_GAME_HINT = t('请先打开一场比赛，再进入它的监控')
@@ -69,21 +72,24 @@ function NavLinks({ onNavigate, vertical = false }: { onNavigate?: () => void; v
       </>
     )
     if (to === null) {
+      const entry = (
+        <span
+          className={classes.link}
+          role="link"
+          aria-disabled="true"
+          tabIndex={0}
+          data-disabled
+          data-active={current || undefined}
+          aria-current={current ? 'page' : undefined}
+          data-testid={testId}
+        >
+          {content}
+        </span>
+      )
       return (
-        <Tooltip key={testId} label={disabledHint} withArrow position={vertical ? 'right' : 'bottom'} events={{ hover: true, focus: true, touch: true }}>
-          <span
-            className={classes.link}
-            role="link"
-            aria-disabled="true"
-            tabIndex={0}
-            data-disabled
-            data-active={current || undefined}
-            aria-current={current ? 'page' : undefined}
-            data-testid={testId}
-          >
-            {content}
-          </span>
-        </Tooltip>
+        <LazyTooltip key={testId} label={disabledHint} withArrow position={vertical ? 'right' : 'bottom'} events={{ hover: true, focus: true, touch: true }}>
+          {entry}
+        </LazyTooltip>
       )
     }
     return (
@@ -106,6 +112,9 @@ function NavLinks({ onNavigate, vertical = false }: { onNavigate?: () => void; v
 /** The top bar of WithNavbar: logo/title, section links, language and colour-scheme switches and user menu. */
 export function AppNavbar() {
   const [opened, { toggle, close }] = useDisclosure(false)
+  // The drawer's code loads with the first opening and stays mounted after it (closing animates).
+  const [drawerWanted, setDrawerWanted] = useState(false)
+  if (opened && !drawerWanted) setDrawerWanted(true)
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap" className={classes.bar}>
       <Group gap="lg" wrap="nowrap">
@@ -120,9 +129,13 @@ export function AppNavbar() {
         <ColorSchemeToggle />
         <UserMenu />
       </Group>
-      <Drawer opened={opened} onClose={close} size="xs" title={t('导航')} hiddenFrom="md">
-        <NavLinks vertical onNavigate={close} />
-      </Drawer>
+      {drawerWanted && (
+        <Suspense fallback={null}>
+          <NavDrawer opened={opened} onClose={close}>
+            <NavLinks vertical onNavigate={close} />
+          </NavDrawer>
+        </Suspense>
+      )}
     </Group>
   )
 }

@@ -1,6 +1,7 @@
-import { ActionIcon, Avatar, Badge, Card, Group, Stack, Text, Title, Tooltip } from '@mantine/core'
+import { ActionIcon, Avatar, Badge, Card, Group, Stack, Text, Title } from '@mantine/core'
 import { IconEdit, IconPin, IconPinned, IconPinnedOff } from '@tabler/icons-react'
 import { Link } from 'react-router-dom'
+import { LazyTooltip as Tooltip } from '../HintTooltip/LazyTooltip'
 import type { PostInfoModel } from '@flagwave/shared/schemas/posts'
 import { Markdown } from '../Markdown/Markdown'
 import classes from './PostItem.module.css'
@@ -34,9 +35,7 @@ export function PostItem({ post, admin = false, onTogglePin, pinBusy = false }: 
         <Group justify="space-between" wrap="nowrap" align="flex-start">
           <Group gap="xs" wrap="nowrap" align="center" style={{ minWidth: 0 }}>
             {post.isPinned && (
-              <Tooltip label={t('置顶')} withArrow>
-                <IconPinned size={20} color="var(--mantine-primary-color-filled)" data-testid="post-pinned-icon" style={{ flexShrink: 0 }} />
-              </Tooltip>
+              <IconPinned size={20} color="var(--mantine-primary-color-filled)" data-testid="post-pinned-icon" style={{ flexShrink: 0 }} title={t('置顶')} aria-label={t('置顶')} role="img" />
             )}
             <Title order={3} className={classes.title} lineClamp={2}>
               <Link to={`/posts/${post.id}`} className={classes.link} data-testid="post-title">

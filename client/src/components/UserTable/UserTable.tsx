@@ -6,8 +6,8 @@ import type { UserInfoModel } from '@flagwave/shared/schemas/users'
 import { NameCell } from '../NameCell/NameCell'
 import { t } from '../../i18n'
 import { formatTime as formatMoment } from '../GameTime/GameTime'
+import { ROLE_LABELS } from '../../utils/roleLabels'
 
-export const ROLE_LABELS: Record<Role, string> = { Banned: t('已封禁'), User: t('用户'), Monitor: t('监视者'), Admin: t('管理员') }
 const ROLE_COLORS: Record<Role, string> = { Banned: 'alert', User: 'brand', Monitor: 'yellow', Admin: 'grape' }
 const roleOptions = Role.map((role) => ({ value: role, label: ROLE_LABELS[role] }))
 

@@ -26,6 +26,7 @@ import { ModalFooter } from '../../components/ModalFooter/ModalFooter'
 import { useAction } from '../../hooks/useAction'
 import { t } from '../../i18n'
 import { Trans } from 'react-i18next'
+import { modalsReady } from '../../components/ConfirmDialog/modalsHost'
 
 const PARTICIPATION_META: Record<ParticipationStatus, { label: string; color: string }> = {
   Unsubmitted: { label: t('未报名'), color: 'gray' },
@@ -117,21 +118,23 @@ function Participation({ game, onChanged }: { game: DetailedGameInfoModel; onCha
   const playable = game.status === 'Accepted' && started && !closed
 
   const leave = () =>
-    modals.openConfirmModal({
-      title: t('退出比赛'),
-      children: <Text size="sm">{t('确定退出「{{title}}」吗？退出后可以重新报名。', { title: game.title })}</Text>,
-      labels: { confirm: t('确认'), cancel: t('取消') },
-      confirmProps: { color: 'alert', 'data-testid': 'game-leave-confirm' } as Record<string, unknown>,
-      onConfirm: async () => {
-        try {
-          await gameApi.leave(game.id)
-          notifySuccess(t('已退出比赛'))
-          onChanged()
-        } catch (error) {
-          notifyError(error)
-        }
-      },
-    })
+    void modalsReady().then(() =>
+      modals.openConfirmModal({
+        title: t('退出比赛'),
+        children: <Text size="sm">{t('确定退出「{{title}}」吗？退出后可以重新报名。', { title: game.title })}</Text>,
+        labels: { confirm: t('确认'), cancel: t('取消') },
+        confirmProps: { color: 'alert', 'data-testid': 'game-leave-confirm' } as Record<string, unknown>,
+        onConfirm: async () => {
+          try {
+            await gameApi.leave(game.id)
+            notifySuccess(t('已退出比赛'))
+            onChanged()
+          } catch (error) {
+            notifyError(error)
+          }
+        },
+      }),
+    )
 
   return (
     <Stack gap="sm">

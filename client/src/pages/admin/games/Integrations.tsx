@@ -20,6 +20,7 @@ import { LoadError } from '../../../components/LoadError/LoadError'
 import { useAction, useRowActions } from '../../../hooks/useAction'
 import { notifySuccess } from '../../../utils/notify'
 import { t } from '../../../i18n'
+import { ModalFooter } from '../../../components/ModalFooter/ModalFooter'
 
 const EVENT_LABELS: Record<WebhookEvent, string> = { blood: t('一二三血'), solve: t('解题'), notice: t('比赛通知'), gameStart: t('比赛开始'), gameEnd: t('比赛结束') }
 const STATUS_COLORS: Record<WebhookDeliveryModel['status'], string> = { Pending: 'yellow', Sending: 'blue', Delivered: 'green', Failed: 'red' }
@@ -127,14 +128,7 @@ function WebhookModal({ gameId, editing, onClose }: { gameId: number; editing: W
             )}
           </>
         )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('取消')}
-          </Button>
-          <Button loading={busy} onClick={() => void save()} data-testid="webhook-save">
-            {t('保存')}
-          </Button>
-        </Group>
+        <ModalFooter onCancel={onClose} confirmLabel={t('保存')} onConfirm={() => void save()} loading={busy} confirmTestId="webhook-save" />
       </Stack>
     </Modal>
   )

@@ -22,6 +22,7 @@ import { zodErrors } from '../../../utils/zodForm'
 import { LoadError } from '../../../components/LoadError/LoadError'
 import { useAction } from '../../../hooks/useAction'
 import { t } from '../../../i18n'
+import { ModalFooter } from '../../../components/ModalFooter/ModalFooter'
 
 const contentError = (content: string): string | null => zodErrors(GameNoticeModel, { content }).content ?? null
 
@@ -49,14 +50,7 @@ function EditNoticeModal({ gameId, notice, onClose, onSaved }: { gameId: number;
         <Text size="xs" c="dimmed">
           {t('编辑后的通知不会再次推送，发布时间将更新为当前时间。')}
         </Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('取消')}
-          </Button>
-          <Button loading={busy} onClick={() => void save()} data-testid="notice-edit-save">
-            {t('保存')}
-          </Button>
-        </Group>
+        <ModalFooter onCancel={onClose} confirmLabel={t('保存')} onConfirm={() => void save()} loading={busy} confirmTestId="notice-edit-save" />
       </Stack>
     </Modal>
   )
