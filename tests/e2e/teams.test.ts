@@ -233,7 +233,7 @@ describe.skipIf(!browserAvailable())('teams screen (Chromium)', () => {
         const textFile = path.join(tmpDir, 'notes.txt')
         await fs.writeFile(textFile, 'not an image')
         await pc.getByTestId('team-avatar-input').setInputFiles(textFile)
-        await pc.getByText('不支持的图片格式：text/plain').waitFor()
+        await pc.getByText('不支持此文件类型（text/plain）：请选择 PNG、GIF、JPEG、WebP、BMP 或 TIFF 图片').waitFor()
         const png = path.join(tmpDir, 'team.png')
         await sharp({ create: { width: 80, height: 80, channels: 3, background: { r: 240, g: 36, b: 36 } } })
           .png()

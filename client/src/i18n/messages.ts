@@ -8,6 +8,8 @@
 import { t } from './index'
 
 const PATTERNS: [RegExp, (m: RegExpMatchArray) => string][] = [
+  // The contract's half-English title for a wrong team invite code.
+  [/^Code 无效$/, () => t('邀请码无效')],
   [/^The value is required\.$/, () => t('此项为必填项')],
   [/^The \w+ field is required\.$/, () => t('此项为必填项')],
   [/^The field \w+ must be a string or array type with a minimum length of '(\d+)'\.$/, (m) => t('至少 {{min}} 个字符', { min: m[1] })],

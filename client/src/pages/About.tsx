@@ -24,7 +24,7 @@ export default function About() {
         <Stack gap="sm">
           <Title order={4}>
             {t('构建信息')}{' '}
-            <Badge color={official ? 'brand' : 'alert'} variant="light" data-testid="about-build-status">
+            <Badge color={official ? 'brand' : 'alert'} variant="light" tt="none" data-testid="about-build-status">
               {official ? t('官方构建') : t('非官方构建')}
             </Badge>
           </Title>

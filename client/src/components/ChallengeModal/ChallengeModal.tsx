@@ -53,7 +53,7 @@ type SubmitState =
   | { phase: 'idle' }
   | { phase: 'submitting' }
   | { phase: 'judging'; id: number; fallback: boolean }
-  | { phase: 'done'; id: number; status: AnswerResult }
+  | { phase: 'done'; id: number; status: AnswerResult; again?: boolean }
   | { phase: 'error'; message: string }
 
 /** Only same-origin paths and http(s) links are offered as attachments (no `javascript:` etc.). */
@@ -162,6 +162,7 @@ export function ChallengeModal({ gameId, challengeId, title, solved, onClose, re
                 gameId={gameId}
                 challengeId={challenge.id}
                 title={challenge.title}
+                alreadySolved={solved}
                 onAccepted={isContainerType(challenge.type) ? () => void releaseContainer(gameId, challenge.id, challenge.context.instanceEntry, revalidate) : undefined}
               />
             </>
@@ -199,7 +200,20 @@ async function releaseContainer(gameId: number, challengeId: number, entry: stri
   await refresh()
 }
 
-function FlagForm({ gameId, challengeId, title, onAccepted }: { gameId: number; challengeId: number; title: string; onAccepted?: () => void }) {
+function FlagForm({
+  gameId,
+  challengeId,
+  title,
+  alreadySolved = false,
+  onAccepted,
+}: {
+  gameId: number
+  challengeId: number
+  title: string
+  /** The team had solved it before this submission: a correct flag scores nothing new, and says so. */
+  alreadySolved?: boolean
+  onAccepted?: () => void
+}) {
   const [flag, setFlag] = useState('')
   const [state, setState] = useState<SubmitState>({ phase: 'idle' })
   const [shake, setShake] = useState(0)
@@ -232,8 +246,10 @@ function FlagForm({ gameId, challengeId, title, onAccepted }: { gameId: number; 
         onFallback: () => setState((s) => (s.phase === 'judging' && s.id === id ? { ...s, fallback: true } : s)),
       })
       const shown = status === 'CheatDetected' ? 'WrongAnswer' : status
-      setState({ phase: 'done', id, status: shown })
-      if (shown === 'Accepted') {
+      setState({ phase: 'done', id, status: shown, again: shown === 'Accepted' && alreadySolved })
+      if (shown === 'Accepted' && alreadySolved) {
+        setFlag('')
+      } else if (shown === 'Accepted') {
         markSolved(challengeId)
         onAccepted?.()
         setFlag('')
@@ -250,7 +266,7 @@ function FlagForm({ gameId, challengeId, title, onAccepted }: { gameId: number; 
   const busy = state.phase === 'submitting' || state.phase === 'judging'
   return (
     <Stack gap="sm">
-      {state.phase === 'done' && state.status === 'Accepted' && <Celebration />}
+      {state.phase === 'done' && state.status === 'Accepted' && !state.again && <Celebration />}
       <form
         onSubmit={(e) => {
           e.preventDefault()
@@ -295,6 +311,13 @@ function SubmitFeedback({ state }: { state: SubmitState }) {
     return (
       <Alert color="alert" variant="light" icon={<IconX size={16} />} data-testid="submit-result" data-status="Error">
         {state.message}
+      </Alert>
+    )
+  }
+  if (state.phase === 'done' && state.again) {
+    return (
+      <Alert color="brand" variant="light" icon={<IconCircleCheckFilled size={16} />} data-testid="submit-result" data-status="Accepted" data-again="true">
+        {t('答案正确，但你的队伍已经解出过这道题，本次提交不再计分。')}
       </Alert>
     )
   }

@@ -56,6 +56,12 @@ export function ScoreboardTable({ scoreboard, items, highlight, organizationRank
   useFlip(body, [items])
 
   return (
+    <>
+    {columns.length > 2 && (
+      <Text size="xs" c="dimmed" className={classes.scrollHint} data-testid="scoreboard-scroll-hint">
+        {t('← 左右滑动查看各题的解出情况 →')}
+      </Text>
+    )}
     <Table.ScrollContainer minWidth={480} type="native">
       <Table className={classes.table} highlightOnHover verticalSpacing={6} data-testid="scoreboard-table" stickyHeader={false}>
         <Table.Thead>
@@ -67,10 +73,10 @@ export function ScoreboardTable({ scoreboard, items, highlight, organizationRank
               {t('队伍')}
             </Table.Th>
             {showOrganization && <Table.Th rowSpan={2}>{t('参赛单位')}</Table.Th>}
-            <Table.Th rowSpan={2} style={{ textAlign: 'center' }}>
+            <Table.Th rowSpan={2} className={classes.numCol} style={{ textAlign: 'center' }}>
               {t('解题')}
             </Table.Th>
-            <Table.Th rowSpan={2} style={{ textAlign: 'right' }}>
+            <Table.Th rowSpan={2} className={classes.numCol} style={{ textAlign: 'right' }}>
               {t('总分')}
             </Table.Th>
             {groups.map((g) => {
@@ -88,7 +94,7 @@ export function ScoreboardTable({ scoreboard, items, highlight, organizationRank
           </Table.Tr>
           <Table.Tr>
             {columns.map((c) => (
-              <Table.Th key={c.id} className={classes.chalHead} title={t('{{title}} ({{score}} pts, {{solved}} 解)', { title: c.title, score: c.score, solved: c.solved })}>
+              <Table.Th key={c.id} className={classes.chalHead} title={t('{{title}}（{{score}} 分，{{solved}} 解）', { title: c.title, score: c.score, solved: c.solved })}>
                 <span className={classes.vertical}>{c.title}</span>
               </Table.Th>
             ))}
@@ -103,7 +109,7 @@ export function ScoreboardTable({ scoreboard, items, highlight, organizationRank
                 <Table.Td className={`${classes.sticky} ${classes.rankCol} ${classes.rank}`}>{organizationRank ? (item.organizationRank ?? '—') : item.rank}</Table.Td>
                 <Table.Td className={`${classes.sticky} ${classes.teamCol}`}>
                   <Group gap="xs" wrap="nowrap">
-                    <Avatar src={item.avatar ?? undefined} size={28} radius="xl" color="brand">
+                    <Avatar src={item.avatar ?? undefined} size={28} radius="xl" color="brand" className={classes.teamAvatar}>
                       {item.name.slice(0, 1)}
                     </Avatar>
                     <Tooltip label={item.bio || item.name} withArrow openDelay={300}>
@@ -123,7 +129,7 @@ export function ScoreboardTable({ scoreboard, items, highlight, organizationRank
                 <Table.Td style={{ textAlign: 'center' }} data-testid="scoreboard-solved">
                   {item.solvedCount}
                 </Table.Td>
-                <Table.Td className={classes.score} data-testid="scoreboard-score">
+                <Table.Td className={`${classes.score} ${classes.numCol}`} data-testid="scoreboard-score">
                   {formatNumber(item.score)}
                 </Table.Td>
                 {columns.map((c) => (
@@ -137,6 +143,7 @@ export function ScoreboardTable({ scoreboard, items, highlight, organizationRank
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
+    </>
   )
 }
 

@@ -13,6 +13,7 @@ import { SsoIdentities } from './SsoIdentities'
 import { TwoFactor } from './TwoFactor'
 import { ApiTokens } from './ApiTokens'
 import { t } from '../../i18n'
+import { ROLE_LABELS } from '../../utils/roleLabels'
 
 interface DetailsValues {
   userName: string
@@ -100,7 +101,7 @@ function DetailsForm({ profile }: { profile: ProfileUserInfoModel }) {
           <Button variant="default" disabled={!form.isDirty() || busy} onClick={() => form.reset()}>
             {t('撤销')}
           </Button>
-          <Button type="submit" loading={busy} data-testid="profile-save">
+          <Button type="submit" loading={busy} disabled={!form.isDirty()} data-testid="profile-save">
             {t('保存')}
           </Button>
         </Group>
@@ -224,8 +225,8 @@ export default function Profile() {
     <Stack gap="lg" maw={880} mx="auto" data-testid="profile-page">
       <Group justify="space-between">
         <Title order={2}>{t('个人资料')}</Title>
-        <Badge variant="light" size="lg" data-testid="profile-role">
-          {profile.role}
+        <Badge variant="light" size="lg" tt="none" data-testid="profile-role" data-role={profile.role ?? ''}>
+          {profile.role ? ROLE_LABELS[profile.role] : null}
         </Badge>
       </Group>
       <Paper withBorder p="lg" radius="md">

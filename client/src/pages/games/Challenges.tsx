@@ -8,7 +8,7 @@ import { useMemo, useState } from 'react'
 import { Alert, Avatar, Button, Card, Grid, Group, SegmentedControl, SimpleGrid, Skeleton, Stack, Switch, Text, Title } from '@mantine/core'
 import { IconArrowLeft, IconTrophy } from '@tabler/icons-react'
 import { Link } from 'react-router-dom'
-import type { ChallengeTag } from '@flagwave/shared/enums'
+import type { ChallengeTag, ParticipationStatus } from '@flagwave/shared/enums'
 import type { GameNotice } from '@flagwave/shared/schemas/games'
 import type { ChallengeInfo } from '@flagwave/shared/schemas/scoreboard'
 import { useQuery } from '@tanstack/react-query'
@@ -25,6 +25,14 @@ import { useGameLive } from './useGameLive'
 import { t } from '../../i18n'
 
 const NO_NOTICES: GameNotice[] = []
+
+/** Why a team that is not accepted cannot play, in its own words (the API's title covers them all). */
+const NOT_PLAYING: Partial<Record<ParticipationStatus, string>> = {
+  Pending: t('你的队伍正在等待审核，审核通过后即可进入比赛。'),
+  Rejected: t('你的队伍的报名未通过审核。'),
+  Suspended: t('你的队伍已被禁赛。'),
+  Unsubmitted: t('你尚未报名这场比赛。'),
+}
 
 export default function Challenges() {
   const gameId = useGameId()
@@ -53,7 +61,9 @@ export default function Challenges() {
         {error ? (
           <Alert color="alert" variant="light" title={t('无法进入比赛')} data-testid="challenges-error">
             <Stack gap="xs" align="flex-start">
-              <Text size="sm">{error.message}</Text>
+              <Text size="sm" data-testid="challenges-error-message">
+                {(game && NOT_PLAYING[game.status]) ?? error.message}
+              </Text>
               <Button component={Link} to={`/games/${gameId}`} variant="light" size="xs" leftSection={<IconArrowLeft size={14} />}>
                 {t('返回比赛详情')}
               </Button>

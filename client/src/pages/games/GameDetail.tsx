@@ -151,6 +151,11 @@ function Participation({ game, onChanged }: { game: DetailedGameInfoModel; onCha
         )}
       </Group>
 
+      {game.status === 'Pending' && (
+        <Alert color="yellow" variant="light" p="xs" data-testid="game-pending">
+          {t('报名已提交，正在等待管理员审核；审核通过后即可进入比赛。')}
+        </Alert>
+      )}
       {game.status === 'Rejected' && (
         <Alert color="alert" variant="light" p="xs">
           {t('报名未通过审核，可以修改后重新报名。')}
@@ -226,7 +231,10 @@ function JoinModal({ game, opened, onClose, onJoined }: { game: DetailedGameInfo
         organization: needsOrg ? organization : null,
         inviteCode: game.inviteCodeRequired ? inviteCode.trim() : null,
       })
-      notifySuccess(game.status === 'Rejected' ? t('已重新报名') : t('报名成功'))
+      // A game with review leaves the team pending: say so rather than a bare success.
+      const after = await gameApi.detail(game.id).catch(() => null)
+      if (after?.status === 'Pending') notifySuccess(t('报名已提交，请等待管理员审核'), game.status === 'Rejected' ? t('已重新报名') : t('报名成功'))
+      else notifySuccess(game.status === 'Rejected' ? t('已重新报名') : t('报名成功'))
       onClose()
       onJoined()
     })

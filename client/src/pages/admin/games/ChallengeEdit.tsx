@@ -235,7 +235,7 @@ function ChallengeForm({ gameId, challenge }: { gameId: number; challenge: Chall
               <Button variant="default" disabled={!dirty || busy !== null} onClick={() => form.reset()} data-testid="challenge-reset">
                 {t('撤销更改')}
               </Button>
-              <Button type="submit" leftSection={<IconDeviceFloppy size={16} />} loading={busy === 'save'} disabled={busy === 'delete'} data-testid="challenge-save">
+              <Button type="submit" leftSection={<IconDeviceFloppy size={16} />} loading={busy === 'save'} disabled={!dirty || busy === 'delete'} data-testid="challenge-save">
                 {t('保存')}
               </Button>
             </Group>

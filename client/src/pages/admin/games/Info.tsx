@@ -249,7 +249,7 @@ function InfoForm({ game }: { game: GameInfoModel }) {
                 <Button variant="default" disabled={!dirty || busy !== null} onClick={() => form.reset()} data-testid="game-info-reset">
                   {t('撤销更改')}
                 </Button>
-                <Button type="submit" leftSection={<IconDeviceFloppy size={16} />} loading={busy === 'save'} disabled={busy === 'delete'} data-testid="game-info-save">
+                <Button type="submit" leftSection={<IconDeviceFloppy size={16} />} loading={busy === 'save'} disabled={!dirty || busy === 'delete'} data-testid="game-info-save">
                   {t('保存')}
                 </Button>
               </Group>
