@@ -19,7 +19,8 @@ export function UserMenu() {
         <Button component={Link} to={`/account/login${from}`} variant="default" size="sm" data-testid="nav-login">
           {t('登录')}
         </Button>
-        <Button component={Link} to="/account/register" size="sm" data-testid="nav-register">
+        {/* Phones: the header has no room for both; the sign-in page links to registration. */}
+        <Button component={Link} to="/account/register" size="sm" visibleFrom="xs" data-testid="nav-register">
           {t('注册')}
         </Button>
       </Group>
