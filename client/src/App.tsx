@@ -4,8 +4,6 @@
  */
 import { useEffect } from 'react'
 import { MantineProvider } from '@mantine/core'
-import { ModalsProvider } from '@mantine/modals'
-import { Notifications } from '@mantine/notifications'
 import { createBrowserRouter, RouterProvider } from 'react-router-dom'
 import { REFRESH_INTERVAL_MS } from '@flagwave/shared/limits'
 import { QueryClientProvider, useQuery } from '@tanstack/react-query'
@@ -15,7 +13,9 @@ import { queryClient } from './api/queryClient'
 import { startRealtime } from './realtime/dispatch'
 import { routes } from './routes'
 import { profileQuery, useSession } from './stores/session'
-import { colorSchemeManager, DEFAULT_COLOR_SCHEME, MODALS_PROPS, NOTIFICATIONS_PROPS, theme } from './theme'
+import { colorSchemeManager, DEFAULT_COLOR_SCHEME, theme } from './theme'
+import { NotificationsHost } from './components/NotificationsHost/NotificationsHost'
+import { ModalsHost } from './components/ConfirmDialog/modalsHost'
 
 const router = createBrowserRouter(routes)
 
@@ -41,12 +41,11 @@ export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <MantineProvider theme={theme} colorSchemeManager={colorSchemeManager} defaultColorScheme={DEFAULT_COLOR_SCHEME}>
-        <Notifications {...NOTIFICATIONS_PROPS} />
-        <ModalsProvider {...MODALS_PROPS}>
-          <SessionSync />
-          <ConfigSync />
-          <RouterProvider router={router} />
-        </ModalsProvider>
+        <NotificationsHost />
+        <SessionSync />
+        <ConfigSync />
+        <RouterProvider router={router} />
+        <ModalsHost />
       </MantineProvider>
     </QueryClientProvider>
   )

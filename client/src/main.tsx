@@ -3,10 +3,16 @@ import { createRoot } from 'react-dom/client'
 import '@mantine/core/styles.css'
 import '@mantine/notifications/styles.css'
 import './global.css'
-import { App } from './App'
+import { languageReady } from './i18n'
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-)
+// The application's modules call t() as they load (constants, labels): they are imported only
+// after the active language's dictionary has arrived (i18n/index.ts).
+void languageReady
+  .then(() => import('./App'))
+  .then(({ App }) =>
+    createRoot(document.getElementById('root')!).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    ),
+  )

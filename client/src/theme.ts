@@ -7,13 +7,13 @@ import {
   createTheme,
   localStorageColorSchemeManager,
   Loader,
-  Modal,
   Notification,
   type MantineColorsTuple,
   type MantineColorScheme,
 } from '@mantine/core'
 import type { NotificationsProps } from '@mantine/notifications'
 import type { ModalsProviderProps } from '@mantine/modals'
+import { t } from './i18n'
 
 /** Teal-green primary palette (shade 4 is the brand colour). */
 const brand: MantineColorsTuple = [
@@ -71,7 +71,8 @@ export const theme = createTheme({
   components: {
     Loader: Loader.extend({ defaultProps: { type: 'bars' } }),
     Notification: Notification.extend({ defaultProps: { withCloseButton: false } }),
-    Modal: Modal.extend({ defaultProps: MODAL_SETTINGS }),
+    // A plain object rather than Modal.extend(): importing Modal here would put it on the first page.
+    Modal: { defaultProps: MODAL_SETTINGS },
   },
   other: {
     bottomPanelHeight: BOTTOM_PANEL_HEIGHT,
@@ -93,8 +94,8 @@ export const NOTIFICATIONS_PROPS = {
   transitionDuration: 250,
 } as const satisfies NotificationsProps
 
-/** docs/compatibility.md#interface-basics, #client-constants: Chinese confirm/cancel labels and the modal behaviour above. */
+/** docs/compatibility.md#interface-basics, #client-constants: confirm/cancel labels in the interface language and the modal behaviour above. */
 export const MODALS_PROPS = {
-  labels: { confirm: '确认', cancel: '取消' },
+  labels: { confirm: t('确认'), cancel: t('取消') },
   modalProps: MODAL_SETTINGS,
 } as const satisfies Omit<ModalsProviderProps, 'children'>

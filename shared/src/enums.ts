@@ -72,6 +72,16 @@ export const answerResultText: Record<AnswerResult, string> = {
   CheatDetected: '作弊检测',
 }
 
+/** Chinese names of roles and participation states for audit messages: the log reads as text, not enum names. */
+export const roleText: Record<Role, string> = { Banned: '已封禁', User: '用户', Monitor: '监视者', Admin: '管理员' }
+export const participationStatusText: Record<ParticipationStatus, string> = {
+  Pending: '待审核',
+  Accepted: '已通过',
+  Rejected: '未通过',
+  Suspended: '已禁赛',
+  Unsubmitted: '未提交',
+}
+
 export const roleRank = (role: Role): number => Role.indexOf(role)
 
 export const isContainerType = (type: ChallengeType): boolean => (ChallengeType.indexOf(type) & 1) === 1

@@ -295,7 +295,7 @@ describe('PUT /api/admin/participation/{id}/{status}', () => {
     const instances = await em().find(GameInstance, { participation: part.id }, { orderBy: { challenge: { id: 'asc' } } })
     expect(instances.map((i) => (i.challenge as { id: number }).id)).toEqual([c1.id, c2.id])
     expect(instances.every((i) => !i.isLoaded && i.dynamicFlag === null)).toBe(true)
-    const logs = await em().getConnection().execute(`select user_name from logs where message like ?`, [`%${p.team.name}%Pending → Accepted%`])
+    const logs = await em().getConnection().execute(`select user_name from logs where message like ?`, [`%${p.team.name}%待审核 → 已通过%`])
     expect(logs).toEqual([{ user_name: 'Admin' }])
 
     // re-accepting (e.g. after a suspension) keeps the instances and refreshes the board again

@@ -87,7 +87,7 @@ describe.skipIf(!browserAvailable())('account screens (Chromium)', () => {
         await page.getByTestId('profile-page').waitFor()
         await expect(page.getByTestId('user-menu-name').textContent()).resolves.toBe(userName)
         await expect(page.getByTestId('profile-email').textContent()).resolves.toBe(email)
-        await expect(page.getByTestId('profile-role').textContent()).resolves.toBe('User')
+        await expect(page.getByTestId('profile-role').textContent()).resolves.toBe('用户')
 
         // Edit the profile; the values survive a reload.
         const bio = `e2e bio ${suffix}`

@@ -147,7 +147,9 @@ describe.skipIf(!browserAvailable())('admin game editing (Chromium)', () => {
         await page.getByTestId('blood-bonus-second').fill('5.5')
         await page.getByTestId('blood-bonus-third').fill('0.1')
         const expectedBonus = encodeBloodBonus(100, 55, 1)
-        await page.waitForFunction((value) => document.querySelector('[data-testid="blood-bonus-encoded"]')?.textContent === String(value), expectedBonus)
+        await page.waitForFunction((value) => document.querySelector('[data-testid="blood-bonus-encoded"]')?.getAttribute('data-encoded') === String(value), expectedBonus)
+        // Shown in points, not as the packed value.
+        await expect(page.getByTestId('blood-bonus-encoded').textContent()).resolves.toBe('例如 100 分的题目：一血得 110 分，二血 105.5 分，三血 100.1 分')
         // Move the end one day later with the date-time picker (local time, sent as UTC).
         const endBefore = await page.getByTestId('game-info-end').getAttribute('data-value')
         const newEnd = dayjs(endBefore!).add(1, 'day')

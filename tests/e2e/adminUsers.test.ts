@@ -104,8 +104,8 @@ describe.skipIf(!browserAvailable())('admin users, teams and files (Chromium)', 
         await search(page, t1)
         await expect(page.locator('[data-testid="admin-user-row"]').count()).resolves.toBe(1)
         await row(page, t1).getByTestId('user-role-select').click()
-        await page.getByRole('option', { name: '监视者 (Monitor)' }).click()
-        await page.getByText(`${t1} 的角色已改为 Monitor`).waitFor()
+        await page.getByRole('option', { name: '监视者', exact: true }).click()
+        await page.getByText(`${t1} 的角色已改为 监视者`).waitFor()
         await row(page, t1).and(page.locator('[data-role="Monitor"]')).waitFor()
         expect((await userByName(t1))?.role).toBe('Monitor')
 

@@ -122,6 +122,8 @@ describe.skipIf(!browserAvailable())('playing a game (Chromium)', () => {
         await screenshot(pageA, 'play-02-a-board')
         await card(pageA, warmup.id).click()
         await pageA.getByTestId('challenge-content').waitFor()
+        // The flag input has the focus as soon as the challenge opens: type, Enter.
+        await expect.poll(() => pageA.evaluate(() => document.activeElement?.getAttribute('data-testid')), { timeout: 10_000 }).toBe('flag-input')
         await expect(pageA.getByTestId('challenge-modal-title').textContent()).resolves.toBe('Warmup')
         await expect(pageA.getByTestId('challenge-hints').textContent()).resolves.toContain('看看源代码')
         const href = await pageA.getByTestId('challenge-attachment').getAttribute('href')

@@ -55,7 +55,7 @@ describe.skipIf(!browserAvailable())('single sign-on (Chromium)', () => {
         await page.waitForURL(`${origin()}/account/profile`)
         await page.getByTestId('user-menu').waitFor()
         await expect(page.getByTestId('sso-linked-campus').textContent()).resolves.toContain('zoe@campus.example')
-        await expect(page.getByTestId('profile-role').textContent()).resolves.toBe('User')
+        await expect(page.getByTestId('profile-role').textContent()).resolves.toBe('用户')
 
         // Unlink from the profile; the link button takes its place.
         await page.getByTestId('sso-unlink-campus').click()

@@ -233,7 +233,7 @@ describe.skipIf(!browserAvailable())('teams screen (Chromium)', () => {
         const textFile = path.join(tmpDir, 'notes.txt')
         await fs.writeFile(textFile, 'not an image')
         await pc.getByTestId('team-avatar-input').setInputFiles(textFile)
-        await pc.getByText('不支持的图片格式：text/plain').waitFor()
+        await pc.getByText('不支持此文件类型（text/plain）：请选择 PNG、GIF、JPEG、WebP、BMP 或 TIFF 图片').waitFor()
         const png = path.join(tmpDir, 'team.png')
         await sharp({ create: { width: 80, height: 80, channels: 3, background: { r: 240, g: 36, b: 36 } } })
           .png()
@@ -272,6 +272,13 @@ describe.skipIf(!browserAvailable())('teams screen (Chromium)', () => {
         await screenshot(pc, 'teams-11-locked-error')
         await pc.keyboard.press('Escape')
         await pc.getByTestId('invite-box').waitFor({ state: 'detached' })
+        // Reopened after a reload, the locked team's dialog offers no invite code (joining would fail).
+        await pc.reload()
+        await card(pc, renamed).getByTestId('team-locked').waitFor()
+        await card(pc, renamed).getByTestId('team-manage').click()
+        await pc.getByTestId('team-manage-modal').getByText('队伍正在参加比赛，比赛结束前无法变动成员或解散队伍。').waitFor()
+        await expect(pc.getByTestId('invite-box').count()).resolves.toBe(0)
+        await pc.keyboard.press('Escape')
 
         // Locked: a member cannot leave either.
         const pm = await openTeams(sm, member)

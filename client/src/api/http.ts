@@ -6,26 +6,30 @@
  * - No default timeout (docs/compatibility.md#client-constants); callers may pass an AbortSignal and/or `timeoutMs`.
  * - Success bodies: empty (→ undefined), JSON (objects, arrays, string/number literals) or text.
  *   When a zod `schema` from `@flagwave/shared` is given, the body is parsed with it.
- * - Failures become an `ApiError` whose message is the error body's `title` (shown verbatim)
+ * - Requests carry the interface language in Accept-Language, so titles come back in it
+ *   (docs/architecture.md#languages). Failures become an `ApiError` whose message is the error
+ *   body's `title` (contract texts mapped by i18n/messages.ts)
  *   and whose `bodyStatus` is the body's `status` (which may differ from the HTTP code);
  *   without a title the generic client messages of docs/compatibility.md#client-error-messages are used.
  */
 import type { z } from 'zod'
+import { locale, t } from '../i18n'
+import { apiMessage } from '../i18n/messages'
 
 /** docs/compatibility.md#client-error-messages generic client errors. */
 export type ClientErrorKind = 'badRequest' | 'badResponse' | 'network' | 'timeout' | 'cancelled' | 'invalidUrl'
 
 export const CLIENT_ERROR_MESSAGES: Record<ClientErrorKind, string> = {
-  badRequest: '请求错误',
-  badResponse: '服务器响应异常',
-  network: '网络错误，请检查网络连接',
-  timeout: '请求超时',
-  cancelled: '请求已取消',
-  invalidUrl: '无效的请求地址',
+  badRequest: t('请求错误'),
+  badResponse: t('服务器响应异常'),
+  network: t('网络错误，请检查网络连接'),
+  timeout: t('请求超时'),
+  cancelled: t('请求已取消'),
+  invalidUrl: t('无效的请求地址'),
 }
 
 /** docs/compatibility.md#rate-limits: the reference client shows a fixed "too frequent" toast for every 429. */
-const TOO_MANY_REQUESTS_MESSAGE = '操作过于频繁，请稍后再试'
+const TOO_MANY_REQUESTS_MESSAGE = t('操作过于频繁，请稍后再试')
 
 export class ApiError extends Error {
   override name = 'ApiError'
@@ -141,7 +145,7 @@ export function errorFromResponse(response: Response, body: unknown, textAsMessa
   const bodyStatus = typeof record?.status === 'number' ? record.status : null
   const kind: ClientErrorKind = response.status >= 500 ? 'badResponse' : 'badRequest'
   const text = textAsMessage && typeof body === 'string' && body.length < 200 && body.trim() ? body.trim() : null
-  const message = response.status === 429 ? TOO_MANY_REQUESTS_MESSAGE : (title ?? text ?? CLIENT_ERROR_MESSAGES[kind])
+  const message = response.status === 429 ? TOO_MANY_REQUESTS_MESSAGE : ((title && apiMessage(title)) ?? text ?? CLIENT_ERROR_MESSAGES[kind])
   return new ApiError(kind, message, response.status, bodyStatus, body)
 }
 
@@ -158,7 +162,7 @@ export function lenientBody(text: string): unknown {
 /** `fetch` for requests made outside `http` (raw bodies): transport failures become ApiErrors. */
 export async function fetchOrThrow(url: URL, init: RequestInit & { signal?: AbortSignal }): Promise<Response> {
   try {
-    return await fetch(url, { credentials: 'same-origin', ...init })
+    return await fetch(url, { credentials: 'same-origin', ...init, headers: { 'Accept-Language': locale, ...(init.headers as Record<string, string> | undefined) } })
   } catch (cause) {
     throw transportError(cause, init.signal)
   }
@@ -171,7 +175,7 @@ async function request<S extends z.ZodType | undefined = undefined>(
   options: RequestOptions<S> = {},
 ): Promise<Result<S>> {
   const url = buildUrl(path, options.query)
-  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers }
+  const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': locale, ...options.headers }
   let body: BodyInit | undefined
   if (options.form) {
     body = options.form

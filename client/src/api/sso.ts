@@ -2,6 +2,7 @@
 import { z } from 'zod'
 import { SsoAdminModel, SsoIdentityModel, SsoInfoModel, SsoLinkResponse, SsoProviderAdminModel, type SsoProviderCreateInput, type SsoProviderInput } from '@flagwave/shared/schemas/sso'
 import { http } from './http'
+import { t } from '../i18n'
 
 const provider = (id: string) => encodeURIComponent(id)
 
@@ -23,17 +24,17 @@ export const ssoApi = {
 
 /** What the sign-in page and the profile say for each `?ssoError=` code. */
 export const SSO_ERROR_MESSAGES: Record<string, string> = {
-  unknown_provider: '该登录方式不存在或已停用',
-  provider_unavailable: '登录服务暂时不可用，请稍后再试',
-  invalid_state: '登录请求无效或已过期，请重新登录',
-  denied: '登录服务拒绝了请求或已取消',
-  exchange_failed: '登录服务的应答无效，请重新登录',
-  email_unverified: '登录服务未验证你的邮箱，无法关联或创建账户',
-  email_domain: '该邮箱域名不允许登录',
-  registration_disabled: '注册功能已禁用，请联系管理员',
-  pending_approval: '账户等待管理员审核',
-  banned: '用户已被禁用',
-  identity_taken: '该外部账户已关联其他用户',
-  already_linked: '你已关联该登录方式',
-  account_conflict: '无法关联已有账户，请先用密码登录后在个人资料中关联',
+  unknown_provider: t('该登录方式不存在或已停用'),
+  provider_unavailable: t('登录服务暂时不可用，请稍后再试'),
+  invalid_state: t('登录请求无效或已过期，请重新登录'),
+  denied: t('登录服务拒绝了请求或已取消'),
+  exchange_failed: t('登录服务的应答无效，请重新登录'),
+  email_unverified: t('登录服务未验证你的邮箱，无法关联或创建账户'),
+  email_domain: t('该邮箱域名不允许登录'),
+  registration_disabled: t('注册功能已禁用，请联系管理员'),
+  pending_approval: t('账户等待管理员审核'),
+  banned: t('用户已被禁用'),
+  identity_taken: t('该外部账户已关联其他用户'),
+  already_linked: t('你已关联该登录方式'),
+  account_conflict: t('无法关联已有账户，请先用密码登录后在个人资料中关联'),
 }

@@ -3,6 +3,7 @@ import type { Role } from '@flagwave/shared/enums'
 import { FullScreenLoader } from '../components/FullScreenLoader/FullScreenLoader'
 import { StatusScreen } from '../components/StatusScreen/StatusScreen'
 import { hasRole, useSession } from '../stores/session'
+import { t } from '../i18n'
 
 export interface WithRoleProps {
   /** Minimum role (docs/compatibility.md#sessions-and-roles order: Banned < User < Monitor < Admin). */
@@ -25,7 +26,7 @@ export function WithRole({ role }: WithRoleProps) {
 
   if (status === 'unknown') return <FullScreenLoader />
   if (!profile) return <Navigate to={loginUrl(location.pathname, location.search)} replace />
-  if (!hasRole(profile.role, role)) return <StatusScreen code="403" title="无权访问" description="当前账户没有访问此页面的权限" testId="forbidden" />
+  if (!hasRole(profile.role, role)) return <StatusScreen code="403" title={t('无权访问')} description={t('当前账户没有访问此页面的权限')} testId="forbidden" />
   return <Outlet />
 }
 

@@ -1,8 +1,9 @@
 import { Anchor, Badge, Paper, Stack, Table, Text, Title } from '@mantine/core'
 import { BUILD, isOfficialBuild } from '../build'
 import { platformName, useGlobalConfig } from '../api/globalConfig'
+import { t } from '../i18n'
 
-const unknown = (value: string) => (value ? value : <Text span c="dimmed">unknown</Text>)
+const unknown = (value: string) => (value ? value : <Text span c="dimmed">{t('未知')}</Text>)
 
 /** About: the platform, its compatibility and the build information. */
 export default function About() {
@@ -17,17 +18,17 @@ export default function About() {
         <Text c="dimmed">{config.slogan}</Text>
       </Stack>
       <Text>
-        本平台由 Flagwave 驱动：一个实时优先的 CTF 竞赛平台，与 GZ::CTF 的接口保持兼容。比赛公告、积分榜与提交结果通过实时连接推送，网络中断时自动回退为定时刷新。
+        {t('本平台由 Flagwave 驱动：一个实时优先的 CTF 竞赛平台，与 GZ::CTF 的接口保持兼容。比赛公告、积分榜与提交结果通过实时连接推送，网络中断时自动回退为定时刷新。')}
       </Text>
       <Paper withBorder p="md" radius="md">
         <Stack gap="sm">
           <Title order={4}>
-            构建信息{' '}
-            <Badge color={official ? 'brand' : 'alert'} variant="light" data-testid="about-build-status">
-              {official ? 'official' : 'unofficial'}
+            {t('构建信息')}{' '}
+            <Badge color={official ? 'brand' : 'alert'} variant="light" tt="none" data-testid="about-build-status">
+              {official ? t('官方构建') : t('非官方构建')}
             </Badge>
           </Title>
-          <Table withRowBorders={false} ff="monospace" fz="sm">
+          <Table withRowBorders={false} ff="monospace" fz="sm" translate="no">
             <Table.Tbody>
               <Table.Tr>
                 <Table.Td w={140}>tag</Table.Td>
@@ -50,11 +51,11 @@ export default function About() {
         </Stack>
       </Paper>
       <Text size="sm" c="dimmed">
-        接口规范参考{' '}
+        {t('接口规范参考')}{' '}
         <Anchor href="https://github.com/GZTimeWalker/GZCTF" target="_blank" rel="noreferrer">
-          GZ::CTF
+          {'GZ::CTF'}
         </Anchor>
-        。
+        {t('。')}
       </Text>
     </Stack>
   )

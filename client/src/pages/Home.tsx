@@ -6,6 +6,7 @@ import { pinnedFirst, postsApi } from '../api/posts'
 import { queryKeys } from '../api/queryKeys'
 import { PostItem } from '../components/PostItem/PostItem'
 import { platformName, useGlobalConfig } from '../api/globalConfig'
+import { t } from '../i18n'
 
 /** Home: the platform's name and slogan and the latest posts (GET /api/posts/latest), pinned first. */
 export default function Home() {
@@ -29,10 +30,10 @@ export default function Home() {
       ) : posts && posts.length > 0 ? (
         <Stack gap="md" data-testid="latest-posts">
           <Group justify="space-between">
-            <Title order={3}>最新文章</Title>
+            <Title order={3}>{t('最新文章')}</Title>
             <Anchor component={Link} to="/posts" size="sm" data-testid="home-all-posts">
               <Group gap={4}>
-                全部文章
+                {t('全部文章')}
                 <IconArrowRight size={14} />
               </Group>
             </Anchor>
@@ -44,7 +45,7 @@ export default function Home() {
       ) : (
         <Stack align="center" gap="xs" py="xl" c="dimmed" data-testid="posts-empty" data-error={error ? 'true' : 'false'}>
           <IconNews size={48} stroke={1.2} />
-          <Text c="dimmed">暂无公告</Text>
+          <Text c="dimmed">{t('暂无公告')}</Text>
         </Stack>
       )}
     </Stack>

@@ -19,6 +19,7 @@ import { clearPrivateData, queryClient } from '../api/queryClient'
 import { queryKeys } from '../api/queryKeys'
 import { ApiError } from '../api/http'
 import { restartHubs } from '../realtime/hub'
+import { t } from '../i18n'
 
 type SessionStatus = 'unknown' | 'authenticated' | 'anonymous'
 
@@ -41,7 +42,7 @@ interface SessionState {
 
 const cachedProfile = queryClient.getQueryData<ProfileUserInfoModel>(queryKeys.profile) ?? null
 
-const ACCOUNT_DISABLED_MESSAGE = '账户已被禁用'
+const ACCOUNT_DISABLED_MESSAGE = t('账户已被禁用')
 
 export const useSession = create<SessionState>((set, get) => ({
   profile: cachedProfile,

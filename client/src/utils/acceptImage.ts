@@ -1,5 +1,6 @@
 import { IMAGE_MAX_BYTES, IMAGE_MIME_TYPES } from '@flagwave/shared/limits'
 import { notifyError } from './notify'
+import { formatNumber, t } from '../i18n'
 
 const ACCEPTED = IMAGE_MIME_TYPES as readonly string[]
 
@@ -9,11 +10,12 @@ const ACCEPTED = IMAGE_MIME_TYPES as readonly string[]
  */
 export function acceptImage(file: File, failureTitle: string): boolean {
   if (!ACCEPTED.includes(file.type)) {
-    notifyError(new Error(`不支持的图片格式：${file.type || '未知'}`), failureTitle)
+    notifyError(new Error(t('不支持此文件类型（{{type}}）：请选择 PNG、GIF、JPEG、WebP、BMP 或 TIFF 图片', { type: file.type || t('未知') })), failureTitle)
     return false
   }
   if (file.size > IMAGE_MAX_BYTES) {
-    notifyError(new Error('文件过大'), failureTitle)
+    const mb = (bytes: number) => formatNumber(Math.round((bytes / 1024 / 1024) * 10) / 10)
+    notifyError(new Error(t('图片为 {{size}} MB，超过了 {{max}} MB 的上限', { size: mb(file.size), max: mb(IMAGE_MAX_BYTES) })), failureTitle)
     return false
   }
   return true

@@ -1,8 +1,9 @@
 /**
- * Form validation from the shared zod schemas, so forms show exactly the server's messages
- * (docs/compatibility.md#shapes). `zodValidate(schema)` is a @mantine/form `validate` function.
+ * Form validation from the shared zod schemas, so forms check exactly what the server checks
+ * (docs/compatibility.md#shapes), with its messages in the interface language (docs/architecture.md#languages). `zodValidate(schema)` is a @mantine/form `validate` function.
  */
 import type { z } from 'zod'
+import { apiMessage } from '../i18n/messages'
 
 export type FormErrors = Record<string, string>
 
@@ -12,7 +13,7 @@ export function zodErrors(schema: z.ZodType, values: unknown): FormErrors {
   const errors: FormErrors = {}
   for (const issue of result.error.issues) {
     const key = issue.path.map(String).join('.')
-    errors[key] ??= issue.message
+    errors[key] ??= apiMessage(issue.message)
   }
   return errors
 }

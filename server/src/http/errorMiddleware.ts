@@ -2,9 +2,11 @@
  * Maps every thrown error to the contract's error body. Client mistakes are AppErrors (or
  * Koa/http-errors with a 4xx status); anything else is a real 500: its stack is logged with
  * the request id, and the body carries that id so a report can be matched to the log line.
+ * Titles follow the caller's Accept-Language here and nowhere else (lib/errorTitles.ts).
  */
 import type { Middleware } from 'koa'
 import { AppError, problemType } from '../lib/errors.js'
+import { localizedTitle } from '../lib/errorTitles.js'
 import { StorageUnavailableError } from '../storage/blobStore.js'
 
 /** How soon a client may try again after the store was unreachable (seconds). */
@@ -23,7 +25,7 @@ export function errorMiddleware(): Middleware {
           ctx.type = 'application/problem+json'
           ctx.body = { type: problemType(err.status), title: err.title, status: err.status, traceId: ctx.state.requestId }
         } else {
-          const body: Record<string, unknown> = { title: err.title }
+          const body: Record<string, unknown> = { title: localizedTitle(err.title, ctx.get('Accept-Language') || undefined) }
           if (err.body.data !== undefined) body.data = err.body.data
           body.status = err.bodyStatus
           if (err.body.extra) Object.assign(body, err.body.extra)
@@ -36,7 +38,7 @@ export function errorMiddleware(): Middleware {
         ;(ctx.state.log ?? ctx.services.log).warn({ err, cause: err.cause, requestId: ctx.state.requestId }, 'storage unavailable')
         ctx.status = 503
         ctx.set('Retry-After', STORAGE_RETRY_AFTER)
-        ctx.body = { title: '存储服务暂不可用', status: 503 }
+        ctx.body = { title: localizedTitle('存储服务暂不可用', ctx.get('Accept-Language') || undefined), status: 503 }
         return
       }
       const status = e.status ?? e.statusCode
@@ -48,7 +50,7 @@ export function errorMiddleware(): Middleware {
       }
       ;(ctx.state.log ?? ctx.services.log).error({ err, requestId: ctx.state.requestId }, 'unhandled error')
       ctx.status = 500
-      ctx.body = { title: '服务器内部错误', status: 500, requestId: ctx.state.requestId }
+      ctx.body = { title: localizedTitle('服务器内部错误', ctx.get('Accept-Language') || undefined), status: 500, requestId: ctx.state.requestId }
     }
   }
 }

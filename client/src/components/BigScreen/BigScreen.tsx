@@ -19,6 +19,8 @@ import { BloodBanner, type BloodEvent } from './BloodBanner'
 import { useAutoScroll } from './useAutoScroll'
 import { useFlip } from './useFlip'
 import classes from './BigScreen.module.css'
+import { t } from '../../i18n'
+import { markdownToText } from '../../utils/markdownText'
 
 const ScoreTimeline = lazy(() => import('../ScoreTimeline/ScoreTimeline'))
 
@@ -36,6 +38,13 @@ export interface BigScreenProps {
   message?: string | null
   /** The user hub's connection state (exposed as `data-realtime`). */
   realtime?: string
+}
+
+/** A feed line: the notice's text as it reads (Markdown markup removed, as in the toasts), cut on that text. */
+const FEED_TEXT_MAX = 140
+function feedText(content: string): string {
+  const text = markdownToText(content).replace(/\s+/g, ' ')
+  return text.length > FEED_TEXT_MAX ? `${text.slice(0, FEED_TEXT_MAX)}…` : text
 }
 
 export function BigScreen({ gameId, title, start, end, scoreboard, notices, banner, onBannerDone, message, realtime }: BigScreenProps) {
@@ -69,20 +78,20 @@ export function BigScreen({ gameId, title, start, end, scoreboard, notices, bann
 
       {!scoreboard ? (
         <div className={classes.waiting} data-testid="bigscreen-waiting">
-          <div style={{ fontSize: '1.6em' }}>{message ?? '正在加载积分榜…'}</div>
+          <div style={{ fontSize: '1.6em' }}>{message ?? t('正在加载积分榜…')}</div>
           {phase === 'upcoming' && <div className={classes.waitingCountdown}>{formatDuration(Date.parse(start) - now)}</div>}
         </div>
       ) : (
         <div className={classes.body}>
           <section className={`${classes.panel} ${classes.ranking}`}>
             <div className={classes.headRow}>
-              <span style={{ textAlign: 'center' }}>排名</span>
-              <span>队伍</span>
-              <span style={{ textAlign: 'center' }}>解题</span>
-              <span style={{ textAlign: 'right' }}>得分</span>
+              <span style={{ textAlign: 'center' }}>{t('排名')}</span>
+              <span>{t('队伍')}</span>
+              <span style={{ textAlign: 'center' }}>{t('解题')}</span>
+              <span style={{ textAlign: 'right' }}>{t('得分')}</span>
             </div>
             <div className={classes.list} ref={list} data-testid="bigscreen-list">
-              {items.length === 0 && <div className={classes.waiting}>暂无队伍</div>}
+              {items.length === 0 && <div className={classes.waiting}>{t('暂无队伍')}</div>}
               {items.map((item) => (
                 <div
                   key={item.id}
@@ -121,18 +130,18 @@ export function BigScreen({ gameId, title, start, end, scoreboard, notices, bann
           </section>
           <aside className={classes.side}>
             <section className={classes.panel}>
-              <div className={classes.sideTitle}>TOP 10</div>
+              <div className={classes.sideTitle}>{t('前 10 名')}</div>
               <Suspense fallback={<div style={{ height: '32vh' }} />}>
                 <ScoreTimeline timeLines={scoreboard.timeLines.all ?? []} start={start} end={end} now={now} height={Math.max(220, Math.round(window.innerHeight * 0.34))} large dark />
               </Suspense>
             </section>
             <section className={`${classes.panel} ${classes.feed}`} data-testid="bigscreen-feed">
-              <div className={classes.sideTitle}>动态</div>
-              {feed.length === 0 && <div style={{ opacity: 0.5 }}>暂无动态</div>}
+              <div className={classes.sideTitle}>{t('动态')}</div>
+              {feed.length === 0 && <div style={{ opacity: 0.5 }}>{t('暂无动态')}</div>}
               {feed.map((n) => (
                 <div key={n.id} className={classes.feedItem} style={{ ['--feed-color' as string]: isBlood(n.type) ? BLOOD_META[n.type].color : '#1de9b6' }}>
                   <span className={classes.feedTime}>{dayjs(n.time).format('HH:mm:ss')}</span>
-                  {n.content.length > 140 ? `${n.content.slice(0, 140)}…` : n.content}
+                  <span data-testid="bigscreen-feed-text">{feedText(n.content)}</span>
                 </div>
               ))}
             </section>
@@ -141,13 +150,13 @@ export function BigScreen({ gameId, title, start, end, scoreboard, notices, bann
       )}
 
       <div className={classes.controls}>
-        <Tooltip label="返回积分榜">
-          <ActionIcon component={Link} to={`/games/${gameId}/scoreboard`} variant="light" size="lg" aria-label="返回积分榜" data-testid="bigscreen-exit">
+        <Tooltip label={t('返回积分榜')}>
+          <ActionIcon component={Link} to={`/games/${gameId}/scoreboard`} variant="light" size="lg" aria-label={t('返回积分榜')} data-testid="bigscreen-exit">
             <IconArrowLeft size={18} />
           </ActionIcon>
         </Tooltip>
-        <Tooltip label={fullscreen ? '退出全屏' : '全屏'}>
-          <ActionIcon variant="light" size="lg" onClick={() => void toggle().catch(() => undefined)} aria-label="全屏" data-testid="bigscreen-fullscreen">
+        <Tooltip label={fullscreen ? t('退出全屏') : t('全屏')}>
+          <ActionIcon variant="light" size="lg" onClick={() => void toggle().catch(() => undefined)} aria-label={t('全屏')} data-testid="bigscreen-fullscreen">
             {fullscreen ? <IconMinimize size={18} /> : <IconMaximize size={18} />}
           </ActionIcon>
         </Tooltip>

@@ -4,6 +4,7 @@ import { IconDropletFilled } from '@tabler/icons-react'
 import type { GameNotice } from '@flagwave/shared/schemas/games'
 import { BLOOD_META, isBlood, type BloodKind } from '../BloodIcon/BloodIcon'
 import classes from './BigScreen.module.css'
+import { t } from '../../i18n'
 
 export interface BloodEvent {
   key: string
@@ -50,7 +51,7 @@ export function BloodBanner({ event, onDone, durationMs = BANNER_MS }: { event: 
               {event.team}
             </div>
             <div className={classes.bannerChallenge} data-testid="blood-banner-challenge">
-              解出「{event.challenge}」
+              {t('解出「{{challenge}}」', { challenge: event.challenge })}
             </div>
           </>
         ) : (

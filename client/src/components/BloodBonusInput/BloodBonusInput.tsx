@@ -6,6 +6,7 @@
 import { Button, Group, Input, NumberInput, Text } from '@mantine/core'
 import { DEFAULT_BLOOD_BONUS } from '@flagwave/shared/limits'
 import { BLOOD_BONUS_BASE, decodeBloodBonus, encodeBloodBonus } from '@flagwave/shared/scoring'
+import { formatNumber, t } from '../../i18n'
 
 /** The three bonuses in percent as the inputs hold them (a string while being typed). */
 export interface BloodBonusPercents {
@@ -41,13 +42,20 @@ export function percentsToBloodBonus(percents: BloodBonusPercents): number | nul
 
 /** A form-validation message for the three fields, or null. */
 export function bloodBonusError(percents: BloodBonusPercents): string | null {
-  return percentsToBloodBonus(percents) === null ? '血量奖励必须介于 0 - 100%' : null
+  return percentsToBloodBonus(percents) === null ? t('血量奖励必须介于 0 - 100%') : null
+}
+
+/** A 100-point challenge's score for each blood, one decimal. */
+function exampleScores(encoded: number): { first: string; second: string; third: string } {
+  const parts = decodeBloodBonus(encoded)
+  const score = (thousandths: number) => formatNumber(Math.round(100 * (1 + thousandths / BLOOD_BONUS_BASE) * 10) / 10)
+  return { first: score(parts.first), second: score(parts.second), third: score(parts.third) }
 }
 
 const FIELDS = [
-  { key: 'first', label: '一血' },
-  { key: 'second', label: '二血' },
-  { key: 'third', label: '三血' },
+  { key: 'first', label: t('一血') },
+  { key: 'second', label: t('二血') },
+  { key: 'third', label: t('三血') },
 ] as const
 
 export interface BloodBonusInputProps {
@@ -61,8 +69,8 @@ export function BloodBonusInput({ value, onChange, error, testId = 'blood-bonus'
   const encoded = percentsToBloodBonus(value)
   return (
     <Input.Wrapper
-      label="三血奖励"
-      description="前三名解出者在题目当前分值之上获得的额外百分比（0 表示不加分）"
+      label={t('三血奖励')}
+      description={t('前三名解出者在题目当前分值之上获得的额外百分比（0 表示不加分）')}
       error={error ?? undefined}
       data-testid={testId}
     >
@@ -85,14 +93,12 @@ export function BloodBonusInput({ value, onChange, error, testId = 'blood-bonus'
           />
         ))}
         <Button variant="subtle" size="xs" onClick={() => onChange(bloodBonusToPercents(DEFAULT_BLOOD_BONUS))} data-testid={`${testId}-default`}>
-          恢复默认
+          {t('恢复默认')}
         </Button>
       </Group>
-      <Text size="xs" c="dimmed" mt={4}>
-        编码值：
-        <Text span ff="monospace" size="xs" data-testid={`${testId}-encoded`}>
-          {encoded ?? '—'}
-        </Text>
+      {/* What the percentages mean in points, not the packed wire value (kept in data-encoded for tools and tests). */}
+      <Text size="xs" c="dimmed" mt={4} data-testid={`${testId}-encoded`} data-encoded={encoded ?? ''}>
+        {encoded === null ? '—' : t('例如 100 分的题目：一血得 {{first}} 分，二血 {{second}} 分，三血 {{third}} 分', exampleScores(encoded))}
       </Text>
     </Input.Wrapper>
   )

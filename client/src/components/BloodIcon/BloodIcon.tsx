@@ -2,15 +2,16 @@
 import { Tooltip } from '@mantine/core'
 import { IconDropletFilled } from '@tabler/icons-react'
 import type { SubmissionType } from '@flagwave/shared/enums'
+import { t } from '../../i18n'
 
 export type BloodKind = 'FirstBlood' | 'SecondBlood' | 'ThirdBlood'
 
 export const BLOOD_KINDS: readonly BloodKind[] = ['FirstBlood', 'SecondBlood', 'ThirdBlood']
 
 export const BLOOD_META: Record<BloodKind, { label: string; short: string; color: string }> = {
-  FirstBlood: { label: '一血', short: '1st', color: '#f5c518' },
-  SecondBlood: { label: '二血', short: '2nd', color: '#c0c6d0' },
-  ThirdBlood: { label: '三血', short: '3rd', color: '#cd7f32' },
+  FirstBlood: { label: t('一血'), short: '1st', color: '#f5c518' },
+  SecondBlood: { label: t('二血'), short: '2nd', color: '#c0c6d0' },
+  ThirdBlood: { label: t('三血'), short: '3rd', color: '#cd7f32' },
 }
 
 export const isBlood = (type: SubmissionType | string): type is BloodKind => type in BLOOD_META

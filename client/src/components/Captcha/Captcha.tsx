@@ -4,6 +4,7 @@ import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react'
 import { errorMessage } from '../../api/http'
 import { loadScript, RECAPTCHA_SCRIPT, TURNSTILE_SCRIPT } from './providers'
 import type { CaptchaControl } from './useCaptcha'
+import { t } from '../../i18n'
 
 export { useCaptcha, type CaptchaControl } from './useCaptcha'
 
@@ -74,7 +75,7 @@ export function Captcha({ captcha }: { captcha: CaptchaControl }) {
           })
           setWidgetId(widgetId ?? null)
         } catch (cause) {
-          setError(`人机验证组件无法显示：${errorMessage(cause)}`)
+          setError(t('人机验证组件无法显示：{{v0}}', { v0: errorMessage(cause) }))
         }
       })
       .catch((cause: unknown) => {
@@ -110,7 +111,7 @@ export function Captcha({ captcha }: { captcha: CaptchaControl }) {
             <Group gap="xs" pos="absolute" inset={0} justify="center" data-testid="captcha-loading">
               <Loader size="xs" type="oval" />
               <Text size="sm" c="dimmed">
-                正在加载人机验证…
+                {t('正在加载人机验证…')}
               </Text>
             </Group>
           )}
@@ -118,23 +119,23 @@ export function Captcha({ captcha }: { captcha: CaptchaControl }) {
       )}
       {type === 'GoogleRecaptcha' && !error && (
         <Text size="xs" c="dimmed" data-testid="captcha-notice">
-          此站点受 reCAPTCHA 保护，适用 Google{' '}
+          {t('此站点受 reCAPTCHA 保护，适用 Google')}{' '}
           <Anchor href="https://policies.google.com/privacy" target="_blank" rel="noreferrer" inherit>
-            隐私政策
+            {t('隐私政策')}
           </Anchor>
-          和
+          {t('和')}
           <Anchor href="https://policies.google.com/terms" target="_blank" rel="noreferrer" inherit>
-            服务条款
+            {t('服务条款')}
           </Anchor>
-          。
+          {t('。')}
         </Text>
       )}
       {error && (
-        <Alert color="alert" variant="light" icon={<IconAlertTriangle />} title="人机验证不可用" data-testid="captcha-error">
+        <Alert color="alert" variant="light" icon={<IconAlertTriangle />} title={t('人机验证不可用')} data-testid="captcha-error">
           <Stack gap="xs" align="flex-start">
             <Text size="sm">{error}</Text>
             <Button size="xs" variant="light" color="alert" leftSection={<IconRefresh size={14} />} onClick={retry} data-testid="captcha-retry">
-              重试
+              {t('重试')}
             </Button>
           </Stack>
         </Alert>

@@ -1,3 +1,4 @@
+import { t } from '../../i18n'
 /**
  * The providers' browser APIs (only what Flagwave uses) and the lazy script loader.
  *
@@ -83,7 +84,7 @@ const scripts = new Map<string, Promise<void>>()
  */
 export function loadScript<T>(src: string, global: () => T | undefined): Promise<T> {
   const host = hostOf(src)
-  const missing = () => new CaptchaError(`验证码组件加载失败（${host}）：脚本未能初始化`)
+  const missing = () => new CaptchaError(t('验证码组件加载失败（{{host}}）：脚本未能初始化', { host }))
   if (global()) return Promise.resolve(global() as T)
   let loading = scripts.get(src)
   if (!loading) {
@@ -95,11 +96,11 @@ export function loadScript<T>(src: string, global: () => T | undefined): Promise
         element.async = true
         element.dataset.captcha = host
         element.onload = () => resolve()
-        element.onerror = () => reject(new CaptchaError(`验证码组件加载失败（${host}），请检查网络后重试`))
+        element.onerror = () => reject(new CaptchaError(t('验证码组件加载失败（{{host}}），请检查网络后重试', { host })))
         document.head.appendChild(element)
       }),
       SCRIPT_TIMEOUT_MS,
-      `验证码组件加载超时（${host}），请检查网络后重试`,
+      t('验证码组件加载超时（{{host}}），请检查网络后重试', { host }),
     ).then(() => {
       if (!global()) throw missing()
     })
@@ -123,8 +124,8 @@ export async function executeRecaptcha(siteKey: string, action: string): Promise
   const token = await withTimeout(
     new Promise<string>((resolve, reject) => grecaptcha.ready(() => grecaptcha.execute(siteKey, { action }).then(resolve, reject))),
     SCRIPT_TIMEOUT_MS,
-    '验证码服务未响应（www.google.com），请稍后重试',
+    t('验证码服务未响应（www.google.com），请稍后重试'),
   )
-  if (!token) throw new CaptchaError('验证码服务未返回结果，请稍后重试')
+  if (!token) throw new CaptchaError(t('验证码服务未返回结果，请稍后重试'))
   return token
 }

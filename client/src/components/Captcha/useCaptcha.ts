@@ -32,6 +32,7 @@ import type { ClientCaptchaInfoModel } from '@flagwave/shared/schemas/config'
 import { infoApi } from '../../api/info'
 import { errorMessage } from '../../api/http'
 import { CaptchaError, executeRecaptcha } from './providers'
+import { t } from '../../i18n'
 
 let captchaInfo: ClientCaptchaInfoModel | null = null
 let captchaInfoRequest: Promise<ClientCaptchaInfoModel> | null = null
@@ -43,7 +44,7 @@ function loadCaptchaInfo(): Promise<ClientCaptchaInfoModel> {
     (info) => (captchaInfo = info),
     (error: unknown) => {
       captchaInfoRequest = null
-      throw new CaptchaError(`无法获取验证码设置：${errorMessage(error)}`)
+      throw new CaptchaError(t('无法获取验证码设置：{{v0}}', { v0: errorMessage(error) }))
     },
   )
   return captchaInfoRequest
@@ -136,7 +137,7 @@ export function useCaptcha(action: string): CaptchaControl {
         } catch (cause) {
           const message = errorMessage(cause)
           setError(message)
-          throw cause instanceof CaptchaError ? cause : new CaptchaError(`验证码服务出错：${message}`)
+          throw cause instanceof CaptchaError ? cause : new CaptchaError(t('验证码服务出错：{{message}}', { message }))
         }
       case 'CloudflareTurnstile':
         // The widget could not be shown: say why rather than send a request bound to fail.

@@ -11,6 +11,7 @@ import type { Attachment } from '@flagwave/shared/schemas/challenges'
 import { editApi } from '../../api/edit'
 import { notifySuccess } from '../../utils/notify'
 import { useAction } from '../../hooks/useAction'
+import { t } from '../../i18n'
 
 /** A byte count as B / KiB / MiB / GiB. */
 export function formatBytes(bytes: number | null | undefined): string {
@@ -30,14 +31,14 @@ export function AttachmentLink({ attachment, testId }: { attachment: Attachment 
   if (!attachment) {
     return (
       <Text size="sm" c="dimmed" data-testid={testId} data-type="None">
-        无附件
+        {t('无附件')}
       </Text>
     )
   }
   if (!attachment.url) {
     return (
       <Text size="sm" c="alert" data-testid={testId} data-type={attachment.type}>
-        文件已丢失
+        {t('文件已丢失')}
       </Text>
     )
   }
@@ -76,7 +77,7 @@ export function ChallengeAttachment({ gameId, challengeId, attachment, onChanged
   }, [current, attachment?.url, attachment?.type])
 
   const apply = async (action: () => Promise<unknown>, success: string) => {
-    await run('附件更新失败', async () => {
+    await run(t('附件更新失败'), async () => {
       await action()
       notifySuccess(success)
       onChanged()
@@ -87,9 +88,9 @@ export function ChallengeAttachment({ gameId, challengeId, attachment, onChanged
     if (!file) return
     void apply(async () => {
       const [stored] = await editApi.uploadAssets([file])
-      if (!stored) throw new Error('文件上传失败')
+      if (!stored) throw new Error(t('文件上传失败'))
       await editApi.challenges.attachment(gameId, challengeId, { attachmentType: 'Local', fileHash: stored.hash })
-    }, '附件已上传')
+    }, t('附件已上传'))
   }
 
   return (
@@ -97,7 +98,7 @@ export function ChallengeAttachment({ gameId, challengeId, attachment, onChanged
       <Stack gap="sm">
         <Group justify="space-between" gap="xs">
           <Text fw={600} size="sm">
-            题目附件
+            {t('题目附件')}
           </Text>
           <AttachmentLink attachment={attachment} testId="challenge-attachment-current" />
         </Group>
@@ -106,9 +107,9 @@ export function ChallengeAttachment({ gameId, challengeId, attachment, onChanged
           value={mode}
           onChange={(value) => setMode(value as FileType)}
           data={[
-            { value: 'None', label: '无附件' },
-            { value: 'Local', label: '平台附件' },
-            { value: 'Remote', label: '远程附件' },
+            { value: 'None', label: t('无附件') },
+            { value: 'Local', label: t('平台附件') },
+            { value: 'Remote', label: t('远程附件') },
           ]}
           data-testid="challenge-attachment-type"
         />
@@ -121,22 +122,22 @@ export function ChallengeAttachment({ gameId, challengeId, attachment, onChanged
               leftSection={<IconTrash size={14} />}
               disabled={!attachment}
               loading={busy}
-              onClick={() => void apply(() => editApi.challenges.attachment(gameId, challengeId, { attachmentType: 'None' }), '附件已移除')}
+              onClick={() => void apply(() => editApi.challenges.attachment(gameId, challengeId, { attachmentType: 'None' }), t('附件已移除'))}
               data-testid="challenge-attachment-remove"
             >
-              移除附件
+              {t('移除附件')}
             </Button>
           </Group>
         )}
         {mode === 'Local' && (
           <Group justify="space-between">
             <Text size="xs" c="dimmed">
-              上传后立即替换当前附件
+              {t('上传后立即替换当前附件')}
             </Text>
             <FileButton onChange={upload} inputProps={{ 'data-testid': 'challenge-attachment-file' } as never}>
               {(props) => (
                 <Button {...props} size="xs" leftSection={<IconUpload size={14} />} loading={busy} data-testid="challenge-attachment-upload">
-                  上传文件
+                  {t('上传文件')}
                 </Button>
               )}
             </FileButton>
@@ -155,10 +156,10 @@ export function ChallengeAttachment({ gameId, challengeId, attachment, onChanged
               size="sm"
               loading={busy}
               disabled={!remoteUrl.trim()}
-              onClick={() => void apply(() => editApi.challenges.attachment(gameId, challengeId, { attachmentType: 'Remote', remoteUrl: remoteUrl.trim() }), '附件已更新')}
+              onClick={() => void apply(() => editApi.challenges.attachment(gameId, challengeId, { attachmentType: 'Remote', remoteUrl: remoteUrl.trim() }), t('附件已更新'))}
               data-testid="challenge-attachment-save-url"
             >
-              保存
+              {t('保存')}
             </Button>
           </Group>
         )}

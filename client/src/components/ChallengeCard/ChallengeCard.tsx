@@ -9,6 +9,7 @@ import { BLOOD_KINDS, BLOOD_META, BloodIcon } from '../BloodIcon/BloodIcon'
 import { tagMeta } from '../ChallengeTag/ChallengeTag'
 import { useChangeCount } from '../GameTime/useChangeCount'
 import classes from './ChallengeCard.module.css'
+import { t } from '../../i18n'
 
 export interface ChallengeCardProps {
   challenge: ChallengeInfo
@@ -50,7 +51,7 @@ export function ChallengeCard({ challenge, solved, onOpen }: ChallengeCardProps)
             </Text>
           </Group>
           {solved && (
-            <Tooltip label="已解出" withArrow>
+            <Tooltip label={t('已解出')} withArrow>
               <IconCircleCheckFilled size={22} color="var(--mantine-color-brand-5)" data-testid="challenge-solved-mark" style={{ flexShrink: 0 }} />
             </Tooltip>
           )}
@@ -61,7 +62,7 @@ export function ChallengeCard({ challenge, solved, onOpen }: ChallengeCardProps)
               {challenge.score}
             </span>
             <Text span size="xs" c="dimmed" ml={4} fw={400}>
-              pts
+              {t('分')}
             </Text>
           </Text>
           <Group gap={2} wrap="nowrap">
@@ -70,7 +71,7 @@ export function ChallengeCard({ challenge, solved, onOpen }: ChallengeCardProps)
               return (
                 <span key={kind} className={classes.bloodSlot} data-taken={!!blood}>
                   {blood ? (
-                    <BloodIcon kind={kind} label={`${BLOOD_META[kind].label}：${blood.name}`} testId="challenge-blood" />
+                    <BloodIcon kind={kind} label={t('{{label}}：{{name}}', { label: BLOOD_META[kind].label, name: blood.name })} testId="challenge-blood" />
                   ) : (
                     <IconDroplet size={16} color="var(--mantine-color-dimmed)" />
                   )}
@@ -83,7 +84,7 @@ export function ChallengeCard({ challenge, solved, onOpen }: ChallengeCardProps)
           <span key={solvedChanges} className={solvedChanges ? classes.flash : undefined} data-testid="challenge-solved-count" data-count={challenge.solved}>
             {challenge.solved}
           </span>{' '}
-          支队伍解出
+          {t('支队伍解出')}
         </Text>
       </Stack>
     </Card>

@@ -2,7 +2,7 @@
  * Create a challenge (POST /api/edit/games/{id}/challenges): title, category and type; the type
  * cannot be changed later. The new challenge starts disabled; `onCreated` gets its detail.
  */
-import { Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core'
+import { Modal, Select, Stack, Text, TextInput } from '@mantine/core'
 import { useForm } from '@mantine/form'
 import type { ChallengeTag, ChallengeType } from '@flagwave/shared/enums'
 import { ChallengeCreateModel, type ChallengeEditDetailModel } from '@flagwave/shared/schemas/challenges'
@@ -11,6 +11,8 @@ import { zodErrors } from '../../utils/zodForm'
 import { TAG_META, TAG_ORDER } from '../ChallengeTag/ChallengeTag'
 import { CHALLENGE_TYPE_META, CHALLENGE_TYPES } from './ChallengeTypes'
 import { useAction } from '../../hooks/useAction'
+import { ModalFooter } from '../ModalFooter/ModalFooter'
+import { t } from '../../i18n'
 
 export interface ChallengeCreateModalProps {
   gameId: number
@@ -34,7 +36,7 @@ export function ChallengeCreateModal({ gameId, opened, onClose, onCreated }: Cha
   })
 
   const submit = form.onSubmit(async (values) => {
-    await run('创建题目失败', async () => {
+    await run(t('创建题目失败'), async () => {
       const created = await editApi.challenges.create(gameId, { title: values.title.trim(), tag: values.tag, type: values.type })
       form.reset()
       onCreated(created)
@@ -42,12 +44,12 @@ export function ChallengeCreateModal({ gameId, opened, onClose, onCreated }: Cha
   })
 
   return (
-    <Modal opened={opened} onClose={onClose} title="新建题目" data-testid="challenge-create-modal">
+    <Modal opened={opened} onClose={onClose} title={t('新建题目')} data-testid="challenge-create-modal">
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
-          <TextInput label="题目标题" placeholder="Hello, World!" data-autofocus data-testid="challenge-create-title" {...form.getInputProps('title')} />
+          <TextInput label={t('题目标题')} placeholder={t('Hello, World!')} data-autofocus data-testid="challenge-create-title" {...form.getInputProps('title')} />
           <Select
-            label="题目类别"
+            label={t('题目类别')}
             data={TAG_ORDER.map((tag) => ({ value: tag, label: TAG_META[tag].label }))}
             allowDeselect={false}
             comboboxProps={{ withinPortal: true }}
@@ -55,8 +57,8 @@ export function ChallengeCreateModal({ gameId, opened, onClose, onCreated }: Cha
             {...form.getInputProps('tag')}
           />
           <Select
-            label="题目类型"
-            description="创建后不可更改"
+            label={t('题目类型')}
+            description={t('创建后不可更改')}
             data={CHALLENGE_TYPES.map((type) => ({ value: type, label: CHALLENGE_TYPE_META[type].label }))}
             allowDeselect={false}
             comboboxProps={{ withinPortal: true }}
@@ -66,14 +68,7 @@ export function ChallengeCreateModal({ gameId, opened, onClose, onCreated }: Cha
           <Text size="xs" c="dimmed" data-testid="challenge-create-type-description">
             {CHALLENGE_TYPE_META[form.values.type].description}
           </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              取消
-            </Button>
-            <Button type="submit" loading={busy} data-testid="challenge-create-submit">
-              创建题目
-            </Button>
-          </Group>
+          <ModalFooter onCancel={onClose} confirmLabel={t('创建题目')} loading={busy} confirmTestId="challenge-create-submit" />
         </Stack>
       </form>
     </Modal>

@@ -14,6 +14,7 @@ import { queryKeys } from '../../api/queryKeys'
 import { notifyError, notifySuccess } from '../../utils/notify'
 import { ChallengeTagBadge } from '../ChallengeTag/ChallengeTag'
 import { ChallengeTypeBadge } from './ChallengeTypes'
+import { t } from '../../i18n'
 
 export interface ChallengeHeaderProps {
   gameId: number
@@ -35,9 +36,9 @@ export function ChallengeHeader({ gameId, challenge, current, onUpdated, actions
       const detail = await editApi.challenges.setEnabled(gameId, challenge.id, enabled)
       onUpdated(detail)
       invalidateEdit(queryKeys.edit.challenges(gameId), { key: queryKeys.edit.challenge(gameId, challenge.id), data: detail })
-      notifySuccess(detail.isEnabled ? '题目已启用' : '题目已禁用')
+      notifySuccess(detail.isEnabled ? t('题目已启用') : t('题目已禁用'))
     } catch (error) {
-      notifyError(error, enabled ? '启用失败' : '禁用失败')
+      notifyError(error, enabled ? t('启用失败') : t('禁用失败'))
     } finally {
       setBusy(false)
     }
@@ -46,8 +47,8 @@ export function ChallengeHeader({ gameId, challenge, current, onUpdated, actions
   return (
     <Group justify="space-between" gap="sm" data-testid="challenge-header">
       <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
-        <Tooltip label="返回题目列表" withArrow>
-          <ActionIcon variant="subtle" onClick={() => navigate(base)} aria-label="返回题目列表" data-testid="challenge-back">
+        <Tooltip label={t('返回题目列表')} withArrow>
+          <ActionIcon variant="subtle" onClick={() => navigate(base)} aria-label={t('返回题目列表')} data-testid="challenge-back">
             <IconArrowLeft size={18} />
           </ActionIcon>
         </Tooltip>
@@ -57,12 +58,12 @@ export function ChallengeHeader({ gameId, challenge, current, onUpdated, actions
         <ChallengeTagBadge tag={challenge.tag} />
         <ChallengeTypeBadge type={challenge.type} />
         <Badge variant="light" color="gray" data-testid="challenge-accepted-count">
-          {challenge.acceptedCount} 解
+          {challenge.acceptedCount} {t('解')}
         </Badge>
       </Group>
       <Group gap="sm">
         <Switch
-          label={challenge.isEnabled ? '已启用' : '未启用'}
+          label={challenge.isEnabled ? t('已启用') : t('未启用')}
           checked={challenge.isEnabled}
           disabled={busy}
           onChange={(event) => void toggle(event.currentTarget.checked)}
@@ -73,8 +74,8 @@ export function ChallengeHeader({ gameId, challenge, current, onUpdated, actions
           value={current}
           onChange={(value) => navigate(value === 'edit' ? `${base}/${challenge.id}` : `${base}/${challenge.id}/flags`)}
           data={[
-            { value: 'edit', label: '编辑题目' },
-            { value: 'flags', label: `Flag 管理（${challenge.flags.length}）` },
+            { value: 'edit', label: t('编辑题目') },
+            { value: 'flags', label: t('Flag 管理（{{length}}）', { length: challenge.flags.length }) },
           ]}
           data-testid="challenge-section"
         />

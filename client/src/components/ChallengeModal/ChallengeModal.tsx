@@ -28,6 +28,7 @@ import { Markdown } from '../Markdown/Markdown'
 import classes from './ChallengeModal.module.css'
 import { LoadError } from '../LoadError/LoadError'
 import { formatBytes } from '../../utils/formatBytes'
+import { t } from '../../i18n'
 
 interface ContainerSlotProps {
   gameId: number
@@ -52,7 +53,7 @@ type SubmitState =
   | { phase: 'idle' }
   | { phase: 'submitting' }
   | { phase: 'judging'; id: number; fallback: boolean }
-  | { phase: 'done'; id: number; status: AnswerResult }
+  | { phase: 'done'; id: number; status: AnswerResult; again?: boolean }
   | { phase: 'error'; message: string }
 
 /** Only same-origin paths and http(s) links are offered as attachments (no `javascript:` etc.). */
@@ -113,17 +114,17 @@ export function ChallengeModal({ gameId, challengeId, title, solved, onClose, re
             <>
               <Group justify="space-between">
                 <Text ff="monospace" fw={700} size="lg" data-testid="challenge-modal-score">
-                  {challenge.score} pts
+                  {t('{{value}} 分', { value: challenge.score })}
                 </Text>
                 {solved && (
                   <Badge color="brand" leftSection={<IconCircleCheckFilled size={14} />} data-testid="challenge-modal-solved">
-                    已解出
+                    {t('已解出')}
                   </Badge>
                 )}
               </Group>
-              {challenge.content ? <Markdown source={challenge.content} testId="challenge-content" /> : <Text c="dimmed">（无题目描述）</Text>}
+              {challenge.content ? <Markdown source={challenge.content} testId="challenge-content" /> : <Text c="dimmed">{t('（无题目描述）')}</Text>}
               {challenge.hints && challenge.hints.length > 0 && (
-                <Alert variant="light" color="yellow" icon={<IconBulb size={18} />} title="提示" data-testid="challenge-hints">
+                <Alert variant="light" color="yellow" icon={<IconBulb size={18} />} title={t('提示')} data-testid="challenge-hints">
                   <List size="sm" spacing={4}>
                     {challenge.hints.map((hint, i) => (
                       <List.Item key={i}>{hint}</List.Item>
@@ -143,7 +144,7 @@ export function ChallengeModal({ gameId, challengeId, title, solved, onClose, re
                     leftSection={local ? <IconDownload size={16} /> : <IconExternalLink size={16} />}
                     data-testid="challenge-attachment"
                   >
-                    {local ? '下载附件' : '打开附件链接'}
+                    {local ? t('下载附件') : t('打开附件链接')}
                   </Button>
                   {challenge.context.fileSize !== null && (
                     <Text size="sm" c="dimmed" data-testid="challenge-attachment-size">
@@ -161,6 +162,7 @@ export function ChallengeModal({ gameId, challengeId, title, solved, onClose, re
                 gameId={gameId}
                 challengeId={challenge.id}
                 title={challenge.title}
+                alreadySolved={solved}
                 onAccepted={isContainerType(challenge.type) ? () => void releaseContainer(gameId, challenge.id, challenge.context.instanceEntry, revalidate) : undefined}
               />
             </>
@@ -172,8 +174,8 @@ export function ChallengeModal({ gameId, challengeId, title, solved, onClose, re
 }
 
 const RESULT_TEXT: Record<Exclude<AnswerResult, 'FlagSubmitted' | 'Accepted' | 'CheatDetected'>, { title: string; message: string }> = {
-  WrongAnswer: { title: '答案错误', message: 'flag 不正确，再试试吧' },
-  NotFound: { title: '实例未知', message: '未找到你的队伍的题目实例，请刷新后重试' },
+  WrongAnswer: { title: t('答案错误'), message: t('flag 不正确，再试试吧') },
+  NotFound: { title: t('实例未知'), message: t('未找到你的队伍的题目实例，请刷新后重试') },
 }
 
 /**
@@ -198,14 +200,30 @@ async function releaseContainer(gameId: number, challengeId: number, entry: stri
   await refresh()
 }
 
-function FlagForm({ gameId, challengeId, title, onAccepted }: { gameId: number; challengeId: number; title: string; onAccepted?: () => void }) {
+function FlagForm({
+  gameId,
+  challengeId,
+  title,
+  alreadySolved = false,
+  onAccepted,
+}: {
+  gameId: number
+  challengeId: number
+  title: string
+  /** The team had solved it before this submission: a correct flag scores nothing new, and says so. */
+  alreadySolved?: boolean
+  onAccepted?: () => void
+}) {
   const [flag, setFlag] = useState('')
   const [state, setState] = useState<SubmitState>({ phase: 'idle' })
   const [shake, setShake] = useState(0)
   const abort = useRef<AbortController | null>(null)
+  const input = useRef<HTMLInputElement>(null)
   const markSolved = useGameStore((s) => s.markSolved)
 
   useEffect(() => () => abort.current?.abort(), [])
+  // The form appears once the challenge has loaded, after the modal's own focus handling: take the focus then.
+  useEffect(() => input.current?.focus(), [challengeId])
 
   const submit = async () => {
     const answer = flag.trim()
@@ -228,12 +246,14 @@ function FlagForm({ gameId, challengeId, title, onAccepted }: { gameId: number; 
         onFallback: () => setState((s) => (s.phase === 'judging' && s.id === id ? { ...s, fallback: true } : s)),
       })
       const shown = status === 'CheatDetected' ? 'WrongAnswer' : status
-      setState({ phase: 'done', id, status: shown })
-      if (shown === 'Accepted') {
+      setState({ phase: 'done', id, status: shown, again: shown === 'Accepted' && alreadySolved })
+      if (shown === 'Accepted' && alreadySolved) {
+        setFlag('')
+      } else if (shown === 'Accepted') {
         markSolved(challengeId)
         onAccepted?.()
         setFlag('')
-        notifications.show({ color: 'brand', title: '答案正确 🎉', message: `「${title}」已解出`, autoClose: 5_000 })
+        notifications.show({ color: 'brand', title: t('答案正确 🎉'), message: t('「{{title}}」已解出', { title }), autoClose: 5_000 })
       } else {
         setShake((n) => n + 1)
       }
@@ -246,7 +266,7 @@ function FlagForm({ gameId, challengeId, title, onAccepted }: { gameId: number; 
   const busy = state.phase === 'submitting' || state.phase === 'judging'
   return (
     <Stack gap="sm">
-      {state.phase === 'done' && state.status === 'Accepted' && <Celebration />}
+      {state.phase === 'done' && state.status === 'Accepted' && !state.again && <Celebration />}
       <form
         onSubmit={(e) => {
           e.preventDefault()
@@ -263,13 +283,14 @@ function FlagForm({ gameId, challengeId, title, onAccepted }: { gameId: number; 
             disabled={busy}
             styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
             leftSection={<IconFlag size={16} />}
-            aria-label="flag"
+            aria-label={t('答案')}
             autoComplete="off"
             spellCheck={false}
             data-testid="flag-input"
+            ref={input}
           />
           <Button type="submit" loading={busy} disabled={!flag.trim()} data-testid="flag-submit">
-            提交
+            {t('提交')}
           </Button>
         </Group>
       </form>
@@ -282,7 +303,7 @@ function SubmitFeedback({ state }: { state: SubmitState }) {
   if (state.phase === 'judging') {
     return (
       <Text size="sm" c="dimmed" data-testid="submit-result" data-status="FlagSubmitted" data-fallback={state.fallback}>
-        正在判题…{state.fallback ? '（轮询中）' : ''}
+        {t('正在判题…')}{state.fallback ? t('（轮询中）') : ''}
       </Text>
     )
   }
@@ -290,6 +311,13 @@ function SubmitFeedback({ state }: { state: SubmitState }) {
     return (
       <Alert color="alert" variant="light" icon={<IconX size={16} />} data-testid="submit-result" data-status="Error">
         {state.message}
+      </Alert>
+    )
+  }
+  if (state.phase === 'done' && state.again) {
+    return (
+      <Alert color="brand" variant="light" icon={<IconCircleCheckFilled size={16} />} data-testid="submit-result" data-status="Accepted" data-again="true">
+        {t('答案正确，但你的队伍已经解出过这道题，本次提交不再计分。')}
       </Alert>
     )
   }
@@ -326,9 +354,9 @@ function Celebration() {
           style={{ background: s.color, animationDelay: `${s.delay}ms`, ['--dx' as string]: `${s.dx}px`, ['--dy' as string]: `${s.dy}px` }}
         />
       ))}
-      <div className={classes.celebrateTitle}>🎉 答案正确</div>
+      <div className={classes.celebrateTitle}>{t('🎉 答案正确')}</div>
       <Text size="sm" c="dimmed">
-        题目已解出，积分榜即将更新
+        {t('题目已解出，积分榜即将更新')}
       </Text>
     </div>
   )

@@ -1,12 +1,13 @@
 import { ActionIcon, useComputedColorScheme, useMantineColorScheme } from '@mantine/core'
 import { IconMoon, IconSun } from '@tabler/icons-react'
+import { t } from '../../i18n'
 
 /** Switches between dark and light; the choice is remembered by the colour-scheme manager. */
 export function ColorSchemeToggle() {
   const { setColorScheme } = useMantineColorScheme()
   const computed = useComputedColorScheme('dark', { getInitialValueInEffect: false })
   const next = computed === 'dark' ? 'light' : 'dark'
-  const label = next === 'light' ? '切换到浅色模式' : '切换到深色模式'
+  const label = next === 'light' ? t('切换到浅色模式') : t('切换到深色模式')
   return (
     <ActionIcon
       variant="default"

@@ -5,6 +5,8 @@
 import type { ReactNode } from 'react'
 import { Text } from '@mantine/core'
 import { modals } from '@mantine/modals'
+import { t } from '../../i18n'
+import { modalsReady } from './modalsHost'
 
 export interface ConfirmOptions {
   title: ReactNode
@@ -15,7 +17,7 @@ export interface ConfirmOptions {
   danger?: boolean
 }
 
-export function confirmDialog({ title, message, confirmLabel = '确认', danger = false }: ConfirmOptions): Promise<boolean> {
+export function confirmDialog({ title, message, confirmLabel = t('确认'), danger = false }: ConfirmOptions): Promise<boolean> {
   return new Promise((resolve) => {
     let settled = false
     const settle = (value: boolean) => {
@@ -23,15 +25,17 @@ export function confirmDialog({ title, message, confirmLabel = '确认', danger 
       settled = true
       resolve(value)
     }
-    modals.openConfirmModal({
-      title,
-      children: typeof message === 'string' ? <Text size="sm">{message}</Text> : message,
-      labels: { confirm: confirmLabel, cancel: '取消' },
-      confirmProps: { color: danger ? 'alert' : undefined, 'data-testid': 'confirm-ok' } as never,
-      cancelProps: { 'data-testid': 'confirm-cancel' } as never,
-      onConfirm: () => settle(true),
-      onCancel: () => settle(false),
-      onClose: () => settle(false),
-    })
+    void modalsReady().then(() =>
+      modals.openConfirmModal({
+        title,
+        children: typeof message === 'string' ? <Text size="sm">{message}</Text> : message,
+        labels: { confirm: confirmLabel, cancel: t('取消') },
+        confirmProps: { color: danger ? 'alert' : undefined, 'data-testid': 'confirm-ok' } as never,
+        cancelProps: { 'data-testid': 'confirm-cancel' } as never,
+        onConfirm: () => settle(true),
+        onCancel: () => settle(false),
+        onClose: () => settle(false),
+      }),
+    )
   })
 }

@@ -16,6 +16,7 @@ import { gameApi } from '../../api/game'
 import { useGameStore } from '../../stores/game'
 import { notifyError } from '../../utils/notify'
 import { formatDuration, useNow } from '../GameTime/GameTime'
+import { t } from '../../i18n'
 
 export interface ContainerControlsProps {
   gameId: number
@@ -82,7 +83,7 @@ export function ContainerControls({ gameId, challengeId, context, onChanged }: C
         <Group gap={6}>
           <IconServer size={16} />
           <Text fw={600} size="sm">
-            题目实例
+            {t('题目实例')}
           </Text>
         </Group>
         {view ? (
@@ -93,8 +94,8 @@ export function ContainerControls({ gameId, challengeId, context, onChanged }: C
               </Code>
               <CopyButton value={entryAddress(view.entry)}>
                 {({ copied, copy }) => (
-                  <Tooltip label={copied ? '已复制' : '复制'} withArrow>
-                    <ActionIcon variant="subtle" onClick={copy} aria-label="复制入口">
+                  <Tooltip label={copied ? t('已复制') : t('复制')} withArrow>
+                    <ActionIcon variant="subtle" onClick={copy} aria-label={t('复制入口')}>
                       {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
                     </ActionIcon>
                   </Tooltip>
@@ -103,33 +104,33 @@ export function ContainerControls({ gameId, challengeId, context, onChanged }: C
             </Group>
             {remaining !== null && (
               <Text size="sm" c={remaining < CONTAINER_PROLONG_WINDOW_MS ? 'alert' : 'dimmed'} ff="monospace" data-testid="container-countdown">
-                {remaining > 0 ? `剩余 ${formatDuration(remaining)}` : '即将销毁'}
+                {remaining > 0 ? t('剩余 {{v0}}', { v0: formatDuration(remaining) }) : t('即将销毁')}
               </Text>
             )}
             <Group gap="xs">
-              <Tooltip label="仅在剩余时间不足 10 分钟时可以延长" disabled={canProlong} withArrow>
+              <Tooltip label={t('仅在剩余时间不足 10 分钟时可以延长')} disabled={canProlong} withArrow>
                 <Button size="xs" variant="light" leftSection={<IconClockPlus size={14} />} disabled={!canProlong} loading={busy === 'prolong'} onClick={() => void run('prolong')} data-testid="container-prolong">
-                  延长时间
+                  {t('延长时间')}
                 </Button>
               </Tooltip>
               <Button size="xs" variant="light" color="alert" leftSection={<IconTrash size={14} />} loading={busy === 'destroy'} onClick={() => void run('destroy')} data-testid="container-destroy">
-                销毁实例
+                {t('销毁实例')}
               </Button>
             </Group>
           </>
         ) : (
           <Group justify="space-between">
             <Text size="sm" c="dimmed">
-              本题需要启动专属实例
+              {t('本题需要启动专属实例')}
             </Text>
             <Button size="xs" leftSection={<IconPlayerPlay size={14} />} loading={busy === 'start'} onClick={() => void run('start')} data-testid="container-start">
-              启动实例
+              {t('启动实例')}
             </Button>
           </Group>
         )}
         {view && GUID.test(view.entry) && (
           <Alert variant="light" color="blue" p="xs">
-            <Text size="xs">平台代理模式：使用 WebSocket 客户端（如 websocat）连接上面的地址。</Text>
+            <Text size="xs">{t('平台代理模式：使用 WebSocket 客户端（如 websocat）连接上面的地址。')}</Text>
           </Alert>
         )}
       </Stack>

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { ActionIcon, Code, Group, Tooltip } from '@mantine/core'
 import { IconCheck, IconCopy } from '@tabler/icons-react'
 import { notifyError, notifySuccess } from '../../utils/notify'
+import { t } from '../../i18n'
 
 /**
  * Copy text to the clipboard: the async Clipboard API where the page may use it, else a hidden
@@ -41,7 +42,7 @@ export interface CopyableTextProps {
 }
 
 /** A value in monospace with a copy button (invite codes, generated passwords). */
-export function CopyableText({ value, copiedMessage = '已复制到剪贴板', testId, copyTestId }: CopyableTextProps) {
+export function CopyableText({ value, copiedMessage = t('已复制到剪贴板'), testId, copyTestId }: CopyableTextProps) {
   const [copied, setCopied] = useState(false)
   const copy = async () => {
     if (await copyToClipboard(value)) {
@@ -49,7 +50,7 @@ export function CopyableText({ value, copiedMessage = '已复制到剪贴板', t
       setTimeout(() => setCopied(false), 1500)
       notifySuccess(copiedMessage)
     } else {
-      notifyError(new Error('复制失败，请手动选择文本复制'))
+      notifyError(new Error(t('复制失败，请手动选择文本复制')))
     }
   }
   return (
@@ -57,8 +58,8 @@ export function CopyableText({ value, copiedMessage = '已复制到剪贴板', t
       <Code block style={{ flex: 1, wordBreak: 'break-all', whiteSpace: 'pre-wrap', userSelect: 'all' }} data-testid={testId}>
         {value}
       </Code>
-      <Tooltip label={copied ? '已复制' : '复制'} withArrow>
-        <ActionIcon variant="light" size="lg" onClick={() => void copy()} aria-label="复制" data-testid={copyTestId}>
+      <Tooltip label={copied ? t('已复制') : t('复制')} withArrow>
+        <ActionIcon variant="light" size="lg" onClick={() => void copy()} aria-label={t('复制')} data-testid={copyTestId}>
           {copied ? <IconCheck size={18} /> : <IconCopy size={18} />}
         </ActionIcon>
       </Tooltip>

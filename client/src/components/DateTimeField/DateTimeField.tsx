@@ -4,8 +4,8 @@
  * back as UTC ISO (`Date#toISOString`, the form the reference client sends, docs/compatibility.md#dates).
  */
 import '@mantine/dates/styles.css'
-import 'dayjs/locale/zh-cn'
 import dayjs from 'dayjs'
+import { DATES_LOCALE } from '../../i18n'
 import { DatesProvider, DateTimePicker, type DateTimePickerProps } from '@mantine/dates'
 
 const PICKER_FORMAT = 'YYYY-MM-DD HH:mm:ss'
@@ -27,7 +27,7 @@ export interface DateTimeFieldProps extends Omit<DateTimePickerProps, 'value' | 
 
 export function DateTimeField({ value, onChange, testId, ...props }: DateTimeFieldProps) {
   return (
-    <DatesProvider settings={{ locale: 'zh-cn', firstDayOfWeek: 1 }}>
+    <DatesProvider settings={{ locale: DATES_LOCALE, firstDayOfWeek: 1 }}>
       <DateTimePicker
         valueFormat="YYYY-MM-DD HH:mm"
         {...props}

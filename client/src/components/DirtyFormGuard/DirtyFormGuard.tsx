@@ -9,6 +9,7 @@
 import { useCallback, useEffect, useRef } from 'react'
 import { useBlocker, type BlockerFunction } from 'react-router-dom'
 import { confirmDialog } from '../ConfirmDialog/confirm'
+import { t } from '../../i18n'
 
 export interface DirtyFormGuardOptions {
   /** Dialog title (default 放弃未保存的更改？). */
@@ -33,10 +34,10 @@ export function useDirtyFormGuard(dirty: boolean, options: DirtyFormGuardOptions
   const blockerRef = useRef(blocker)
   blockerRef.current = blocker
 
-  const { title = '放弃未保存的更改？', message = '当前页面有尚未保存的更改，离开后这些更改将会丢失。' } = options
+  const { title = t('放弃未保存的更改？'), message = t('当前页面有尚未保存的更改，离开后这些更改将会丢失。') } = options
   useEffect(() => {
     if (blocker.state !== 'blocked') return
-    void confirmDialog({ title, message, confirmLabel: '确认', danger: true }).then((leave) => {
+    void confirmDialog({ title, message, confirmLabel: t('确认'), danger: true }).then((leave) => {
       const current = blockerRef.current
       if (current.state !== 'blocked') return
       if (leave) current.proceed()

@@ -19,6 +19,7 @@ import {
   isAcceptableTemplate,
   leetEntropy,
 } from '@flagwave/shared/flags'
+import { t } from '../../i18n'
 
 export interface TemplateCheck {
   blank: boolean
@@ -60,15 +61,15 @@ export function FlagTemplateCheck({ template }: { template: string }) {
           leftSection={check.acceptable ? <IconCircleCheck size={12} /> : <IconAlertTriangle size={12} />}
           data-testid="flag-template-entropy"
         >
-          {check.blank ? '未设置模板' : `熵 ${check.entropy.toFixed(2)} bits`}
+          {check.blank ? t('未设置模板') : t('熵 {{v0}} bits', { v0: check.entropy.toFixed(2) })}
         </Badge>
         {!check.blank && check.hasPlaceholder && (
           <Badge variant="outline" color="brand">
-            含占位符
+            {t('含占位符')}
           </Badge>
         )}
         <Text size="xs" c="dimmed">
-          示例：
+          {t('示例：')}
           <Code data-testid="flag-template-example">{example}</Code>
         </Text>
       </Group>
@@ -88,11 +89,11 @@ export function FlagTemplateHelp() {
   return (
     <Accordion variant="contained" data-testid="flag-template-help">
       <Accordion.Item value="help">
-        <Accordion.Control icon={<IconInfoCircle size={16} />}>flag 模板说明</Accordion.Control>
+        <Accordion.Control icon={<IconInfoCircle size={16} />}>{t('flag 模板说明')}</Accordion.Control>
         <Accordion.Panel>
           <Stack gap="sm">
             <Text size="sm">
-              留空时每支队伍获得 <Code>flag{'{'}GUID{'}'}</Code> 形式的随机 flag；测试容器使用 <Code>{TEST_FLAG}</Code>。模板按以下规则依次匹配：
+              {t('留空时每支队伍获得')} <Code>{'flag{GUID}'}</Code> {t('形式的随机 flag；测试容器使用')} <Code>{TEST_FLAG}</Code>{t('。模板按以下规则依次匹配：')}
             </Text>
             <Table withTableBorder withColumnBorders fz="sm">
               <Table.Tbody>
@@ -100,32 +101,32 @@ export function FlagTemplateHelp() {
                   <Table.Td>
                     <Code>{GUID_PLACEHOLDER}</Code>
                   </Table.Td>
-                  <Table.Td>替换为随机 GUID（小写 8-4-4-4-12），模板其余部分保持不变。</Table.Td>
+                  <Table.Td>{t('替换为随机 GUID（小写 8-4-4-4-12），模板其余部分保持不变。')}</Table.Td>
                 </Table.Tr>
                 <Table.Tr>
                   <Table.Td>
                     <Code>{TEAM_HASH_PLACEHOLDER}</Code>
                   </Table.Td>
-                  <Table.Td>替换为由队伍 token、比赛的队伍哈希盐与题目 id 计算得到的 12 位十六进制哈希；模板以 <Code>{LEET_PREFIX}</Code> 开头时，其余部分先进行 leet 变换。</Table.Td>
+                  <Table.Td>{t('替换为由队伍 token、比赛的队伍哈希盐与题目 id 计算得到的 12 位十六进制哈希；模板以')} <Code>{LEET_PREFIX}</Code> {t('开头时，其余部分先进行 leet 变换。')}</Table.Td>
                 </Table.Tr>
                 <Table.Tr>
                   <Table.Td>
                     <Code>{LEET_PREFIX}</Code>
                   </Table.Td>
                   <Table.Td>
-                    不含上述占位符时，整个模板进行 leet 变换：位于 <Code>{'{'}</Code> 或 <Code>]</Code> 之后、下一个 <Code>{'}'}</Code> 或 <Code>[</Code> 之前的字符按下表随机替换，空格变为 <Code>_</Code>。
+                    {t('不含上述占位符时，整个模板进行 leet 变换：位于')} <Code>{'{'}</Code> {t('或')} <Code>]</Code> {t('之后、下一个')} <Code>{'}'}</Code> {t('或')} <Code>[</Code> {t('之前的字符按下表随机替换，空格变为')} <Code>_</Code>{t('。')}
                   </Table.Td>
                 </Table.Tr>
               </Table.Tbody>
             </Table>
             <Alert variant="light" color="yellow" p="xs" icon={<IconAlertTriangle size={16} />}>
               <Text size="xs">
-                模板需包含 <Code>{GUID_PLACEHOLDER}</Code> 或 <Code>{TEAM_HASH_PLACEHOLDER}</Code>，或 leet 熵不低于 {MIN_TEMPLATE_ENTROPY} bits，否则服务器将拒绝保存：
-                {WEAK_TEMPLATE_MESSAGE}。
+                {t('模板需包含')} <Code>{GUID_PLACEHOLDER}</Code> {t('或')} <Code>{TEAM_HASH_PLACEHOLDER}</Code>{t('，或 leet 熵不低于')} {MIN_TEMPLATE_ENTROPY} {t('bits，否则服务器将拒绝保存：')}
+                {WEAK_TEMPLATE_MESSAGE}{t('。')}
               </Text>
             </Alert>
             <Text size="sm" fw={600}>
-              leet 替换表
+              {t('leet 替换表')}
             </Text>
             <Table withTableBorder withColumnBorders fz="xs" data-testid="leet-table">
               <Table.Tbody>

@@ -3,6 +3,7 @@ import { BUILD, buildLabel, isOfficialBuild } from '../../build'
 import { platformName, useGlobalConfig } from '../../api/globalConfig'
 import { RealtimeStatus } from '../RealtimeStatus/RealtimeStatus'
 import classes from './Footer.module.css'
+import { t } from '../../i18n'
 
 /** Title, slogan, footer and ICP filing texts from GET /api/config, and the build information. */
 export function Footer() {
@@ -34,18 +35,18 @@ export function Footer() {
             ·
           </Text>
           <Text size="xs" c="dimmed">
-            Powered by Flagwave
+            {t('Powered by Flagwave')}
           </Text>
           <Text size="xs" c="dimmed">
             ·
           </Text>
           {official ? (
-            <Text size="xs" c="dimmed" ff="monospace" data-testid="footer-build" data-official="true" title={`built at ${BUILD.buildTime}`}>
+            <Text size="xs" c="dimmed" ff="monospace" data-testid="footer-build" data-official="true" title={t('构建于 {{time}}', { time: BUILD.buildTime })}>
               {label} @ {BUILD.timestamp}
             </Text>
           ) : (
             <Text size="xs" c="alert" ff="monospace" data-testid="footer-build" data-official="false">
-              Unofficial build ({BUILD.tag || 'unknown tag'}#{BUILD.sha ? BUILD.sha.slice(0, 7) : 'unknown'})
+              {t('Unofficial build ({{tag}}#{{sha}})', { tag: BUILD.tag || t('未知标签'), sha: BUILD.sha ? BUILD.sha.slice(0, 7) : t('未知') })}
             </Text>
           )}
         </Group>

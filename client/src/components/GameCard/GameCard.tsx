@@ -7,6 +7,7 @@ import type { BasicGameInfoModel } from '@flagwave/shared/schemas/games'
 import { countdownText, formatTime, gamePhase, PhaseBadge } from '../GameTime/GameTime'
 import { markdownToText } from '../../utils/markdownText'
 import classes from './GameCard.module.css'
+import { t } from '../../i18n'
 
 /** A game poster (`/assets/{hash}/poster`) or a teal gradient with the title. */
 export function GamePoster({ poster, title, children }: { poster: string | null; title: string; children?: ReactNode }) {
@@ -53,7 +54,7 @@ export function GameCard({ game, now }: { game: BasicGameInfoModel; now: number 
             {countdownText(game.start, game.end, now)}
           </Text>
           <Badge variant="outline" size="sm" leftSection={<IconUsers size={12} />}>
-            {game.limit > 0 ? `每队至多 ${game.limit} 人` : '人数不限'}
+            {game.limit > 0 ? t('每队至多 {{limit}} 人', { limit: game.limit }) : t('人数不限')}
           </Badge>
         </Group>
       </Stack>

@@ -12,26 +12,27 @@ import { gameArchiveApi } from '../../api/gameArchive'
 import { invalidateGameLists } from '../../api/edit'
 import { useAction } from '../../hooks/useAction'
 import { notifySuccess } from '../../utils/notify'
+import { t } from '../../i18n'
 
 function StaticArchiveModal({ game, opened, onClose }: { game: GameInfoModel; opened: boolean; onClose: () => void }) {
   const [challenges, setChallenges] = useState(true)
   const [attachments, setAttachments] = useState(false)
   const { busy, run } = useAction()
   const save = () =>
-    run('生成静态归档失败', async () => {
+    run(t('生成静态归档失败'), async () => {
       const name = await gameArchiveApi.staticArchive(game.id, { challenges, attachments: challenges && attachments })
-      notifySuccess(`已保存 ${name}`)
+      notifySuccess(t('已保存 {{name}}', { name }))
       onClose()
     })
   return (
-    <Modal opened={opened} onClose={onClose} title="静态归档" data-testid="static-archive-modal">
+    <Modal opened={opened} onClose={onClose} title={t('静态归档')} data-testid="static-archive-modal">
       <Stack gap="sm">
         <Text size="sm" c="dimmed">
-          生成一个可离线浏览的静态网站（最终排行榜、得分曲线与公告），解压后可放在任意静态托管，或直接在浏览器中打开 index.html。
+          {t('生成一个可离线浏览的静态网站（最终排行榜、得分曲线与公告），解压后可放在任意静态托管，或直接在浏览器中打开 index.html。')}
         </Text>
-        <Checkbox label="包含题目描述" checked={challenges} onChange={(e) => setChallenges(e.currentTarget.checked)} data-testid="static-archive-challenges" />
+        <Checkbox label={t('包含题目描述')} checked={challenges} onChange={(e) => setChallenges(e.currentTarget.checked)} data-testid="static-archive-challenges" />
         <Checkbox
-          label="包含题目附件"
+          label={t('包含题目附件')}
           disabled={!challenges}
           checked={challenges && attachments}
           onChange={(e) => setAttachments(e.currentTarget.checked)}
@@ -39,10 +40,10 @@ function StaticArchiveModal({ game, opened, onClose }: { game: GameInfoModel; op
         />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
-            取消
+            {t('取消')}
           </Button>
           <Button leftSection={<IconArchive size={16} />} loading={busy} onClick={() => void save()} data-testid="static-archive-submit">
-            生成并下载
+            {t('生成并下载')}
           </Button>
         </Group>
       </Stack>
@@ -57,12 +58,12 @@ export function GameDataCard({ game }: { game: GameInfoModel }) {
   const [archiving, setArchiving] = useState(false)
   const ended = Date.parse(game.end) <= Date.now()
 
-  const exportGame = () => exporting.run('导出失败', async () => notifySuccess(`已保存 ${await gameArchiveApi.export(game.id)}`))
+  const exportGame = () => exporting.run(t('导出失败'), async () => notifySuccess(t('已保存 {{v0}}', { v0: await gameArchiveApi.export(game.id) })))
   const clone = () =>
-    cloning.run('复制失败', async () => {
+    cloning.run(t('复制失败'), async () => {
       const copy = await gameArchiveApi.clone(game.id)
       invalidateGameLists()
-      notifySuccess(`已复制为「${copy.title}」`)
+      notifySuccess(t('已复制为「{{title}}」', { title: copy.title }))
       navigate(`/admin/games/${copy.id}/info`)
     })
 
@@ -70,23 +71,23 @@ export function GameDataCard({ game }: { game: GameInfoModel }) {
     <Card withBorder radius="md" padding="sm" data-testid="game-data-card">
       <Stack gap="xs">
         <Text fw={600} size="sm">
-          比赛数据
+          {t('比赛数据')}
         </Text>
         <Text size="xs" c="dimmed">
-          导出包含设置、题目、flag、提示、附件与公告，可在任意 Flagwave 上导入；复制不含队伍、提交与公告。
+          {t('导出包含设置、题目、flag、提示、附件与公告，可在任意 Flagwave 上导入；复制不含队伍、提交与公告。')}
         </Text>
         <Button variant="light" leftSection={<IconDownload size={16} />} loading={exporting.busy} onClick={() => void exportGame()} data-testid="game-export">
-          导出比赛
+          {t('导出比赛')}
         </Button>
         <Button variant="light" leftSection={<IconCopy size={16} />} loading={cloning.busy} onClick={() => void clone()} data-testid="game-clone">
-          复制为模板
+          {t('复制为模板')}
         </Button>
         <Button variant="light" leftSection={<IconArchive size={16} />} disabled={!ended} onClick={() => setArchiving(true)} data-testid="game-static-archive">
-          静态归档
+          {t('静态归档')}
         </Button>
         {!ended && (
           <Text size="xs" c="dimmed">
-            比赛结束后可生成静态归档。
+            {t('比赛结束后可生成静态归档。')}
           </Text>
         )}
       </Stack>

@@ -10,6 +10,7 @@ import { useLocation, useNavigate, useParams } from 'react-router-dom'
 import { editApi } from '../../api/edit'
 import { skipToken, useQuery } from '@tanstack/react-query'
 import { queryKeys } from '../../api/queryKeys'
+import { t } from '../../i18n'
 
 /** The `:id` route parameter of the game editors; null when it is not a positive integer. */
 export function useEditGameId(): number | null {
@@ -31,12 +32,12 @@ export function useEditGame(gameId: number | null) {
 }
 
 const TABS = [
-  { value: 'info', label: '基本信息', icon: IconInfoCircle },
-  { value: 'notices', label: '比赛通知', icon: IconSpeakerphone },
-  { value: 'challenges', label: '比赛题目', icon: IconFlag },
-  { value: 'review', label: '参赛审核', icon: IconUserCheck },
+  { value: 'info', label: t('基本信息'), icon: IconInfoCircle },
+  { value: 'notices', label: t('比赛通知'), icon: IconSpeakerphone },
+  { value: 'challenges', label: t('比赛题目'), icon: IconFlag },
+  { value: 'review', label: t('参赛审核'), icon: IconUserCheck },
   { value: 'writeups', label: 'Writeups', icon: IconFileText },
-  { value: 'integrations', label: '集成', icon: IconPlugConnected },
+  { value: 'integrations', label: t('集成'), icon: IconPlugConnected },
 ] as const
 
 export interface GameEditFrameProps {
@@ -59,8 +60,8 @@ export function GameEditFrame({ children, testId, actions }: GameEditFrameProps)
     <Stack gap="md" data-testid={testId} data-game-id={gameId ?? undefined}>
       <Group justify="space-between" wrap="nowrap" gap="sm">
         <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
-          <Tooltip label="返回比赛列表" withArrow>
-            <ActionIcon variant="subtle" size="lg" onClick={() => navigate('/admin/games')} aria-label="返回比赛列表" data-testid="edit-back-to-games">
+          <Tooltip label={t('返回比赛列表')} withArrow>
+            <ActionIcon variant="subtle" size="lg" onClick={() => navigate('/admin/games')} aria-label={t('返回比赛列表')} data-testid="edit-back-to-games">
               <IconArrowLeft size={18} />
             </ActionIcon>
           </Tooltip>
@@ -73,12 +74,12 @@ export function GameEditFrame({ children, testId, actions }: GameEditFrameProps)
           )}
           {game?.hidden && (
             <Badge color="gray" variant="light">
-              隐藏
+              {t('隐藏')}
             </Badge>
           )}
           {game?.practiceMode && (
             <Badge color="brand" variant="light">
-              练习模式
+              {t('练习模式')}
             </Badge>
           )}
         </Group>

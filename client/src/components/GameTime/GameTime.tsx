@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react'
 import { Badge, Text, type BadgeProps, type TextProps } from '@mantine/core'
 import dayjs from 'dayjs'
+import { DATE_TIME_PATTERN, t } from '../../i18n'
 
 /** The current time, re-rendered every `intervalMs` (one shared timer per component). */
 export function useNow(intervalMs = 1_000): number {
@@ -24,9 +25,9 @@ export function gamePhase(start: string | number, end: string | number, now = Da
 }
 
 const PHASE_META: Record<GamePhase, { label: string; color: string }> = {
-  upcoming: { label: '即将开始', color: 'blue' },
-  running: { label: '进行中', color: 'brand' },
-  ended: { label: '已结束', color: 'gray' },
+  upcoming: { label: t('即将开始'), color: 'blue' },
+  running: { label: t('进行中'), color: 'brand' },
+  ended: { label: t('已结束'), color: 'gray' },
 }
 
 export function PhaseBadge({ phase, ...props }: { phase: GamePhase } & BadgeProps) {
@@ -46,17 +47,18 @@ export function formatDuration(ms: number): string {
   const m = Math.floor((total % 3600) / 60)
   const s = total % 60
   const hms = [h, m, s].map((n) => String(n).padStart(2, '0')).join(':')
-  return days > 0 ? `${days}天 ${hms}` : hms
+  return days > 0 ? t('{{days}}天 {{hms}}', { days, hms }) : hms
 }
 
-export const formatTime = (value: string | number, pattern = 'YYYY-MM-DD HH:mm'): string => dayjs(value).format(pattern)
+/** A moment in the interface language's usual form unless `pattern` asks for a fixed one (docs/architecture.md#languages). */
+export const formatTime = (value: string | number, pattern = DATE_TIME_PATTERN): string => dayjs(value).format(pattern)
 
 /** "距开始 …" / "距结束 …" / "已结束" for a game window. */
 export function countdownText(start: string, end: string, now: number): string {
   const phase = gamePhase(start, end, now)
-  if (phase === 'upcoming') return `距开始 ${formatDuration(Date.parse(start) - now)}`
-  if (phase === 'running') return `距结束 ${formatDuration(Date.parse(end) - now)}`
-  return '比赛已结束'
+  if (phase === 'upcoming') return t('距开始 {{v0}}', { v0: formatDuration(Date.parse(start) - now) })
+  if (phase === 'running') return t('距结束 {{v0}}', { v0: formatDuration(Date.parse(end) - now) })
+  return t('比赛已结束')
 }
 
 export function Countdown({ start, end, ...props }: { start: string; end: string } & TextProps) {

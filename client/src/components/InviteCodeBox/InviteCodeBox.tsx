@@ -8,6 +8,7 @@ import { notifySuccess } from '../../utils/notify'
 import { confirmDialog } from '../ConfirmDialog/confirm'
 import { CopyableText } from '../CopyableText/CopyableText'
 import { useAction } from '../../hooks/useAction'
+import { t } from '../../i18n'
 
 export interface InviteCodeBoxProps {
   teamId: number
@@ -40,18 +41,18 @@ export function InviteCodeBox({ teamId, teamName }: InviteCodeBoxProps) {
   }, [teamId, teamName, stale, setInvite])
 
   const regenerate = async () => {
-    const ok = await confirmDialog({ title: '重新生成邀请码', message: '重新生成后，旧的邀请码将立即失效。确定继续吗？', confirmLabel: '重新生成' })
+    const ok = await confirmDialog({ title: t('重新生成邀请码'), message: t('重新生成后，旧的邀请码将立即失效。确定继续吗？'), confirmLabel: t('重新生成') })
     if (!ok) return
-    await run('邀请码更新失败', async () => {
+    await run(t('邀请码更新失败'), async () => {
       setInvite(teamId, await teamApi.regenerateInvite(teamId), teamName)
-      notifySuccess('邀请码已更新')
+      notifySuccess(t('邀请码已更新'))
     })
   }
 
   return (
     <Stack gap="xs" data-testid="invite-box">
       {invite && !stale ? (
-        <CopyableText value={invite.code} copiedMessage="邀请码已复制" testId="invite-code" copyTestId="invite-copy" />
+        <CopyableText value={invite.code} copiedMessage={t('邀请码已复制')} testId="invite-code" copyTestId="invite-copy" />
       ) : error ? (
         <Text size="sm" c="alert" data-testid="invite-error">
           {error}
@@ -60,16 +61,16 @@ export function InviteCodeBox({ teamId, teamName }: InviteCodeBoxProps) {
         <Group gap="xs">
           <Loader size="xs" />
           <Text size="sm" c="dimmed">
-            正在获取邀请码…
+            {t('正在获取邀请码…')}
           </Text>
         </Group>
       )}
       <Group justify="space-between" gap="xs">
         <Text size="xs" c="dimmed">
-          将邀请码发给队友，队友在「加入队伍」中粘贴即可加入。
+          {t('将邀请码发给队友，队友在「加入队伍」中粘贴即可加入。')}
         </Text>
         <Button size="xs" variant="subtle" leftSection={<IconRefresh size={14} />} loading={busy} onClick={() => void regenerate()} data-testid="invite-regenerate">
-          重新生成
+          {t('重新生成')}
         </Button>
       </Group>
     </Stack>

@@ -7,6 +7,7 @@ import { IconPlayerPause, IconPlayerPlay, IconRefresh } from '@tabler/icons-reac
 import type { NamespaceName } from '@flagwave/shared/events'
 import { RealtimeStatus } from '../RealtimeStatus/RealtimeStatus'
 import type { LiveFeed } from '../LiveTable/useLiveFeed'
+import { t } from '../../i18n'
 
 export interface LiveFeedControlsProps {
   feed: Pick<LiveFeed<unknown>, 'paused' | 'buffered' | 'setPaused' | 'revalidate' | 'rows'>
@@ -22,11 +23,11 @@ export function LiveFeedControls({ feed, namespace, shown, testId = 'live' }: Li
     <Group gap="sm" wrap="wrap" justify="flex-end">
       <RealtimeStatus namespace={namespace} />
       <Text size="xs" c="dimmed" data-testid={`${testId}-count`}>
-        {shown !== undefined && shown !== loaded ? `显示 ${shown} / 已加载 ${loaded} 条` : `已加载 ${loaded} 条`}
+        {shown !== undefined && shown !== loaded ? t('显示 {{shown}} / 已加载 {{loaded}} 条', { shown, loaded }) : t('已加载 {{loaded}} 条', { loaded })}
       </Text>
       {feed.paused && (
         <Badge color="yellow" variant="light" data-testid={`${testId}-buffered`} data-count={feed.buffered}>
-          {feed.buffered > 0 ? `暂停中 · ${feed.buffered} 条新记录` : '暂停中'}
+          {feed.buffered > 0 ? t('暂停中 · {{buffered}} 条新记录', { buffered: feed.buffered }) : t('暂停中')}
         </Badge>
       )}
       <Button
@@ -38,10 +39,10 @@ export function LiveFeedControls({ feed, namespace, shown, testId = 'live' }: Li
         data-testid={`${testId}-pause`}
         data-paused={feed.paused ? 'true' : 'false'}
       >
-        {feed.paused ? (feed.buffered > 0 ? `继续 (${feed.buffered})` : '继续') : '暂停'}
+        {feed.paused ? (feed.buffered > 0 ? t('继续 ({{buffered}})', { buffered: feed.buffered }) : t('继续')) : t('暂停')}
       </Button>
-      <Tooltip label="刷新" withArrow>
-        <ActionIcon variant="subtle" onClick={() => void feed.revalidate()} aria-label="刷新" data-testid={`${testId}-refresh`}>
+      <Tooltip label={t('刷新')} withArrow>
+        <ActionIcon variant="subtle" onClick={() => void feed.revalidate()} aria-label={t('刷新')} data-testid={`${testId}-refresh`}>
           <IconRefresh size={16} />
         </ActionIcon>
       </Tooltip>

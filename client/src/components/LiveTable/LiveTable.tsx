@@ -9,6 +9,7 @@ import { IconAlertCircle, IconChevronsDown } from '@tabler/icons-react'
 import type { LiveFeed, LiveRow } from './useLiveFeed'
 import classes from './LiveTable.module.css'
 import { LoadError } from '../LoadError/LoadError'
+import { t } from '../../i18n'
 
 export interface LiveColumn<T> {
   key: string
@@ -36,7 +37,7 @@ export interface LiveTableProps<T> {
 /** How long a live row counts as new (its tint lasts 2.8 s). */
 const FRESH_MS = 4_000
 
-export function LiveTable<T>({ feed, columns, rows = feed.rows, rowProps, emptyText = '暂无数据', showEnd = true, testId = 'live-table' }: LiveTableProps<T>) {
+export function LiveTable<T>({ feed, columns, rows = feed.rows, rowProps, emptyText = t('暂无数据'), showEnd = true, testId = 'live-table' }: LiveTableProps<T>) {
   const now = Date.now()
   if (feed.error && feed.rows.length === 0) {
     return (
@@ -83,7 +84,7 @@ export function LiveTable<T>({ feed, columns, rows = feed.rows, rowProps, emptyT
         </Center>
       ) : rows.length === 0 ? (
         <Text c="dimmed" ta="center" py="lg" data-testid={`${testId}-empty`}>
-          {feed.rows.length === 0 ? emptyText : '没有符合筛选条件的记录'}
+          {feed.rows.length === 0 ? emptyText : t('没有符合筛选条件的记录')}
         </Text>
       ) : null}
       {feed.moreError && (
@@ -95,11 +96,11 @@ export function LiveTable<T>({ feed, columns, rows = feed.rows, rowProps, emptyT
         <Group justify="center">
           {feed.hasMore ? (
             <Button variant="subtle" leftSection={<IconChevronsDown size={16} />} loading={feed.loadingMore} onClick={() => void feed.loadMore()} data-testid={`${testId}-more`}>
-              加载更多
+              {t('加载更多')}
             </Button>
           ) : showEnd ? (
             <Text size="sm" c="dimmed" data-testid={`${testId}-end`}>
-              没有更早的记录了
+              {t('没有更早的记录了')}
             </Text>
           ) : null}
         </Group>

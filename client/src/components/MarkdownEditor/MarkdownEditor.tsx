@@ -6,6 +6,7 @@
 import { useState, type ReactNode } from 'react'
 import { Box, Grid, Input, Paper, ScrollArea, SegmentedControl, Stack, Text, Textarea } from '@mantine/core'
 import { Markdown } from '../Markdown/Markdown'
+import { t } from '../../i18n'
 
 export interface MarkdownEditorProps {
   value: string
@@ -29,7 +30,7 @@ function Preview({ value, height, testId }: { value: string; height?: number; te
           <Markdown source={value} testId={testId} />
         ) : (
           <Text size="sm" c="dimmed" data-testid={testId}>
-            预览区域
+            {t('预览区域')}
           </Text>
         )}
       </ScrollArea>
@@ -87,8 +88,8 @@ export function MarkdownEditor({
             value={mode}
             onChange={(next) => setMode(next as 'edit' | 'preview')}
             data={[
-              { value: 'edit', label: '编辑' },
-              { value: 'preview', label: '预览' },
+              { value: 'edit', label: t('编辑') },
+              { value: 'preview', label: t('预览') },
             ]}
             data-testid={testId ? `${testId}-mode` : undefined}
           />

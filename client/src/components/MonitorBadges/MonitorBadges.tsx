@@ -2,6 +2,7 @@
 import { Badge, type BadgeProps } from '@mantine/core'
 import { IconBug, IconCheck, IconFlag, IconHourglass, IconInfoCircle, IconPlayerPlay, IconPlayerStop, IconQuestionMark, IconX } from '@tabler/icons-react'
 import { answerResultText, type AnswerResult, type EventType } from '@flagwave/shared/enums'
+import { t } from '../../i18n'
 
 const ANSWER_META: Record<AnswerResult, { color: string; icon: typeof IconCheck }> = {
   FlagSubmitted: { color: 'gray', icon: IconHourglass },
@@ -16,17 +17,17 @@ export function AnswerResultBadge({ status, ...props }: { status: AnswerResult }
   const Icon = meta.icon
   return (
     <Badge color={meta.color} variant={status === 'CheatDetected' ? 'filled' : 'light'} leftSection={<Icon size={12} />} data-testid="answer-status" data-status={status} {...props}>
-      {answerResultText[status]}
+      {t(answerResultText[status])}
     </Badge>
   )
 }
 
 export const EVENT_META: Record<EventType, { label: string; color: string; icon: typeof IconCheck }> = {
-  Normal: { label: '普通事件', color: 'gray', icon: IconInfoCircle },
-  ContainerStart: { label: '启动容器', color: 'blue', icon: IconPlayerPlay },
-  ContainerDestroy: { label: '销毁容器', color: 'cyan', icon: IconPlayerStop },
-  FlagSubmit: { label: '提交答案', color: 'brand', icon: IconFlag },
-  CheatDetected: { label: '作弊检测', color: 'alert', icon: IconBug },
+  Normal: { label: t('普通事件'), color: 'gray', icon: IconInfoCircle },
+  ContainerStart: { label: t('启动容器'), color: 'blue', icon: IconPlayerPlay },
+  ContainerDestroy: { label: t('销毁容器'), color: 'cyan', icon: IconPlayerStop },
+  FlagSubmit: { label: t('提交答案'), color: 'brand', icon: IconFlag },
+  CheatDetected: { label: t('作弊检测'), color: 'alert', icon: IconBug },
 }
 
 /** A FlagSubmit event says `[答案正确]` or `[答案错误]` (docs/compatibility.md#game-notice-and-event-shapes): colour it accordingly. */

@@ -8,12 +8,13 @@ import { IconChevronDown, IconDownload, IconFileSpreadsheet } from '@tabler/icon
 import { useNavigate } from 'react-router-dom'
 import { downloadFile, monitorPaths } from '../../api/monitor'
 import { notifyError, notifySuccess } from '../../utils/notify'
+import { t } from '../../i18n'
 
 const MONITOR_SECTIONS = [
-  { value: 'events', label: '比赛事件' },
-  { value: 'submissions', label: '提交记录' },
-  { value: 'cheatinfo', label: '作弊信息' },
-  { value: 'traffic', label: '流量捕获' },
+  { value: 'events', label: t('比赛事件') },
+  { value: 'submissions', label: t('提交记录') },
+  { value: 'cheatinfo', label: t('作弊信息') },
+  { value: 'traffic', label: t('流量捕获') },
 ] as const
 
 type MonitorSection = (typeof MONITOR_SECTIONS)[number]['value']
@@ -26,9 +27,9 @@ function SheetDownloads({ gameId }: { gameId: number }) {
     try {
       const path = kind === 'submissions' ? monitorPaths.submissionSheet(gameId) : monitorPaths.scoreboardSheet(gameId)
       const name = await downloadFile(path, `${kind}-${gameId}.xlsx`)
-      notifySuccess(name, '开始下载')
+      notifySuccess(name, t('开始下载'))
     } catch (error) {
-      notifyError(error, kind === 'submissions' ? '导出提交记录失败' : '导出排行榜失败')
+      notifyError(error, kind === 'submissions' ? t('导出提交记录失败') : t('导出排行榜失败'))
     } finally {
       setBusy(null)
     }
@@ -37,15 +38,15 @@ function SheetDownloads({ gameId }: { gameId: number }) {
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
         <Button size="xs" variant="light" leftSection={<IconDownload size={14} />} rightSection={<IconChevronDown size={14} />} loading={busy !== null} data-testid="monitor-export">
-          导出
+          {t('导出')}
         </Button>
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Item leftSection={<IconFileSpreadsheet size={16} />} onClick={() => void download('submissions')} data-testid="download-submissionsheet">
-          下载提交记录表
+          {t('下载提交记录表')}
         </Menu.Item>
         <Menu.Item leftSection={<IconFileSpreadsheet size={16} />} onClick={() => void download('scoreboard')} data-testid="download-scoreboardsheet">
-          下载排行榜表
+          {t('下载排行榜表')}
         </Menu.Item>
       </Menu.Dropdown>
     </Menu>

@@ -7,14 +7,15 @@ import { BLOOD_META } from '../BloodIcon/BloodIcon'
 import { formatTime } from '../GameTime/GameTime'
 import { Markdown } from '../Markdown/Markdown'
 import classes from './NoticePanel.module.css'
+import { t } from '../../i18n'
 
 const TYPE_META: Record<NoticeType, { color: string; icon: typeof IconFlag; label: string }> = {
-  Normal: { color: 'var(--mantine-color-brand-5)', icon: IconSpeakerphone, label: '公告' },
-  FirstBlood: { color: BLOOD_META.FirstBlood.color, icon: IconDropletFilled, label: '一血' },
-  SecondBlood: { color: BLOOD_META.SecondBlood.color, icon: IconDropletFilled, label: '二血' },
-  ThirdBlood: { color: BLOOD_META.ThirdBlood.color, icon: IconDropletFilled, label: '三血' },
-  NewHint: { color: 'var(--mantine-color-yellow-5)', icon: IconBulb, label: '提示' },
-  NewChallenge: { color: 'var(--mantine-color-blue-5)', icon: IconFlag, label: '新题' },
+  Normal: { color: 'var(--mantine-color-brand-5)', icon: IconSpeakerphone, label: t('公告') },
+  FirstBlood: { color: BLOOD_META.FirstBlood.color, icon: IconDropletFilled, label: t('一血') },
+  SecondBlood: { color: BLOOD_META.SecondBlood.color, icon: IconDropletFilled, label: t('二血') },
+  ThirdBlood: { color: BLOOD_META.ThirdBlood.color, icon: IconDropletFilled, label: t('三血') },
+  NewHint: { color: 'var(--mantine-color-yellow-5)', icon: IconBulb, label: t('提示') },
+  NewChallenge: { color: 'var(--mantine-color-blue-5)', icon: IconFlag, label: t('新题') },
 }
 
 function NoticeItem({ notice }: { notice: GameNotice }) {
@@ -51,12 +52,12 @@ export function NoticePanel({ notices, height = 420 }: NoticePanelProps) {
       <Group gap={6} mb="xs">
         <IconSpeakerphone size={16} />
         <Text fw={600} size="sm">
-          比赛通知
+          {t('比赛通知')}
         </Text>
       </Group>
       {notices.length === 0 ? (
         <Text size="sm" c="dimmed" py="sm" ta="center">
-          暂无通知
+          {t('暂无通知')}
         </Text>
       ) : (
         <ScrollArea.Autosize mah={height} type="auto" offsetScrollbars>

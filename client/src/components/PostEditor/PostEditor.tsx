@@ -7,6 +7,7 @@ import { POST_TITLE_MAX } from '@flagwave/shared/limits'
 import { PostEditModel } from '@flagwave/shared/schemas/posts'
 import { zodErrors } from '../../utils/zodForm'
 import { Markdown } from '../Markdown/Markdown'
+import { t } from '../../i18n'
 
 export interface PostEditValues {
   title: string
@@ -61,11 +62,11 @@ export function PostEditor({ initial, saving = false, deleting = false, onSubmit
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 6 }}>
           <Stack gap="sm">
-            <TextInput label="标题" required description={`不超过 ${POST_TITLE_MAX} 个字符`} data-testid="post-edit-title" {...form.getInputProps('title')} />
-            <TagsInput label="标签" placeholder="输入后回车添加" clearable data-testid="post-edit-tags" {...form.getInputProps('tags')} />
+            <TextInput label={t('标题')} required description={t('不超过 {{POST_TITLE_MAX}} 个字符', { POST_TITLE_MAX })} data-testid="post-edit-title" {...form.getInputProps('title')} />
+            <TagsInput label={t('标签')} placeholder={t('输入后回车添加')} clearable data-testid="post-edit-tags" {...form.getInputProps('tags')} />
             <Textarea
-              label="摘要"
-              description="支持 Markdown，显示在文章列表中"
+              label={t('摘要')}
+              description={t('支持 Markdown，显示在文章列表中')}
               autosize
               minRows={3}
               maxRows={8}
@@ -73,8 +74,8 @@ export function PostEditor({ initial, saving = false, deleting = false, onSubmit
               {...form.getInputProps('summary')}
             />
             <Textarea
-              label="正文"
-              description="支持 Markdown"
+              label={t('正文')}
+              description={t('支持 Markdown')}
               autosize
               minRows={14}
               maxRows={30}
@@ -82,21 +83,21 @@ export function PostEditor({ initial, saving = false, deleting = false, onSubmit
               data-testid="post-edit-content"
               {...form.getInputProps('content')}
             />
-            <Switch label="置顶文章" data-testid="post-edit-pinned" {...form.getInputProps('isPinned', { type: 'checkbox' })} />
+            <Switch label={t('置顶文章')} data-testid="post-edit-pinned" {...form.getInputProps('isPinned', { type: 'checkbox' })} />
             <Group justify="space-between">
               {onDelete ? (
                 <Button color="alert" variant="light" leftSection={<IconTrash size={16} />} loading={deleting} onClick={onDelete} data-testid="post-delete">
-                  删除文章
+                  {t('删除文章')}
                 </Button>
               ) : (
                 <span />
               )}
               <Group gap="xs">
                 <Button variant="default" disabled={!form.isDirty() || saving} onClick={() => form.reset()}>
-                  撤销修改
+                  {t('撤销修改')}
                 </Button>
                 <Button type="submit" leftSection={<IconDeviceFloppy size={16} />} loading={saving} data-testid="post-save">
-                  保存
+                  {t('保存')}
                 </Button>
               </Group>
             </Group>
@@ -108,15 +109,15 @@ export function PostEditor({ initial, saving = false, deleting = false, onSubmit
               <Stack gap="sm">
                 <Group justify="space-between" wrap="nowrap">
                   <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
-                    预览
+                    {t('预览')}
                   </Text>
                   {preview.isPinned && (
                     <Badge size="sm" variant="light" leftSection={<IconPinned size={12} />}>
-                      置顶
+                      {t('置顶')}
                     </Badge>
                   )}
                 </Group>
-                <Title order={2}>{preview.title || '（无标题）'}</Title>
+                <Title order={2}>{preview.title || t('（无标题）')}</Title>
                 {preview.tags.length > 0 && (
                   <Group gap={6}>
                     {preview.tags.map((tag) => (
@@ -131,7 +132,7 @@ export function PostEditor({ initial, saving = false, deleting = false, onSubmit
                     <Markdown source={preview.summary} testId="post-preview-summary" />
                   </Paper>
                 )}
-                <Markdown source={preview.content || '*（正文为空）*'} testId="post-preview-content" />
+                <Markdown source={preview.content || t('*（正文为空）*')} testId="post-preview-content" />
               </Stack>
             </ScrollArea.Autosize>
           </Paper>

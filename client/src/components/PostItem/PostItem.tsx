@@ -1,10 +1,12 @@
-import { ActionIcon, Avatar, Badge, Card, Group, Stack, Text, Title, Tooltip } from '@mantine/core'
+import { ActionIcon, Avatar, Badge, Card, Group, Stack, Text, Title } from '@mantine/core'
 import { IconEdit, IconPin, IconPinned, IconPinnedOff } from '@tabler/icons-react'
-import dayjs from 'dayjs'
 import { Link } from 'react-router-dom'
+import { LazyTooltip as Tooltip } from '../HintTooltip/LazyTooltip'
 import type { PostInfoModel } from '@flagwave/shared/schemas/posts'
 import { Markdown } from '../Markdown/Markdown'
 import classes from './PostItem.module.css'
+import { t } from '../../i18n'
+import { formatTime } from '../GameTime/GameTime'
 
 export interface PostItemProps {
   post: PostInfoModel
@@ -33,9 +35,7 @@ export function PostItem({ post, admin = false, onTogglePin, pinBusy = false }: 
         <Group justify="space-between" wrap="nowrap" align="flex-start">
           <Group gap="xs" wrap="nowrap" align="center" style={{ minWidth: 0 }}>
             {post.isPinned && (
-              <Tooltip label="置顶" withArrow>
-                <IconPinned size={20} color="var(--mantine-primary-color-filled)" data-testid="post-pinned-icon" style={{ flexShrink: 0 }} />
-              </Tooltip>
+              <IconPinned size={20} color="var(--mantine-primary-color-filled)" data-testid="post-pinned-icon" style={{ flexShrink: 0 }} title={t('置顶')} aria-label={t('置顶')} role="img" />
             )}
             <Title order={3} className={classes.title} lineClamp={2}>
               <Link to={`/posts/${post.id}`} className={classes.link} data-testid="post-title">
@@ -45,19 +45,19 @@ export function PostItem({ post, admin = false, onTogglePin, pinBusy = false }: 
           </Group>
           {admin && (
             <Group gap={4} wrap="nowrap">
-              <Tooltip label={post.isPinned ? '取消置顶' : '置顶'} withArrow>
+              <Tooltip label={post.isPinned ? t('取消置顶') : t('置顶')} withArrow>
                 <ActionIcon
                   variant={post.isPinned ? 'light' : 'subtle'}
                   loading={pinBusy}
                   onClick={() => onTogglePin?.(post)}
-                  aria-label={post.isPinned ? '取消置顶' : '置顶'}
+                  aria-label={post.isPinned ? t('取消置顶') : t('置顶')}
                   data-testid="post-pin-toggle"
                 >
                   {post.isPinned ? <IconPinnedOff size={18} /> : <IconPin size={18} />}
                 </ActionIcon>
               </Tooltip>
-              <Tooltip label="编辑" withArrow>
-                <ActionIcon component={Link} to={`/posts/${post.id}/edit`} variant="subtle" aria-label="编辑" data-testid="post-edit-link">
+              <Tooltip label={t('编辑')} withArrow>
+                <ActionIcon component={Link} to={`/posts/${post.id}/edit`} variant="subtle" aria-label={t('编辑')} data-testid="post-edit-link">
                   <IconEdit size={18} />
                 </ActionIcon>
               </Tooltip>
@@ -86,7 +86,7 @@ export function PostItem({ post, admin = false, onTogglePin, pinBusy = false }: 
             </Group>
           )}
           <Text size="xs" c="dimmed">
-            {dayjs(post.time).format('YYYY-MM-DD HH:mm')}
+            {formatTime(post.time)}
           </Text>
         </Group>
       </Stack>

@@ -2,13 +2,14 @@ import { Group, Text } from '@mantine/core'
 import type { NamespaceName } from '@flagwave/shared/events'
 import { useRealtimeStatus, type HubStatus } from '../../realtime/hub'
 import classes from './RealtimeStatus.module.css'
+import { t } from '../../i18n'
 
 const LABELS: Record<HubStatus, string> = {
-  idle: '未连接',
-  connecting: '连接中',
-  connected: '实时推送',
-  disconnected: '离线 · 定时刷新',
-  refused: '推送不可用 · 定时刷新',
+  idle: t('未连接'),
+  connecting: t('连接中'),
+  connected: t('实时推送'),
+  disconnected: t('离线 · 定时刷新'),
+  refused: t('推送不可用 · 定时刷新'),
 }
 
 /** A small indicator of a hub's connection; while it is down, data falls back to the 10 s refresh. */

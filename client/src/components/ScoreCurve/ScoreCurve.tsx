@@ -7,6 +7,7 @@ import { lazy, Suspense, useMemo } from 'react'
 import { Group, Paper, Skeleton, Stack, Text } from '@mantine/core'
 import { challengeScore, minScore as minScoreOf } from '@flagwave/shared/scoring'
 import type { ScoreCurvePoint } from './scoreCurvePoint'
+import { t } from '../../i18n'
 
 const ScoreCurveChart = lazy(() => import('./ScoreCurveChart'))
 
@@ -45,21 +46,21 @@ export function ScoreCurve({ originalScore, minScoreRate, difficulty, solved, he
       <Stack gap="xs">
         <Group justify="space-between" gap="xs">
           <Text fw={600} size="sm">
-            分值曲线预览
+            {t('分值曲线预览')}
           </Text>
           {data && (
             <Group gap="md">
               <Text size="xs" c="dimmed">
-                初始 <b data-testid="score-curve-original">{originalScore}</b>
+                {t('初始')} <b data-testid="score-curve-original">{originalScore}</b>
               </Text>
               <Text size="xs" c="dimmed">
-                10 解 <b data-testid="score-curve-at-10">{at(10)}</b>
+                {t('10 解')} <b data-testid="score-curve-at-10">{at(10)}</b>
               </Text>
               <Text size="xs" c="dimmed">
-                50 解 <b data-testid="score-curve-at-50">{at(50)}</b>
+                {t('50 解')} <b data-testid="score-curve-at-50">{at(50)}</b>
               </Text>
               <Text size="xs" c="dimmed">
-                最低 <b data-testid="score-curve-min">{min}</b>
+                {t('最低')} <b data-testid="score-curve-min">{min}</b>
               </Text>
             </Group>
           )}
@@ -70,7 +71,7 @@ export function ScoreCurve({ originalScore, minScoreRate, difficulty, solved, he
           </Suspense>
         ) : (
           <Text size="sm" c="dimmed" h={height}>
-            请输入有效的分值参数
+            {t('请输入有效的分值参数')}
           </Text>
         )}
       </Stack>

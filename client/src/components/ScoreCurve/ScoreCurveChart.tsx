@@ -5,6 +5,7 @@
 import '@mantine/charts/styles.css'
 import { LineChart } from '@mantine/charts'
 import type { ScoreCurvePoint } from './scoreCurvePoint'
+import { t } from '../../i18n'
 
 export interface ScoreCurveChartProps {
   data: ScoreCurvePoint[]
@@ -20,20 +21,20 @@ export default function ScoreCurveChart({ data, minScore, solved, height }: Scor
       h={height}
       data={data}
       dataKey="solves"
-      series={[{ name: 'score', label: '分值', color: 'brand.5' }]}
+      series={[{ name: 'score', label: t('分值'), color: 'brand.5' }]}
       curveType="linear"
       withDots={false}
       strokeWidth={2}
-      xAxisLabel="解出队伍数"
-      yAxisLabel="分值"
+      xAxisLabel={t('解出队伍数')}
+      yAxisLabel={t('分值')}
       yAxisProps={{ domain: [0, 'auto'], width: 56 }}
       xAxisProps={{ interval: 4 }}
       referenceLines={[
-        { y: minScore, label: `最低分 ${minScore}`, color: 'alert.5' },
-        ...(solved && solved >= 1 && solved <= data.length ? [{ x: solved, label: `当前 ${solved} 解`, color: 'yellow.5' }] : []),
+        { y: minScore, label: t('最低分 {{minScore}}', { minScore }), color: 'alert.5' },
+        ...(solved && solved >= 1 && solved <= data.length ? [{ x: solved, label: t('当前 {{solved}} 解', { solved }), color: 'yellow.5' }] : []),
       ]}
       tooltipAnimationDuration={100}
-      valueFormatter={(value) => `${value} 分`}
+      valueFormatter={(value) => t('{{value}} 分', { value })}
       data-testid="score-curve-chart"
     />
   )

@@ -13,6 +13,7 @@ import { TAG_ORDER, tagMeta } from '../ChallengeTag/ChallengeTag'
 import { formatTime } from '../GameTime/GameTime'
 import { useFlip } from '../BigScreen/useFlip'
 import classes from './ScoreboardTable.module.css'
+import { formatNumber, t } from '../../i18n'
 
 export interface ScoreboardTableProps {
   scoreboard: ScoreboardModel
@@ -55,22 +56,28 @@ export function ScoreboardTable({ scoreboard, items, highlight, organizationRank
   useFlip(body, [items])
 
   return (
+    <>
+    {columns.length > 2 && (
+      <Text size="xs" c="dimmed" className={classes.scrollHint} data-testid="scoreboard-scroll-hint">
+        {t('← 左右滑动查看各题的解出情况 →')}
+      </Text>
+    )}
     <Table.ScrollContainer minWidth={480} type="native">
       <Table className={classes.table} highlightOnHover verticalSpacing={6} data-testid="scoreboard-table" stickyHeader={false}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th rowSpan={2} className={`${classes.sticky} ${classes.rankCol}`}>
-              排名
+              {t('排名')}
             </Table.Th>
             <Table.Th rowSpan={2} className={`${classes.sticky} ${classes.teamCol}`}>
-              队伍
+              {t('队伍')}
             </Table.Th>
-            {showOrganization && <Table.Th rowSpan={2}>参赛单位</Table.Th>}
-            <Table.Th rowSpan={2} style={{ textAlign: 'center' }}>
-              解题
+            {showOrganization && <Table.Th rowSpan={2}>{t('参赛单位')}</Table.Th>}
+            <Table.Th rowSpan={2} className={classes.numCol} style={{ textAlign: 'center' }}>
+              {t('解题')}
             </Table.Th>
-            <Table.Th rowSpan={2} style={{ textAlign: 'right' }}>
-              总分
+            <Table.Th rowSpan={2} className={classes.numCol} style={{ textAlign: 'right' }}>
+              {t('总分')}
             </Table.Th>
             {groups.map((g) => {
               const meta = tagMeta(g.tag)
@@ -87,7 +94,7 @@ export function ScoreboardTable({ scoreboard, items, highlight, organizationRank
           </Table.Tr>
           <Table.Tr>
             {columns.map((c) => (
-              <Table.Th key={c.id} className={classes.chalHead} title={`${c.title} (${c.score} pts, ${c.solved} 解)`}>
+              <Table.Th key={c.id} className={classes.chalHead} title={t('{{title}}（{{score}} 分，{{solved}} 解）', { title: c.title, score: c.score, solved: c.solved })}>
                 <span className={classes.vertical}>{c.title}</span>
               </Table.Th>
             ))}
@@ -102,7 +109,7 @@ export function ScoreboardTable({ scoreboard, items, highlight, organizationRank
                 <Table.Td className={`${classes.sticky} ${classes.rankCol} ${classes.rank}`}>{organizationRank ? (item.organizationRank ?? '—') : item.rank}</Table.Td>
                 <Table.Td className={`${classes.sticky} ${classes.teamCol}`}>
                   <Group gap="xs" wrap="nowrap">
-                    <Avatar src={item.avatar ?? undefined} size={28} radius="xl" color="brand">
+                    <Avatar src={item.avatar ?? undefined} size={28} radius="xl" color="brand" className={classes.teamAvatar}>
                       {item.name.slice(0, 1)}
                     </Avatar>
                     <Tooltip label={item.bio || item.name} withArrow openDelay={300}>
@@ -122,8 +129,8 @@ export function ScoreboardTable({ scoreboard, items, highlight, organizationRank
                 <Table.Td style={{ textAlign: 'center' }} data-testid="scoreboard-solved">
                   {item.solvedCount}
                 </Table.Td>
-                <Table.Td className={classes.score} data-testid="scoreboard-score">
-                  {item.score}
+                <Table.Td className={`${classes.score} ${classes.numCol}`} data-testid="scoreboard-score">
+                  {formatNumber(item.score)}
                 </Table.Td>
                 {columns.map((c) => (
                   <Table.Td key={c.id} className={classes.cell}>
@@ -136,6 +143,7 @@ export function ScoreboardTable({ scoreboard, items, highlight, organizationRank
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
+    </>
   )
 }
 

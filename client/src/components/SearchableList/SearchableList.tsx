@@ -3,6 +3,7 @@ import { Button, Center, CloseButton, Group, Loader, Pagination, Stack, Text, Te
 import { IconSearch } from '@tabler/icons-react'
 import { LoadError } from '../LoadError/LoadError'
 import type { SearchableListState } from './useSearchableList'
+import { t } from '../../i18n'
 
 interface SearchableListProps<T> {
   list: SearchableListState<T>
@@ -40,14 +41,14 @@ export function SearchableList<T>(props: SearchableListProps<T>) {
             placeholder={props.searchPlaceholder}
             w={props.searchWidth}
             leftSection={<IconSearch size={16} />}
-            rightSection={list.input ? <CloseButton size="sm" aria-label="清除搜索" onClick={list.clear} data-testid={`${props.searchTestId}-search-clear`} /> : null}
+            rightSection={list.input ? <CloseButton size="sm" aria-label={t('清除搜索')} onClick={list.clear} data-testid={`${props.searchTestId}-search-clear`} /> : null}
             value={list.input}
             onChange={(event) => list.setInput(event.currentTarget.value)}
             onKeyDown={(event) => event.key === 'Enter' && list.search()}
             data-testid={`${props.searchTestId}-search`}
           />
           <Button variant="default" onClick={list.search} data-testid={`${props.searchTestId}-search-submit`}>
-            搜索
+            {t('搜索')}
           </Button>
           {props.actions}
         </Group>
@@ -61,12 +62,12 @@ export function SearchableList<T>(props: SearchableListProps<T>) {
         props.children
       ) : (
         <Text c="dimmed" ta="center" py="xl" data-testid={props.emptyTestId}>
-          {list.hint ? `没有与「${list.hint}」匹配的${props.emptyText}` : `暂无${props.emptyText}`}
+          {list.hint ? t('没有与「{{hint}}」匹配的{{emptyText}}', { hint: list.hint, emptyText: props.emptyText }) : t('暂无{{emptyText}}', { emptyText: props.emptyText })}
         </Text>
       )}
       <Group justify="space-between">
         <Text size="sm" c="dimmed" data-testid={props.totalTestId}>
-          {list.hint ? `搜索结果 ${data?.length ?? 0} 个（最多 30 个）` : props.totalText(data?.total ?? 0)}
+          {list.hint ? t('搜索结果 {{v0}} 个（最多 30 个）', { v0: data?.length ?? 0 }) : props.totalText(data?.total ?? 0)}
         </Text>
         {!list.hint && list.pages > 1 && <Pagination total={list.pages} value={list.page} onChange={list.setPage} size="sm" data-testid={props.paginationTestId} />}
       </Group>

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react'
 import { Button, Center, Stack, Text, Title } from '@mantine/core'
 import { Link } from 'react-router-dom'
 import classes from './StatusScreen.module.css'
+import { t } from '../../i18n'
 
 export interface StatusScreenProps {
   code?: string
@@ -30,7 +31,7 @@ export function StatusScreen({ code, title, description, homeLink = true, testId
         {children}
         {homeLink && (
           <Button component={Link} to="/" variant="light" mt="md">
-            返回首页
+            {t('返回首页')}
           </Button>
         )}
       </Stack>

@@ -3,6 +3,7 @@ import { Avatar, Badge, Card, Divider, Group, Stack, Text, Title, Tooltip } from
 import { IconCrown, IconLock } from '@tabler/icons-react'
 import type { TeamInfoModel } from '@flagwave/shared/schemas/teams'
 import { sortedMembers } from '../../stores/teams'
+import { t } from '../../i18n'
 
 export interface TeamCardProps {
   team: TeamInfoModel
@@ -28,19 +29,19 @@ export function TeamCard({ team, userId, actions }: TeamCardProps) {
                 {team.name}
               </Title>
               {team.locked && (
-                <Tooltip label="队伍参与的比赛进行中，成员变动已锁定" withArrow>
+                <Tooltip label={t('队伍参与的比赛进行中，成员变动已锁定')} withArrow>
                   <Badge color="alert" variant="light" leftSection={<IconLock size={12} />} data-testid="team-locked">
-                    已锁定
+                    {t('已锁定')}
                   </Badge>
                 </Tooltip>
               )}
             </Group>
             <Text size="sm" c="dimmed" lineClamp={2} data-testid="team-bio">
-              {team.bio || '这个队伍还没有签名'}
+              {team.bio || t('这个队伍还没有签名')}
             </Text>
           </Stack>
         </Group>
-        <Divider label={`成员 · ${members.length}`} labelPosition="left" />
+        <Divider label={t('成员 · {{length}}', { length: members.length })} labelPosition="left" />
         <Stack gap={6} data-testid="team-members" style={{ flex: 1 }}>
           {members.map((member) => (
             <Group key={member.id} gap="xs" wrap="nowrap" data-testid="team-member" data-user-id={member.id} data-user-name={member.userName} data-captain={member.captain}>
@@ -52,13 +53,13 @@ export function TeamCard({ team, userId, actions }: TeamCardProps) {
                 {member.id === userId && (
                   <Text span size="xs" c="dimmed">
                     {' '}
-                    （我）
+                    {t('（我）')}
                   </Text>
                 )}
               </Text>
               {member.captain && (
                 <Badge size="sm" variant="light" leftSection={<IconCrown size={12} />} data-testid="team-captain">
-                  队长
+                  {t('队长')}
                 </Badge>
               )}
             </Group>

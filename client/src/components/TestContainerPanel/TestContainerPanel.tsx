@@ -12,6 +12,7 @@ import type { ContainerInfoModel } from '@flagwave/shared/schemas/challenges'
 import { editApi } from '../../api/edit'
 import { formatTime } from '../GameTime/GameTime'
 import { notifyError, notifySuccess } from '../../utils/notify'
+import { t } from '../../i18n'
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -36,8 +37,8 @@ function Copyable({ value, testId }: { value: string; testId: string }) {
       </Code>
       <CopyButton value={value}>
         {({ copied, copy }) => (
-          <Tooltip label={copied ? '已复制' : '复制'} withArrow>
-            <ActionIcon variant="subtle" onClick={copy} aria-label="复制" data-testid={`${testId}-copy`}>
+          <Tooltip label={copied ? t('已复制') : t('复制')} withArrow>
+            <ActionIcon variant="subtle" onClick={copy} aria-label={t('复制')} data-testid={`${testId}-copy`}>
               {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
             </ActionIcon>
           </Tooltip>
@@ -65,10 +66,10 @@ export function TestContainerPanel({ gameId, challengeId, container, onChanged }
     setBusy('start')
     try {
       setView(await editApi.challenges.startContainer(gameId, challengeId))
-      notifySuccess('测试容器已启动')
+      notifySuccess(t('测试容器已启动'))
       onChanged?.()
     } catch (error) {
-      notifyError(error, '测试容器启动失败')
+      notifyError(error, t('测试容器启动失败'))
     } finally {
       setBusy(null)
     }
@@ -78,10 +79,10 @@ export function TestContainerPanel({ gameId, challengeId, container, onChanged }
     try {
       await editApi.challenges.stopContainer(gameId, challengeId)
       setView(null)
-      notifySuccess('测试容器已销毁')
+      notifySuccess(t('测试容器已销毁'))
       onChanged?.()
     } catch (error) {
-      notifyError(error, '测试容器销毁失败')
+      notifyError(error, t('测试容器销毁失败'))
     } finally {
       setBusy(null)
     }
@@ -95,7 +96,7 @@ export function TestContainerPanel({ gameId, challengeId, container, onChanged }
           <Group gap={6}>
             <IconServer size={16} />
             <Text fw={600} size="sm">
-              测试容器
+              {t('测试容器')}
             </Text>
             {view && (
               <Badge size="sm" variant="light" color={view.status === 'Running' ? 'brand' : 'gray'}>
@@ -105,10 +106,10 @@ export function TestContainerPanel({ gameId, challengeId, container, onChanged }
           </Group>
           <Group gap="xs">
             <Button size="xs" leftSection={<IconPlayerPlay size={14} />} loading={busy === 'start'} disabled={busy === 'stop'} onClick={() => void start()} data-testid="test-container-start">
-              {view ? '重新启动' : '启动'}
+              {view ? t('重新启动') : t('启动')}
             </Button>
             <Button size="xs" variant="light" color="alert" leftSection={<IconPlayerStop size={14} />} loading={busy === 'stop'} disabled={busy === 'start'} onClick={() => void stop()} data-testid="test-container-stop">
-              销毁
+              {t('销毁')}
             </Button>
           </Group>
         </Group>
@@ -116,16 +117,16 @@ export function TestContainerPanel({ gameId, challengeId, container, onChanged }
           <>
             <Copyable value={access.address} testId="test-container-entry" />
             <Text size="xs" c="dimmed">
-              连接方式：
+              {t('连接方式：')}
             </Text>
             <Copyable value={access.hint} testId="test-container-hint" />
             <Text size="xs" c="dimmed">
-              启动于 {formatTime(view.startedAt, 'YYYY-MM-DD HH:mm:ss')}，预计于 {formatTime(view.expectStopAt, 'YYYY-MM-DD HH:mm:ss')} 销毁
+              {t('启动于 {{start}}，预计于 {{stop}} 销毁', { start: formatTime(view.startedAt, 'YYYY-MM-DD HH:mm:ss'), stop: formatTime(view.expectStopAt, 'YYYY-MM-DD HH:mm:ss') })}
             </Text>
           </>
         ) : (
           <Text size="sm" c="dimmed">
-            保存容器配置后可启动测试容器，用于验证镜像与端口；动态题目的测试容器使用测试 flag。
+            {t('保存容器配置后可启动测试容器，用于验证镜像与端口；动态题目的测试容器使用测试 flag。')}
           </Text>
         )}
       </Stack>

@@ -7,6 +7,7 @@ import { adminApi } from '../../api/admin'
 import { notifySuccess } from '../../utils/notify'
 import { ModalFooter } from '../ModalFooter/ModalFooter'
 import { useAction } from '../../hooks/useAction'
+import { t } from '../../i18n'
 
 type CreateInput = z.input<typeof UserCreateModel>
 
@@ -31,7 +32,7 @@ function parseUserLines(text: string): ParsedBatch {
     if (!line || line.startsWith('#')) return
     const cells = line.split(line.includes('\t') ? '\t' : ',').map((cell) => cell.trim())
     if (cells.length > FIELDS.length) {
-      errors.push(`第 ${index + 1} 行：字段过多（最多 ${FIELDS.length} 个）`)
+      errors.push(t('第 {{v0}} 行：字段过多（最多 {{length}} 个）', { v0: index + 1, length: FIELDS.length }))
       return
     }
     const entry: Record<string, string> = {}
@@ -39,7 +40,7 @@ function parseUserLines(text: string): ParsedBatch {
       if (cells[i]) entry[field] = cells[i]
     })
     const result = UserCreateModel.safeParse(entry)
-    if (!result.success) errors.push(`第 ${index + 1} 行：${result.error.issues[0]?.message ?? '格式错误'}`)
+    if (!result.success) errors.push(t('第 {{v0}} 行：{{v1}}', { v0: index + 1, v1: result.error.issues[0]?.message ?? t('格式错误') }))
     else users.push(entry as CreateInput)
   })
   return { users, errors }
@@ -55,9 +56,9 @@ export function UserBatchCreate({ opened, onClose, onCreated }: { opened: boolea
   const submit = async () => {
     const { users, errors } = parseUserLines(text)
     if (errors.length || users.length === 0) return
-    await run('批量添加失败', async () => {
+    await run(t('批量添加失败'), async () => {
       await adminApi.users.create(users)
-      notifySuccess(`已添加 ${users.length} 个用户`)
+      notifySuccess(t('已添加 {{length}} 个用户', { length: users.length }))
       setText('')
       onCreated()
       onClose()
@@ -65,24 +66,23 @@ export function UserBatchCreate({ opened, onClose, onCreated }: { opened: boolea
   }
 
   return (
-    <Modal opened={opened} onClose={onClose} title="批量添加用户" size="xl" data-testid="user-batch-modal">
+    <Modal opened={opened} onClose={onClose} title={t('批量添加用户')} size="xl" data-testid="user-batch-modal">
       <Stack gap="sm">
         <Text size="sm" c="dimmed">
-          每行一个用户，逗号或制表符分隔：<Code>用户名,密码,邮箱[,真实姓名,学工号,手机号,队伍名]</Code>。已存在的用户名或邮箱会被更新（包括密码）；
-          队伍名相同的用户会组成一支新队伍，第一位为队长。
+          {t('每行一个用户，逗号或制表符分隔：')}<Code>{t('用户名,密码,邮箱[,真实姓名,学工号,手机号,队伍名]')}</Code>{t('。已存在的用户名或邮箱会被更新（包括密码）； 队伍名相同的用户会组成一支新队伍，第一位为队长。')}
         </Text>
         <Textarea
           autosize
           minRows={8}
           maxRows={18}
-          placeholder={'alice,Passw0rd!,alice@example.com,爱丽丝,2023001,,Red\nbob,Passw0rd!,bob@example.com,,,,Red'}
+          placeholder={t('alice,Passw0rd!,alice@example.com,爱丽丝,2023001,,Red\nbob,Passw0rd!,bob@example.com,,,,Red')}
           styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
           value={text}
           onChange={(event) => setText(event.currentTarget.value)}
           data-testid="user-batch-text"
         />
         {parsed.errors.length > 0 ? (
-          <Alert color="alert" variant="light" title={`${parsed.errors.length} 行有误`} data-testid="user-batch-errors">
+          <Alert color="alert" variant="light" title={t('{{length}} 行有误', { length: parsed.errors.length })} data-testid="user-batch-errors">
             <List size="sm">
               {parsed.errors.slice(0, 10).map((error) => (
                 <List.Item key={error}>{error}</List.Item>
@@ -92,12 +92,12 @@ export function UserBatchCreate({ opened, onClose, onCreated }: { opened: boolea
           </Alert>
         ) : (
           <Text size="sm" c="dimmed" data-testid="user-batch-count">
-            {parsed.users.length > 0 ? `将添加 ${parsed.users.length} 个用户` : '尚未输入用户'}
+            {parsed.users.length > 0 ? t('将添加 {{length}} 个用户', { length: parsed.users.length }) : t('尚未输入用户')}
           </Text>
         )}
         <ModalFooter
           onCancel={onClose}
-          confirmLabel="添加"
+          confirmLabel={t('添加')}
           onConfirm={() => void submit()}
           loading={busy}
           disabled={parsed.errors.length > 0 || parsed.users.length === 0 || text !== debounced}

@@ -1,16 +1,14 @@
-import { Avatar, Button, Group, Menu, Text, UnstyledButton } from '@mantine/core'
-import { notifications } from '@mantine/notifications'
-import { IconChevronDown, IconLogout, IconUser, IconUsersGroup } from '@tabler/icons-react'
-import { Link, useLocation, useNavigate } from 'react-router-dom'
-import { errorMessage } from '../../api/http'
+import { lazy, Suspense } from 'react'
+import { Button, Group, Skeleton } from '@mantine/core'
+import { Link, useLocation } from 'react-router-dom'
 import { useSession } from '../../stores/session'
-import classes from './UserMenu.module.css'
+import { t } from '../../i18n'
+
+const AccountMenu = lazy(() => import('./AccountMenu'))
 
 /** Signed in: avatar and name with profile / teams / logout; signed out: login and register. */
 export function UserMenu() {
   const profile = useSession((state) => state.profile)
-  const logout = useSession((state) => state.logout)
-  const navigate = useNavigate()
   const location = useLocation()
 
   if (!profile) {
@@ -19,53 +17,19 @@ export function UserMenu() {
     return (
       <Group gap="xs" wrap="nowrap">
         <Button component={Link} to={`/account/login${from}`} variant="default" size="sm" data-testid="nav-login">
-          登录
+          {t('登录')}
         </Button>
-        <Button component={Link} to="/account/register" size="sm" data-testid="nav-register">
-          注册
+        {/* Phones: the header has no room for both; the sign-in page links to registration. */}
+        <Button component={Link} to="/account/register" size="sm" visibleFrom="xs" data-testid="nav-register">
+          {t('注册')}
         </Button>
       </Group>
     )
   }
 
-  const onLogout = async () => {
-    try {
-      await logout()
-      notifications.show({ color: 'brand', message: '已退出登录' })
-      navigate('/')
-    } catch (error) {
-      notifications.show({ color: 'alert', title: '退出登录失败', message: errorMessage(error) })
-    }
-  }
-
   return (
-    <Menu position="bottom-end" width={200} withinPortal>
-      <Menu.Target>
-        <UnstyledButton className={classes.target} data-testid="user-menu">
-          <Group gap={8} wrap="nowrap">
-            <Avatar src={profile.avatar ?? undefined} alt={profile.userName ?? ''} radius="xl" size={30} color="brand">
-              {profile.userName?.slice(0, 1).toUpperCase()}
-            </Avatar>
-            <Text size="sm" fw={500} className={classes.name} data-testid="user-menu-name">
-              {profile.userName}
-            </Text>
-            <IconChevronDown size={14} />
-          </Group>
-        </UnstyledButton>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>{profile.role}</Menu.Label>
-        <Menu.Item component={Link} to="/account/profile" leftSection={<IconUser size={16} />} data-testid="user-menu-profile">
-          个人资料
-        </Menu.Item>
-        <Menu.Item component={Link} to="/teams" leftSection={<IconUsersGroup size={16} />}>
-          我的队伍
-        </Menu.Item>
-        <Menu.Divider />
-        <Menu.Item color="alert" leftSection={<IconLogout size={16} />} onClick={() => void onLogout()} data-testid="user-menu-logout">
-          退出登录
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+    <Suspense fallback={<Skeleton circle height={30} />}>
+      <AccountMenu profile={profile} />
+    </Suspense>
   )
 }

@@ -4,13 +4,15 @@ import dayjs from 'dayjs'
 import { Role } from '@flagwave/shared/enums'
 import type { UserInfoModel } from '@flagwave/shared/schemas/users'
 import { NameCell } from '../NameCell/NameCell'
+import { t } from '../../i18n'
+import { formatTime as formatMoment } from '../GameTime/GameTime'
+import { ROLE_LABELS } from '../../utils/roleLabels'
 
-const ROLE_LABELS: Record<Role, string> = { Banned: '已封禁', User: '用户', Monitor: '监视者', Admin: '管理员' }
 const ROLE_COLORS: Record<Role, string> = { Banned: 'alert', User: 'brand', Monitor: 'yellow', Admin: 'grape' }
-const roleOptions = Role.map((role) => ({ value: role, label: `${ROLE_LABELS[role]} (${role})` }))
+const roleOptions = Role.map((role) => ({ value: role, label: ROLE_LABELS[role] }))
 
 /** `1970-01-01…` is the "never" sentinel of the wire (docs/compatibility.md#dates). */
-const formatTime = (value: string): string => (dayjs(value).year() <= 1970 ? '—' : dayjs(value).format('YYYY-MM-DD HH:mm'))
+const formatTime = (value: string): string => (dayjs(value).year() <= 1970 ? '—' : formatMoment(value))
 
 export interface UserTableProps {
   users: UserInfoModel[]
@@ -33,13 +35,13 @@ export function UserTable({ users, selfId, busy, onRoleChange, onToggleBan, onTo
       <Table striped highlightOnHover verticalSpacing="xs" data-testid="admin-user-table">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>用户</Table.Th>
-            <Table.Th>真实姓名 / 学工号</Table.Th>
-            <Table.Th w={190}>角色</Table.Th>
-            <Table.Th w={90}>邮箱确认</Table.Th>
-            <Table.Th>最近访问</Table.Th>
+            <Table.Th>{t('用户')}</Table.Th>
+            <Table.Th>{t('真实姓名 / 学工号')}</Table.Th>
+            <Table.Th w={190}>{t('角色')}</Table.Th>
+            <Table.Th w={90}>{t('邮箱确认')}</Table.Th>
+            <Table.Th>{t('最近访问')}</Table.Th>
             <Table.Th w={120} ta="right">
-              操作
+              {t('操作')}
             </Table.Th>
           </Table.Tr>
         </Table.Thead>
@@ -62,12 +64,12 @@ export function UserTable({ users, selfId, busy, onRoleChange, onToggleBan, onTo
                       <>
                         {banned && (
                           <Badge size="xs" color="alert" variant="filled" data-testid="user-banned-badge">
-                            封禁
+                            {t('封禁')}
                           </Badge>
                         )}
                         {self && (
                           <Badge size="xs" variant="light">
-                            我
+                            {t('我')}
                           </Badge>
                         )}
                       </>
@@ -93,12 +95,12 @@ export function UserTable({ users, selfId, busy, onRoleChange, onToggleBan, onTo
                   />
                 </Table.Td>
                 <Table.Td>
-                  <Tooltip label={user.emailConfirmed ? '已确认，可以登录' : '未确认：打开以批准此账户'} withArrow>
+                  <Tooltip label={user.emailConfirmed ? t('已确认，可以登录') : t('未确认：打开以批准此账户')} withArrow>
                     <Switch
                       checked={!!user.emailConfirmed}
                       disabled={busy[user.id]}
                       onChange={(event) => onToggleConfirmed(user, event.currentTarget.checked)}
-                      aria-label="邮箱已确认"
+                      aria-label={t('邮箱已确认')}
                       data-testid="user-email-confirmed"
                     />
                   </Tooltip>
@@ -111,37 +113,37 @@ export function UserTable({ users, selfId, busy, onRoleChange, onToggleBan, onTo
                 </Table.Td>
                 <Table.Td>
                   <Group gap={4} justify="flex-end" wrap="nowrap">
-                    <Tooltip label={banned ? '解除封禁' : '封禁'} withArrow>
+                    <Tooltip label={banned ? t('解除封禁') : t('封禁')} withArrow>
                       <ActionIcon
                         variant="subtle"
                         color={banned ? 'brand' : 'alert'}
                         disabled={self}
                         loading={busy[user.id]}
                         onClick={() => onToggleBan(user)}
-                        aria-label={banned ? '解除封禁' : '封禁'}
+                        aria-label={banned ? t('解除封禁') : t('封禁')}
                         data-testid="user-ban"
                         data-banned={banned ? 'true' : 'false'}
                       >
                         {banned ? <IconCircleCheck size={18} /> : <IconBan size={18} />}
                       </ActionIcon>
                     </Tooltip>
-                    <Tooltip label="编辑信息" withArrow>
-                      <ActionIcon variant="subtle" onClick={() => onEdit(user)} aria-label="编辑信息" data-testid="user-edit">
+                    <Tooltip label={t('编辑信息')} withArrow>
+                      <ActionIcon variant="subtle" onClick={() => onEdit(user)} aria-label={t('编辑信息')} data-testid="user-edit">
                         <IconEdit size={18} />
                       </ActionIcon>
                     </Tooltip>
                     <Menu position="bottom-end" withinPortal>
                       <Menu.Target>
-                        <ActionIcon variant="subtle" color="gray" aria-label="更多操作" data-testid="user-more">
+                        <ActionIcon variant="subtle" color="gray" aria-label={t('更多操作')} data-testid="user-more">
                           <IconDots size={18} />
                         </ActionIcon>
                       </Menu.Target>
                       <Menu.Dropdown>
                         <Menu.Item leftSection={<IconKey size={16} />} onClick={() => onResetPassword(user)} data-testid="user-reset-password">
-                          重置密码
+                          {t('重置密码')}
                         </Menu.Item>
                         <Menu.Item color="alert" leftSection={<IconTrash size={16} />} disabled={self} onClick={() => onDelete(user)} data-testid="user-delete">
-                          删除用户
+                          {t('删除用户')}
                         </Menu.Item>
                       </Menu.Dropdown>
                     </Menu>

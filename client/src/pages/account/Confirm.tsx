@@ -1,6 +1,7 @@
 import { accountApi } from '../../api/account'
 import { useSession } from '../../stores/session'
 import { LinkActionPage } from './LinkActionPage'
+import { t } from '../../i18n'
 
 /** Mail-change link target `/account/confirm?token=…&email=…` (docs/compatibility.md#group-account); needs the same signed-in account. */
 export default function Confirm() {
@@ -8,15 +9,15 @@ export default function Confirm() {
   return (
     <LinkActionPage
       testId="confirm"
-      title="确认新邮箱"
-      verb="确认"
+      title={t('确认新邮箱')}
+      verb={t('确认')}
       send={accountApi.mailChangeConfirm}
       onDone={async () => {
         await refresh()
       }}
-      doneTitle="邮箱已更新"
-      doneText="新邮箱已生效。"
-      next={() => ({ to: '/account/profile', label: '返回个人资料' })}
+      doneTitle={t('邮箱已更新')}
+      doneText={t('新邮箱已生效。')}
+      next={() => ({ to: '/account/profile', label: t('返回个人资料') })}
     />
   )
 }

@@ -2,6 +2,7 @@ import { Alert, Button, Group, Loader, Text } from '@mantine/core'
 import { Link, useSearchParams } from 'react-router-dom'
 import { AccountPanel } from '../../components/AccountPanel/AccountPanel'
 import { useLinkAction } from './useLinkAction'
+import { t } from '../../i18n'
 
 interface LinkActionPageProps {
   /** `verify` → verify-page, verify-result. */
@@ -32,16 +33,16 @@ export function LinkActionPage({ testId, title, verb, send, onDone, doneTitle, d
       {state.phase === 'running' && (
         <Group gap="sm">
           <Loader size="sm" />
-          <Text>正在{verb}…</Text>
+          <Text>{t('正在{{verb}}…', { verb })}</Text>
         </Group>
       )}
       {state.phase === 'missing' && (
-        <Alert color="alert" variant="light" title="链接无效" data-testid={result} data-status="missing">
-          {verb}链接缺少必要的参数。
+        <Alert color="alert" variant="light" title={t('链接无效')} data-testid={result} data-status="missing">
+          {verb}{t('链接缺少必要的参数。')}
         </Alert>
       )}
       {state.phase === 'failed' && (
-        <Alert color="alert" variant="light" title={`${verb}失败`} data-testid={result} data-status="failed">
+        <Alert color="alert" variant="light" title={t('{{verb}}失败', { verb })} data-testid={result} data-status="failed">
           {state.message}
         </Alert>
       )}

@@ -12,6 +12,7 @@ import { zodValidate } from '../../utils/zodForm'
 import { SsoLogin } from '../../components/SsoLogin/SsoLogin'
 import { needsSecondStep, twoFactorApi } from '../../api/security'
 import { SecondStep } from './SecondStep'
+import { t } from '../../i18n'
 
 /**
  * POST /api/account/login with user name or e-mail; then back to `from`. An account with two-factor
@@ -41,14 +42,14 @@ export default function Login() {
     } catch (error) {
       captcha.reset()
       if (needsSecondStep(error)) setSecondStep(true)
-      else notifyError(error, '登录失败')
+      else notifyError(error, t('登录失败'))
     } finally {
       setBusy(false)
     }
   })
 
   const welcome = async (userName: string) => {
-    notifySuccess(`欢迎回来，${userName}`, '登录成功')
+    notifySuccess(t('欢迎回来，{{v0}}', { v0: userName }), t('登录成功'))
     const status = await twoFactorApi.status().catch(() => null)
     if (status?.required && !status.enabled) navigate('/account/profile#two-factor', { replace: true })
     else navigate(safeRedirect(params.get('from')), { replace: true })
@@ -67,26 +68,26 @@ export default function Login() {
   }
 
   return (
-    <AccountPanel title="登录" subtitle="使用用户名或邮箱登录" testId="login-page">
+    <AccountPanel title={t('登录')} subtitle={t('使用用户名或邮箱登录')} testId="login-page">
       <SsoLogin returnTo={safeRedirect(params.get('from'))} error={params.get('ssoError')} />
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          <TextInput label="用户名或邮箱" autoComplete="username" data-testid="login-username" autoFocus {...form.getInputProps('userName')} />
-          <PasswordInput label="密码" autoComplete="current-password" data-testid="login-password" {...form.getInputProps('password')} />
+          <TextInput label={t('用户名或邮箱')} autoComplete="username" data-testid="login-username" autoFocus {...form.getInputProps('userName')} />
+          <PasswordInput label={t('密码')} autoComplete="current-password" data-testid="login-password" {...form.getInputProps('password')} />
           <Captcha captcha={captcha} />
           <Group justify="space-between">
             <Anchor component={Link} to="/account/recovery" size="sm">
-              忘记密码？
+              {t('忘记密码？')}
             </Anchor>
             <Text size="sm">
-              没有账户？{' '}
+              {t('没有账户？')}{' '}
               <Anchor component={Link} to="/account/register" data-testid="login-to-register">
-                注册
+                {t('注册')}
               </Anchor>
             </Text>
           </Group>
           <Button type="submit" loading={busy} fullWidth data-testid="login-submit">
-            登录
+            {t('登录')}
           </Button>
         </Stack>
       </form>

@@ -12,6 +12,8 @@ import { acceptImage } from '../../utils/acceptImage'
 import { SsoIdentities } from './SsoIdentities'
 import { TwoFactor } from './TwoFactor'
 import { ApiTokens } from './ApiTokens'
+import { t } from '../../i18n'
+import { ROLE_LABELS } from '../../utils/roleLabels'
 
 interface DetailsValues {
   userName: string
@@ -45,7 +47,7 @@ function DetailsForm({ profile }: { profile: ProfileUserInfoModel }) {
     mode: 'controlled',
     initialValues: detailsOf(profile),
     validate: (values) => ({
-      ...(values.userName && !isValidUserName(values.userName.trim()) ? { userName: `用户名 ${values.userName.trim()} 无效` } : {}),
+      ...(values.userName && !isValidUserName(values.userName.trim()) ? { userName: t('用户名 {{v0}} 无效', { v0: values.userName.trim() }) } : {}),
       ...zodErrors(ProfileUpdateModel, updateBody(values)),
     }),
   })
@@ -69,9 +71,9 @@ function DetailsForm({ profile }: { profile: ProfileUserInfoModel }) {
         form.setInitialValues(detailsOf(fresh))
         form.setValues(detailsOf(fresh))
       }
-      notifySuccess('个人信息已更新')
+      notifySuccess(t('个人信息已更新'))
     } catch (error) {
-      notifyError(error, '更新失败')
+      notifyError(error, t('更新失败'))
     } finally {
       setBusy(false)
     }
@@ -82,25 +84,25 @@ function DetailsForm({ profile }: { profile: ProfileUserInfoModel }) {
       <Stack gap="sm">
         <Grid gap="sm">
           <Grid.Col span={{ base: 12, sm: 6 }}>
-            <TextInput label="用户名" data-testid="profile-username" {...form.getInputProps('userName')} />
+            <TextInput label={t('用户名')} data-testid="profile-username" {...form.getInputProps('userName')} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6 }}>
-            <TextInput label="手机号" data-testid="profile-phone" {...form.getInputProps('phone')} />
+            <TextInput label={t('手机号')} data-testid="profile-phone" {...form.getInputProps('phone')} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6 }}>
-            <TextInput label="真实姓名" data-testid="profile-realname" {...form.getInputProps('realName')} />
+            <TextInput label={t('真实姓名')} data-testid="profile-realname" {...form.getInputProps('realName')} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6 }}>
-            <TextInput label="学工号" data-testid="profile-stdnumber" {...form.getInputProps('stdNumber')} />
+            <TextInput label={t('学工号')} data-testid="profile-stdnumber" {...form.getInputProps('stdNumber')} />
           </Grid.Col>
         </Grid>
-        <Textarea label="个人简介" autosize minRows={2} maxRows={4} data-testid="profile-bio" {...form.getInputProps('bio')} />
+        <Textarea label={t('个人简介')} autosize minRows={2} maxRows={4} data-testid="profile-bio" {...form.getInputProps('bio')} />
         <Group justify="flex-end">
           <Button variant="default" disabled={!form.isDirty() || busy} onClick={() => form.reset()}>
-            撤销
+            {t('撤销')}
           </Button>
-          <Button type="submit" loading={busy} data-testid="profile-save">
-            保存
+          <Button type="submit" loading={busy} disabled={!form.isDirty()} data-testid="profile-save">
+            {t('保存')}
           </Button>
         </Group>
       </Stack>
@@ -113,14 +115,14 @@ function AvatarUpload({ profile }: { profile: ProfileUserInfoModel }) {
   const [busy, setBusy] = useState(false)
 
   const upload = async (file: File | null) => {
-    if (!file || !acceptImage(file, '头像上传失败')) return
+    if (!file || !acceptImage(file, t('头像上传失败'))) return
     setBusy(true)
     try {
       await accountApi.avatar(file)
       await refresh()
-      notifySuccess('头像已更新')
+      notifySuccess(t('头像已更新'))
     } catch (error) {
-      notifyError(error, '头像上传失败')
+      notifyError(error, t('头像上传失败'))
     } finally {
       setBusy(false)
     }
@@ -134,12 +136,12 @@ function AvatarUpload({ profile }: { profile: ProfileUserInfoModel }) {
       <FileButton onChange={(file) => void upload(file)} accept={IMAGE_MIME_TYPES.join(',')} inputProps={{ 'data-testid': 'avatar-input' } as never}>
         {(props) => (
           <Button {...props} variant="light" size="xs" leftSection={<IconUpload size={14} />} loading={busy} data-testid="avatar-button">
-            更换头像
+            {t('更换头像')}
           </Button>
         )}
       </FileButton>
       <Text size="xs" c="dimmed" ta="center">
-        PNG、GIF、JPEG、WebP、BMP 或 TIFF，不超过 3 MB
+        {t('PNG、GIF、JPEG、WebP、BMP 或 TIFF，不超过 3 MB')}
       </Text>
     </Stack>
   )
@@ -152,10 +154,10 @@ function EmailForm({ profile }: { profile: ProfileUserInfoModel }) {
     setBusy(true)
     try {
       const result = await accountApi.changeEmail({ newMail: values.newMail.trim() })
-      notifySuccess('请前往新邮箱查收确认邮件', result.title)
+      notifySuccess(t('请前往新邮箱查收确认邮件'), result.title)
       form.reset()
     } catch (error) {
-      notifyError(error, '更换邮箱失败')
+      notifyError(error, t('更换邮箱失败'))
     } finally {
       setBusy(false)
     }
@@ -164,12 +166,12 @@ function EmailForm({ profile }: { profile: ProfileUserInfoModel }) {
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
         <Text size="sm">
-          当前邮箱：<b data-testid="profile-email">{profile.email}</b>
+          {t('当前邮箱：')}<b data-testid="profile-email">{profile.email}</b>
         </Text>
         <Group align="flex-start" gap="sm" wrap="nowrap">
-          <TextInput placeholder="新邮箱地址" type="email" style={{ flex: 1 }} data-testid="email-new" {...form.getInputProps('newMail')} />
+          <TextInput placeholder={t('新邮箱地址')} type="email" style={{ flex: 1 }} data-testid="email-new" {...form.getInputProps('newMail')} />
           <Button type="submit" loading={busy} variant="light" data-testid="email-submit">
-            更换邮箱
+            {t('更换邮箱')}
           </Button>
         </Group>
       </Stack>
@@ -184,17 +186,17 @@ function PasswordForm() {
     initialValues: { old: '', new: '', confirm: '' },
     validate: (values) => ({
       ...zodErrors(PasswordChangeModel, values),
-      ...(values.confirm !== values.new ? { confirm: '两次输入的密码不一致' } : {}),
+      ...(values.confirm !== values.new ? { confirm: t('两次输入的密码不一致') } : {}),
     }),
   })
   const submit = form.onSubmit(async (values) => {
     setBusy(true)
     try {
       await accountApi.changePassword({ old: values.old, new: values.new })
-      notifySuccess('密码已修改')
+      notifySuccess(t('密码已修改'))
       form.reset()
     } catch (error) {
-      notifyError(error, '修改密码失败')
+      notifyError(error, t('修改密码失败'))
     } finally {
       setBusy(false)
     }
@@ -202,12 +204,12 @@ function PasswordForm() {
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
-        <PasswordInput label="当前密码" autoComplete="current-password" data-testid="password-old" {...form.getInputProps('old')} />
-        <PasswordInput label="新密码" autoComplete="new-password" data-testid="password-new" {...form.getInputProps('new')} />
-        <PasswordInput label="确认新密码" autoComplete="new-password" data-testid="password-confirm" {...form.getInputProps('confirm')} />
+        <PasswordInput label={t('当前密码')} autoComplete="current-password" data-testid="password-old" {...form.getInputProps('old')} />
+        <PasswordInput label={t('新密码')} autoComplete="new-password" data-testid="password-new" {...form.getInputProps('new')} />
+        <PasswordInput label={t('确认新密码')} autoComplete="new-password" data-testid="password-confirm" {...form.getInputProps('confirm')} />
         <Group justify="flex-end">
           <Button type="submit" loading={busy} variant="light" data-testid="password-submit">
-            修改密码
+            {t('修改密码')}
           </Button>
         </Group>
       </Stack>
@@ -222,9 +224,9 @@ export default function Profile() {
   return (
     <Stack gap="lg" maw={880} mx="auto" data-testid="profile-page">
       <Group justify="space-between">
-        <Title order={2}>个人资料</Title>
-        <Badge variant="light" size="lg" data-testid="profile-role">
-          {profile.role}
+        <Title order={2}>{t('个人资料')}</Title>
+        <Badge variant="light" size="lg" tt="none" data-testid="profile-role" data-role={profile.role ?? ''}>
+          {profile.role ? ROLE_LABELS[profile.role] : null}
         </Badge>
       </Group>
       <Paper withBorder p="lg" radius="md">
@@ -241,7 +243,7 @@ export default function Profile() {
         <Grid.Col span={{ base: 12, md: 6 }}>
           <Paper withBorder p="lg" radius="md" h="100%">
             <Title order={4} mb="sm">
-              邮箱
+              {t('邮箱')}
             </Title>
             <Divider mb="sm" />
             <EmailForm profile={profile} />
@@ -250,7 +252,7 @@ export default function Profile() {
         <Grid.Col span={{ base: 12, md: 6 }}>
           <Paper withBorder p="lg" radius="md" h="100%">
             <Title order={4} mb="sm">
-              密码
+              {t('密码')}
             </Title>
             <Divider mb="sm" />
             <PasswordForm />
@@ -260,14 +262,14 @@ export default function Profile() {
       <SsoIdentities />
       <Paper withBorder p="lg" radius="md" id="two-factor">
         <Title order={4} mb="sm">
-          两步验证
+          {t('两步验证')}
         </Title>
         <Divider mb="sm" />
         <TwoFactor />
       </Paper>
       <Paper withBorder p="lg" radius="md" id="api-tokens">
         <Title order={4} mb="sm">
-          API 令牌
+          {t('API 令牌')}
         </Title>
         <Divider mb="sm" />
         <ApiTokens role={profile.role ?? 'User'} />

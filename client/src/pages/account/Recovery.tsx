@@ -9,6 +9,7 @@ import { AccountPanel } from '../../components/AccountPanel/AccountPanel'
 import { Captcha, useCaptcha } from '../../components/Captcha/Captcha'
 import { notifyError, notifySuccess } from '../../utils/notify'
 import { zodValidate } from '../../utils/zodForm'
+import { t } from '../../i18n'
 
 /** POST /api/account/recovery: mails a password-reset link. */
 export default function Recovery() {
@@ -26,32 +27,32 @@ export default function Recovery() {
       notifySuccess(result.title)
     } catch (error) {
       captcha.reset()
-      notifyError(error, '找回密码失败')
+      notifyError(error, t('找回密码失败'))
     } finally {
       setBusy(false)
     }
   })
 
   return (
-    <AccountPanel title="找回密码" subtitle="输入注册邮箱，我们将发送重置密码的链接" testId="recovery-page">
+    <AccountPanel title={t('找回密码')} subtitle={t('输入注册邮箱，我们将发送重置密码的链接')} testId="recovery-page">
       {sent ? (
         <Alert color="brand" variant="light" icon={<IconMailForward />} title={sent} data-testid="recovery-sent">
-          请查收邮件并点击其中的链接重置密码。
+          {t('请查收邮件并点击其中的链接重置密码。')}
         </Alert>
       ) : (
         <form onSubmit={submit} noValidate>
           <Stack gap="md">
-            <TextInput label="邮箱" type="email" autoComplete="email" data-testid="recovery-email" autoFocus {...form.getInputProps('email')} />
+            <TextInput label={t('邮箱')} type="email" autoComplete="email" data-testid="recovery-email" autoFocus {...form.getInputProps('email')} />
             <Captcha captcha={captcha} />
             <Button type="submit" loading={busy} fullWidth data-testid="recovery-submit">
-              发送重置邮件
+              {t('发送重置邮件')}
             </Button>
           </Stack>
         </form>
       )}
       <Text size="sm" ta="center">
         <Anchor component={Link} to="/account/login">
-          返回登录
+          {t('返回登录')}
         </Anchor>
       </Text>
     </AccountPanel>

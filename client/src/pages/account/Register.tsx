@@ -12,8 +12,9 @@ import { Captcha, useCaptcha } from '../../components/Captcha/Captcha'
 import { useSession } from '../../stores/session'
 import { notifyError, notifySuccess } from '../../utils/notify'
 import { zodValidate } from '../../utils/zodForm'
+import { t } from '../../i18n'
 
-const REGISTRATION_DISABLED = '注册功能已禁用'
+const REGISTRATION_DISABLED = t('注册功能已禁用')
 
 interface Outcome {
   status: RegisterStatus
@@ -32,8 +33,8 @@ export default function Register() {
     mode: 'controlled',
     initialValues: { userName: '', email: '', password: '', confirm: '' },
     validate: zodValidate(RegisterModel, (values: { userName: string; password: string; confirm: string }) => ({
-      ...(values.userName.trim() && !isValidUserName(values.userName.trim()) ? { userName: `用户名 ${values.userName.trim()} 无效` } : {}),
-      ...(values.confirm !== values.password ? { confirm: '两次输入的密码不一致' } : {}),
+      ...(values.userName.trim() && !isValidUserName(values.userName.trim()) ? { userName: t('用户名 {{v0}} 无效', { v0: values.userName.trim() }) } : {}),
+      ...(values.confirm !== values.password ? { confirm: t('两次输入的密码不一致') } : {}),
     })),
   })
 
@@ -45,13 +46,13 @@ export default function Register() {
       setOutcome({ status: result.data, title: result.title })
       if (result.data === 'LoggedIn') {
         await signedIn()
-        notifySuccess(result.title, '注册成功')
+        notifySuccess(result.title, t('注册成功'))
         navigate('/', { replace: true })
       }
     } catch (error) {
       captcha.reset()
       if (isApiError(error) && error.message === REGISTRATION_DISABLED) setDisabled(true)
-      notifyError(error, '注册失败')
+      notifyError(error, t('注册失败'))
     } finally {
       setBusy(false)
     }
@@ -60,7 +61,7 @@ export default function Register() {
   if (outcome && outcome.status !== 'LoggedIn') {
     const awaitingMail = outcome.status === 'EmailConfirmationRequired'
     return (
-      <AccountPanel title="注册" testId="register-page">
+      <AccountPanel title={t('注册')} testId="register-page">
         <Alert
           color="brand"
           variant="light"
@@ -69,20 +70,20 @@ export default function Register() {
           data-testid="register-result"
           data-status={outcome.status}
         >
-          {awaitingMail ? '验证邮件已发送，请前往邮箱点击链接完成注册。' : '请等待管理员审核通过后登录。'}
+          {awaitingMail ? t('验证邮件已发送，请前往邮箱点击链接完成注册。') : t('请等待管理员审核通过后登录。')}
         </Alert>
         <Button component={Link} to="/account/login" variant="light">
-          前往登录
+          {t('前往登录')}
         </Button>
       </AccountPanel>
     )
   }
 
   return (
-    <AccountPanel title="注册" subtitle="创建一个新账户" testId="register-page">
+    <AccountPanel title={t('注册')} subtitle={t('创建一个新账户')} testId="register-page">
       {disabled && (
         <Alert color="alert" variant="light" icon={<IconBan />} title={REGISTRATION_DISABLED} data-testid="register-disabled">
-          平台当前未开放注册，请联系管理员。
+          {t('平台当前未开放注册，请联系管理员。')}
         </Alert>
       )}
       {outcome?.status === 'LoggedIn' && (
@@ -90,24 +91,24 @@ export default function Register() {
       )}
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          <TextInput label="用户名" autoComplete="username" data-testid="register-username" autoFocus {...form.getInputProps('userName')} />
-          <TextInput label="邮箱" type="email" autoComplete="email" data-testid="register-email" {...form.getInputProps('email')} />
+          <TextInput label={t('用户名')} autoComplete="username" data-testid="register-username" autoFocus {...form.getInputProps('userName')} />
+          <TextInput label={t('邮箱')} type="email" autoComplete="email" data-testid="register-email" {...form.getInputProps('email')} />
           <PasswordInput
-            label="密码"
-            description="至少 6 位，包含数字、小写字母和大写字母"
+            label={t('密码')}
+            description={t('至少 6 位，包含数字、小写字母和大写字母')}
             autoComplete="new-password"
             data-testid="register-password"
             {...form.getInputProps('password')}
           />
-          <PasswordInput label="确认密码" autoComplete="new-password" data-testid="register-confirm" {...form.getInputProps('confirm')} />
+          <PasswordInput label={t('确认密码')} autoComplete="new-password" data-testid="register-confirm" {...form.getInputProps('confirm')} />
           <Captcha captcha={captcha} />
           <Button type="submit" loading={busy} disabled={disabled} fullWidth data-testid="register-submit">
-            注册
+            {t('注册')}
           </Button>
           <Text size="sm" ta="center">
-            已有账户？{' '}
+            {t('已有账户？')}{' '}
             <Anchor component={Link} to="/account/login">
-              登录
+              {t('登录')}
             </Anchor>
           </Text>
         </Stack>

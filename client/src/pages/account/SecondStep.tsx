@@ -3,16 +3,17 @@ import { Anchor, Button, Checkbox, Group, Stack, Text, TextInput } from '@mantin
 import { AccountPanel } from '../../components/AccountPanel/AccountPanel'
 import { twoFactorApi } from '../../api/security'
 import { notifyError } from '../../utils/notify'
+import { t } from '../../i18n'
 
 /** Every string of the second step, in one place. */
 const STRINGS = {
-  title: '两步验证',
-  subtitle: '输入身份验证器应用中的 6 位验证码，或一个恢复码',
-  code: '验证码或恢复码',
-  remember: '在此设备上 30 天内不再询问',
-  submit: '验证',
-  back: '返回重新登录',
-  failed: '验证失败',
+  title: t('两步验证'),
+  subtitle: t('输入身份验证器应用中的 6 位验证码，或一个恢复码'),
+  code: t('验证码或恢复码'),
+  remember: t('在此设备上 30 天内不再询问'),
+  submit: t('验证'),
+  back: t('返回重新登录'),
+  failed: t('验证失败'),
 }
 
 /** The second step of a sign-in (POST /api/account/2fa/login), after the password answered `twoFactorRequired`. */

@@ -12,6 +12,7 @@ import { useSearchParams } from 'react-router-dom'
 import { queryKeys } from '../../api/queryKeys'
 import { SSO_ERROR_MESSAGES, ssoApi } from '../../api/sso'
 import { notifyError, notifySuccess } from '../../utils/notify'
+import { t } from '../../i18n'
 
 export function SsoIdentities() {
   const [params] = useSearchParams()
@@ -28,7 +29,7 @@ export function SsoIdentities() {
     try {
       window.location.assign((await ssoApi.link(id)).url)
     } catch (err) {
-      notifyError(err, '关联失败')
+      notifyError(err, t('关联失败'))
       setBusy(null)
     }
   }
@@ -36,10 +37,10 @@ export function SsoIdentities() {
     setBusy(id)
     try {
       await ssoApi.unlink(id)
-      notifySuccess('已解除关联')
+      notifySuccess(t('已解除关联'))
       await queryClient.invalidateQueries({ queryKey: queryKeys.identities })
     } catch (err) {
-      notifyError(err, '解除关联失败')
+      notifyError(err, t('解除关联失败'))
     } finally {
       setBusy(null)
     }
@@ -49,13 +50,13 @@ export function SsoIdentities() {
   return (
     <Paper withBorder p="lg" radius="md">
       <Title order={4} mb="sm">
-        单点登录
+        {t('单点登录')}
       </Title>
       <Divider mb="sm" />
       <Stack gap="sm" data-testid="sso-identities">
         {error && (
-          <Alert color="alert" variant="light" icon={<IconAlertCircle />} title="关联失败" data-testid="sso-error">
-            {SSO_ERROR_MESSAGES[error] ?? '关联失败，请重试'}
+          <Alert color="alert" variant="light" icon={<IconAlertCircle />} title={t('关联失败')} data-testid="sso-error">
+            {SSO_ERROR_MESSAGES[error] ?? t('关联失败，请重试')}
           </Alert>
         )}
         {identities.data?.map((identity) => (
@@ -70,17 +71,17 @@ export function SsoIdentities() {
               )}
             </Text>
             <Button size="xs" variant="light" color="alert" loading={busy === identity.provider} onClick={() => unlink(identity.provider)} data-testid={`sso-unlink-${identity.provider}`}>
-              解除关联
+              {t('解除关联')}
             </Button>
           </Group>
         ))}
         {linkable.map((p) => (
           <Group key={p.id} justify="space-between">
             <Text size="sm" c="dimmed">
-              {p.name}（未关联）
+              {p.name}{t('（未关联）')}
             </Text>
             <Button size="xs" variant="light" loading={busy === p.id} onClick={() => link(p.id)} data-testid={`sso-link-${p.id}`}>
-              关联
+              {t('关联')}
             </Button>
           </Group>
         ))}

@@ -5,32 +5,33 @@ import type { TwoFactorEnrolmentModel } from '@flagwave/shared/schemas/twoFactor
 import { twoFactorApi } from '../../api/security'
 import { queryKeys } from '../../api/queryKeys'
 import { notifyError, notifySuccess } from '../../utils/notify'
+import { t } from '../../i18n'
 
 /** Every string of the two-factor section, in one place. */
 const STRINGS = {
-  enabled: '已启用',
-  disabled: '未启用',
-  required: '站点要求所有受影响的账户启用两步验证，启用前无法使用其他功能。',
-  intro: '登录时除密码外还需输入身份验证器应用（如 Google Authenticator、Microsoft Authenticator）生成的验证码。',
-  start: '启用两步验证',
-  scan: '使用身份验证器应用扫描二维码，或手动输入密钥：',
-  code: '验证码',
-  confirm: '确认启用',
-  confirmed: '两步验证已启用',
-  failed: '操作失败',
-  recoveryTitle: '恢复码',
-  recoveryHint: '每个恢复码只能使用一次。请妥善保存：它们只显示这一次。',
-  recoveryDone: '我已保存恢复码',
-  codesLeft: (n: number) => `剩余 ${n} 个恢复码`,
-  remembered: '此设备已被记住',
-  password: '密码',
-  proofCode: '验证码或恢复码',
-  regenerate: '重新生成恢复码',
-  regenerated: '恢复码已重新生成',
-  forget: '忘记所有受信任设备',
-  forgotten: '已忘记所有受信任设备',
-  disable: '关闭两步验证',
-  disabledDone: '两步验证已关闭',
+  enabled: t('已启用'),
+  disabled: t('未启用'),
+  required: t('站点要求所有受影响的账户启用两步验证，启用前无法使用其他功能。'),
+  intro: t('登录时除密码外还需输入身份验证器应用（如 Google Authenticator、Microsoft Authenticator）生成的验证码。'),
+  start: t('启用两步验证'),
+  scan: t('使用身份验证器应用扫描二维码，或手动输入密钥：'),
+  code: t('验证码'),
+  confirm: t('确认启用'),
+  confirmed: t('两步验证已启用'),
+  failed: t('操作失败'),
+  recoveryTitle: t('恢复码'),
+  recoveryHint: t('每个恢复码只能使用一次。请妥善保存：它们只显示这一次。'),
+  recoveryDone: t('我已保存恢复码'),
+  codesLeft: (n: number) => t('剩余 {{n}} 个恢复码', { n }),
+  remembered: t('此设备已被记住'),
+  password: t('密码'),
+  proofCode: t('验证码或恢复码'),
+  regenerate: t('重新生成恢复码'),
+  regenerated: t('恢复码已重新生成'),
+  forget: t('忘记所有受信任设备'),
+  forgotten: t('已忘记所有受信任设备'),
+  disable: t('关闭两步验证'),
+  disabledDone: t('两步验证已关闭'),
 }
 
 /** Run one action at a time: `busy` while it runs, its error notified, `after` once it succeeded. */
@@ -67,7 +68,7 @@ function Enrolment({ onDone }: { onDone: (codes: string[]) => void }) {
     <Stack gap="sm" data-testid="2fa-enrolment">
       <Text size="sm">{STRINGS.scan}</Text>
       <Group align="flex-start" gap="lg">
-        <Image src={enrolment.qrCode} w={180} h={180} alt="QR" data-testid="2fa-qr" />
+        <Image src={enrolment.qrCode} w={180} h={180} alt={t('QR')} data-testid="2fa-qr" />
         <Code data-testid="2fa-secret">{enrolment.secret}</Code>
       </Group>
       <Group align="flex-end" gap="sm">

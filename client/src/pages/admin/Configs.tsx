@@ -19,6 +19,7 @@ import { useQuery } from '@tanstack/react-query'
 import { queryKeys } from '../../api/queryKeys'
 import { notifyError, notifySuccess } from '../../utils/notify'
 import { LoadError } from '../../components/LoadError/LoadError'
+import { t } from '../../i18n'
 
 interface ConfigValues {
   accountPolicy: {
@@ -33,12 +34,12 @@ interface ConfigValues {
   gamePolicy: { autoDestroyOnLimitReached: boolean }
 }
 
-const CONFIG_SAVED = '全局设置已更新'
+const CONFIG_SAVED = t('全局设置已更新')
 /** The two-factor policy's strings, in one place. */
 const TWO_FACTOR_STRINGS = {
-  label: '两步验证策略',
-  description: '要求哪些账户启用两步验证；未启用者登录后须先完成设置',
-  options: { Off: '不要求', Admins: '要求管理员', Everyone: '要求所有用户' } as Record<TwoFactorPolicy, string>,
+  label: t('两步验证策略'),
+  description: t('要求哪些账户启用两步验证；未启用者登录后须先完成设置'),
+  options: { Off: t('不要求'), Admins: t('要求管理员'), Everyone: t('要求所有用户') } as Record<TwoFactorPolicy, string>,
 }
 const TITLE_MAX = 32
 const SLOGAN_MAX = 128
@@ -98,7 +99,7 @@ function SectionCard({ title, description, dirty, children, testId }: { title: s
           </div>
           {dirty && (
             <Badge color="yellow" variant="dot">
-              已修改
+              {t('已修改')}
             </Badge>
           )}
         </Group>
@@ -119,12 +120,12 @@ export default function Configs() {
       accountPolicy: {
         emailDomainList: (value) => {
           const bad = domainEntries(value).find((d) => !DOMAIN.test(d))
-          return bad ? `邮箱域名格式错误：${bad}` : null
+          return bad ? t('邮箱域名格式错误：{{bad}}', { bad }) : null
         },
       },
       globalConfig: {
-        title: (value) => (!value.trim() ? '平台名称不能为空' : value.trim().length > TITLE_MAX ? `平台名称不能超过 ${TITLE_MAX} 个字符` : null),
-        slogan: (value) => (value.length > SLOGAN_MAX ? `标语不能超过 ${SLOGAN_MAX} 个字符` : null),
+        title: (value) => (!value.trim() ? t('平台名称不能为空') : value.trim().length > TITLE_MAX ? t('平台名称不能超过 {{TITLE_MAX}} 个字符', { TITLE_MAX }) : null),
+        slogan: (value) => (value.length > SLOGAN_MAX ? t('标语不能超过 {{SLOGAN_MAX}} 个字符', { SLOGAN_MAX }) : null),
       },
     },
   })
@@ -162,7 +163,7 @@ export default function Configs() {
       notifySuccess(CONFIG_SAVED)
       void query.refetch()
     } catch (error) {
-      notifyError(error, '保存失败')
+      notifyError(error, t('保存失败'))
     } finally {
       setSaving(false)
     }
@@ -181,23 +182,23 @@ export default function Configs() {
       <Stack gap="md">
         <Group justify="space-between" wrap="wrap">
           <Group gap="sm">
-            <Title order={2}>全局设置</Title>
+            <Title order={2}>{t('全局设置')}</Title>
             {dirty ? (
               <Badge color="yellow" variant="light" data-testid="config-dirty">
-                有未保存的更改
+                {t('有未保存的更改')}
               </Badge>
             ) : (
               <Badge color="gray" variant="light" data-testid="config-clean">
-                已保存
+                {t('已保存')}
               </Badge>
             )}
           </Group>
           <Group gap="xs">
             <Button variant="default" leftSection={<IconRestore size={16} />} disabled={!dirty || saving} onClick={() => form.reset()} data-testid="config-reset">
-              撤销更改
+              {t('撤销更改')}
             </Button>
             <Button type="submit" leftSection={<IconDeviceFloppy size={16} />} disabled={!dirty} loading={saving} data-testid="config-save">
-              保存
+              {t('保存')}
             </Button>
           </Group>
         </Group>
@@ -208,25 +209,25 @@ export default function Configs() {
         )}
 
         <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
-          <SectionCard title="账户策略" description="注册、激活与验证方式" dirty={form.isDirty('accountPolicy')} testId="config-account-policy">
-            <Switch label="允许注册" description="关闭后新用户无法注册账户" {...form.getInputProps('accountPolicy.allowRegister', { type: 'checkbox' })} data-testid="config-allow-register" />
+          <SectionCard title={t('账户策略')} description={t('注册、激活与验证方式')} dirty={form.isDirty('accountPolicy')} testId="config-account-policy">
+            <Switch label={t('允许注册')} description={t('关闭后新用户无法注册账户')} {...form.getInputProps('accountPolicy.allowRegister', { type: 'checkbox' })} data-testid="config-allow-register" />
             <Switch
-              label="注册后自动激活"
-              description="关闭后新账户需要管理员审核"
+              label={t('注册后自动激活')}
+              description={t('关闭后新账户需要管理员审核')}
               {...form.getInputProps('accountPolicy.activeOnRegister', { type: 'checkbox' })}
               data-testid="config-active-on-register"
             />
-            <Switch label="使用验证码" description="注册、登录与找回密码时校验验证码" {...form.getInputProps('accountPolicy.useCaptcha', { type: 'checkbox' })} data-testid="config-use-captcha" />
+            <Switch label={t('使用验证码')} description={t('注册、登录与找回密码时校验验证码')} {...form.getInputProps('accountPolicy.useCaptcha', { type: 'checkbox' })} data-testid="config-use-captcha" />
             <Switch
-              label="需要邮箱确认"
-              description="注册、更换邮箱与找回密码通过邮件链接完成"
+              label={t('需要邮箱确认')}
+              description={t('注册、更换邮箱与找回密码通过邮件链接完成')}
               {...form.getInputProps('accountPolicy.emailConfirmationRequired', { type: 'checkbox' })}
               data-testid="config-email-confirmation"
             />
             <TextInput
-              label="邮箱域名白名单"
-              description="以逗号分隔，例如 example.edu.cn,example.com；留空则不限制"
-              placeholder="不限制"
+              label={t('邮箱域名白名单')}
+              description={t('以逗号分隔，例如 example.edu.cn,example.com；留空则不限制')}
+              placeholder={t('不限制')}
               {...form.getInputProps('accountPolicy.emailDomainList')}
               data-testid="config-email-domains"
             />
@@ -240,23 +241,23 @@ export default function Configs() {
             />
           </SectionCard>
 
-          <SectionCard title="平台信息" description="标题、标语与页脚" dirty={form.isDirty('globalConfig')} testId="config-global">
+          <SectionCard title={t('平台信息')} description={t('标题、标语与页脚')} dirty={form.isDirty('globalConfig')} testId="config-global">
             <TextInput
-              label="平台名称"
-              description={`显示为 ${title || '…'}::CTF`}
+              label={t('平台名称')}
+              description={t('显示为 {{v0}}::CTF', { v0: title || '…' })}
               withAsterisk
               {...form.getInputProps('globalConfig.title')}
               data-testid="config-title"
             />
-            <TextInput label="标语" {...form.getInputProps('globalConfig.slogan')} data-testid="config-slogan" />
-            <Textarea label="页脚信息" description="显示在页脚的附加文字，留空则不显示" autosize minRows={2} maxRows={6} {...form.getInputProps('globalConfig.footerInfo')} data-testid="config-footer" />
-            <TextInput label="备案信息" description="ICP 备案号，留空则不显示" {...form.getInputProps('globalConfig.beianInfo')} data-testid="config-beian" />
+            <TextInput label={t('标语')} {...form.getInputProps('globalConfig.slogan')} data-testid="config-slogan" />
+            <Textarea label={t('页脚信息')} description={t('显示在页脚的附加文字，留空则不显示')} autosize minRows={2} maxRows={6} {...form.getInputProps('globalConfig.footerInfo')} data-testid="config-footer" />
+            <TextInput label={t('备案信息')} description={t('ICP 备案号，留空则不显示')} {...form.getInputProps('globalConfig.beianInfo')} data-testid="config-beian" />
           </SectionCard>
 
-          <SectionCard title="比赛策略" description="容器实例的限制" dirty={form.isDirty('gamePolicy')} testId="config-game-policy">
+          <SectionCard title={t('比赛策略')} description={t('容器实例的限制')} dirty={form.isDirty('gamePolicy')} testId="config-game-policy">
             <Switch
-              label="达到容器上限时自动销毁"
-              description="队伍容器数量达到上限时，销毁最早的容器而不是拒绝创建"
+              label={t('达到容器上限时自动销毁')}
+              description={t('队伍容器数量达到上限时，销毁最早的容器而不是拒绝创建')}
               {...form.getInputProps('gamePolicy.autoDestroyOnLimitReached', { type: 'checkbox' })}
               data-testid="config-auto-destroy"
             />

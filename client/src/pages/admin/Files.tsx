@@ -11,6 +11,7 @@ import { copyToClipboard } from '../../components/CopyableText/CopyableText'
 import { notifyError, notifySuccess } from '../../utils/notify'
 import { LoadError } from '../../components/LoadError/LoadError'
 import { RowAction } from '../../components/RowAction/RowAction'
+import { t } from '../../i18n'
 
 const PAGE_SIZE = 50
 
@@ -33,10 +34,10 @@ export default function Files() {
     setUploading(true)
     try {
       const stored = await adminApi.files.upload(selected)
-      notifySuccess(stored.length === 1 ? `已上传 ${stored[0].name}` : `已上传 ${stored.length} 个文件`)
+      notifySuccess(stored.length === 1 ? t('已上传 {{name}}', { name: stored[0].name }) : t('已上传 {{length}} 个文件', { length: stored.length }))
       await query.refetch()
     } catch (cause) {
-      notifyError(cause, '上传失败')
+      notifyError(cause, t('上传失败'))
     } finally {
       setUploading(false)
     }
@@ -44,19 +45,19 @@ export default function Files() {
 
   const remove = async (file: LocalFile) => {
     const ok = await confirmDialog({
-      title: '删除文件',
-      message: `确定删除 ${file.name} 吗？如果该文件被多处引用，只会减少一次引用。`,
-      confirmLabel: '删除',
+      title: t('删除文件'),
+      message: t('确定删除 {{name}} 吗？如果该文件被多处引用，只会减少一次引用。', { name: file.name }),
+      confirmLabel: t('删除'),
       danger: true,
     })
     if (!ok) return
     setBusy((state) => ({ ...state, [file.hash]: true }))
     try {
       await adminApi.files.remove(file.hash)
-      notifySuccess(`已删除 ${file.name}`)
+      notifySuccess(t('已删除 {{name}}', { name: file.name }))
       await query.refetch()
     } catch (cause) {
-      notifyError(cause, '删除失败')
+      notifyError(cause, t('删除失败'))
     } finally {
       setBusy((state) => ({ ...state, [file.hash]: false }))
     }
@@ -64,18 +65,18 @@ export default function Files() {
 
   const copyLink = async (file: LocalFile) => {
     const url = new URL(fileUrl(file), window.location.origin).toString()
-    if (await copyToClipboard(url)) notifySuccess('下载链接已复制')
-    else notifyError(new Error('复制失败'))
+    if (await copyToClipboard(url)) notifySuccess(t('下载链接已复制'))
+    else notifyError(new Error(t('复制失败')))
   }
 
   return (
     <Stack gap="md" data-testid="admin-files-page">
       <Group justify="space-between">
-        <Title order={2}>文件管理</Title>
+        <Title order={2}>{t('文件管理')}</Title>
         <FileButton onChange={(selected) => void upload(selected)} multiple inputProps={{ 'data-testid': 'admin-file-input' } as never}>
           {(props) => (
             <Button {...props} leftSection={<IconUpload size={16} />} loading={uploading} data-testid="admin-file-upload">
-              上传文件
+              {t('上传文件')}
             </Button>
           )}
         </FileButton>
@@ -90,10 +91,10 @@ export default function Files() {
           <Table striped highlightOnHover verticalSpacing="xs" data-testid="admin-file-table">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>文件名</Table.Th>
-                <Table.Th>SHA-256</Table.Th>
+                <Table.Th>{t('文件名')}</Table.Th>
+                <Table.Th translate="no">SHA-256</Table.Th>
                 <Table.Th w={120} ta="right">
-                  操作
+                  {t('操作')}
                 </Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -112,13 +113,13 @@ export default function Files() {
                   </Table.Td>
                   <Table.Td>
                     <Group gap={4} justify="flex-end" wrap="nowrap">
-                      <Tooltip label="下载" withArrow>
-                        <ActionIcon component="a" href={fileUrl(file)} download={file.name} variant="subtle" aria-label="下载">
+                      <Tooltip label={t('下载')} withArrow>
+                        <ActionIcon component="a" href={fileUrl(file)} download={file.name} variant="subtle" aria-label={t('下载')}>
                           <IconDownload size={18} />
                         </ActionIcon>
                       </Tooltip>
-                      <RowAction label="复制链接" icon={<IconLink size={18} />} onClick={() => void copyLink(file)} testId="admin-file-copy" />
-                      <RowAction label="删除" icon={<IconTrash size={18} />} color="alert" loading={busy[file.hash]} onClick={() => void remove(file)} testId="admin-file-delete" />
+                      <RowAction label={t('复制链接')} icon={<IconLink size={18} />} onClick={() => void copyLink(file)} testId="admin-file-copy" />
+                      <RowAction label={t('删除')} icon={<IconTrash size={18} />} color="alert" loading={busy[file.hash]} onClick={() => void remove(file)} testId="admin-file-delete" />
                     </Group>
                   </Table.Td>
                 </Table.Tr>
@@ -128,16 +129,16 @@ export default function Files() {
         </Table.ScrollContainer>
       ) : (
         <Text c="dimmed" ta="center" py="xl" data-testid="admin-files-empty">
-          {page > 0 ? '没有更多文件' : '暂无文件'}
+          {page > 0 ? t('没有更多文件') : t('暂无文件')}
         </Text>
       )}
       <Group justify="space-between">
         <Text size="sm" c="dimmed">
-          第 {page + 1} 页 · 本页 {files.length} 个文件
+          {t('第 {{page}} 页 · 本页 {{count}} 个文件', { page: page + 1, count: files.length })}
         </Text>
         <Group gap="xs">
           <Button size="xs" variant="default" leftSection={<IconChevronLeft size={14} />} disabled={page === 0} onClick={() => setPage((p) => p - 1)} data-testid="admin-files-prev">
-            上一页
+            {t('上一页')}
           </Button>
           <Button
             size="xs"
@@ -147,7 +148,7 @@ export default function Files() {
             onClick={() => setPage((p) => p + 1)}
             data-testid="admin-files-next"
           >
-            下一页
+            {t('下一页')}
           </Button>
         </Group>
       </Group>

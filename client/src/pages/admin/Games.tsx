@@ -22,6 +22,8 @@ import { zodErrors } from '../../utils/zodForm'
 import { LoadError } from '../../components/LoadError/LoadError'
 import { useAction } from '../../hooks/useAction'
 import { ImportGameModal } from './ImportGameModal'
+import { ModalFooter } from '../../components/ModalFooter/ModalFooter'
+import { t } from '../../i18n'
 
 const PAGE_SIZE = 20
 /** The reference client sets the write-up deadline 3 hours after the end. */
@@ -46,14 +48,14 @@ function CreateGameModal({ opened, onClose }: { opened: boolean; onClose: () => 
     initialValues: { title: '', ...defaultWindow() },
     validate: (values) => ({
       ...zodErrors(GameInfoInput.pick({ title: true }), { title: values.title }),
-      ...(values.start ? {} : { start: '请选择开始时间' }),
-      ...(values.end ? {} : { end: '请选择结束时间' }),
-      ...(values.start && values.end && Date.parse(values.end) <= Date.parse(values.start) ? { end: '结束时间必须晚于开始时间' } : {}),
+      ...(values.start ? {} : { start: t('请选择开始时间') }),
+      ...(values.end ? {} : { end: t('请选择结束时间') }),
+      ...(values.start && values.end && Date.parse(values.end) <= Date.parse(values.start) ? { end: t('结束时间必须晚于开始时间') } : {}),
     }),
   })
 
   const submit = form.onSubmit(async (values) => {
-    await run('创建比赛失败', async () => {
+    await run(t('创建比赛失败'), async () => {
       const end = toUtcIso(values.end!)
       const game = await editApi.games.create({
         title: values.title.trim(),
@@ -62,7 +64,7 @@ function CreateGameModal({ opened, onClose }: { opened: boolean; onClose: () => 
         wpddl: dayjs(end).add(WRITEUP_GRACE_HOURS, 'hour').toISOString(),
       })
       invalidateGameLists()
-      notifySuccess(`比赛「${game.title}」已创建`)
+      notifySuccess(t('比赛「{{title}}」已创建', { title: game.title }))
       form.setValues({ title: '', ...defaultWindow() })
       onClose()
       navigate(`/admin/games/${game.id}/info`)
@@ -70,29 +72,22 @@ function CreateGameModal({ opened, onClose }: { opened: boolean; onClose: () => 
   })
 
   return (
-    <Modal opened={opened} onClose={onClose} title="新建比赛" data-testid="game-create-modal">
+    <Modal opened={opened} onClose={onClose} title={t('新建比赛')} data-testid="game-create-modal">
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
-          <TextInput label="比赛标题" placeholder="Flagwave CTF 2024" data-autofocus data-testid="game-create-title" {...form.getInputProps('title')} />
+          <TextInput label={t('比赛标题')} placeholder={t('Flagwave CTF 2024')} data-autofocus data-testid="game-create-title" {...form.getInputProps('title')} />
           <DateTimeField
-            label="开始时间"
+            label={t('开始时间')}
             value={form.values.start}
             onChange={(value) => form.setFieldValue('start', value)}
             error={form.errors.start}
             testId="game-create-start"
           />
-          <DateTimeField label="结束时间" value={form.values.end} onChange={(value) => form.setFieldValue('end', value)} error={form.errors.end} testId="game-create-end" />
+          <DateTimeField label={t('结束时间')} value={form.values.end} onChange={(value) => form.setFieldValue('end', value)} error={form.errors.end} testId="game-create-end" />
           <Text size="xs" c="dimmed">
-            Writeup 截止时间默认为结束后 {WRITEUP_GRACE_HOURS} 小时，可在比赛信息中修改。
+            {t('Writeup 截止时间默认为结束后')} {WRITEUP_GRACE_HOURS} {t('小时，可在比赛信息中修改。')}
           </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              取消
-            </Button>
-            <Button type="submit" loading={busy} data-testid="game-create-submit">
-              创建比赛
-            </Button>
-          </Group>
+          <ModalFooter onCancel={onClose} confirmLabel={t('创建比赛')} loading={busy} confirmTestId="game-create-submit" />
         </Stack>
       </form>
     </Modal>
@@ -112,13 +107,13 @@ export default function Games() {
   return (
     <Stack gap="md" data-testid="admin-games-page">
       <Group justify="space-between">
-        <Title order={2}>比赛管理</Title>
+        <Title order={2}>{t('比赛管理')}</Title>
         <Group gap="xs">
           <Button variant="default" leftSection={<IconFileImport size={16} />} onClick={() => setImporting(true)} data-testid="game-import-open-modal">
-            导入比赛
+            {t('导入比赛')}
           </Button>
           <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)} data-testid="game-create-open">
-            新建比赛
+            {t('新建比赛')}
           </Button>
         </Group>
       </Group>
@@ -135,7 +130,7 @@ export default function Games() {
       ) : data && data.data.length === 0 ? (
         <Card withBorder padding="xl" data-testid="admin-games-empty">
           <Center>
-            <Text c="dimmed">还没有比赛，点击「新建比赛」创建第一个比赛。</Text>
+            <Text c="dimmed">{t('还没有比赛，点击「新建比赛」创建第一个比赛。')}</Text>
           </Center>
         </Card>
       ) : data ? (
@@ -143,10 +138,10 @@ export default function Games() {
           <Table highlightOnHover verticalSpacing="sm" data-testid="admin-games-table">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th w={140}>海报</Table.Th>
-                <Table.Th>比赛</Table.Th>
-                <Table.Th>时间</Table.Th>
-                <Table.Th w={160}>状态</Table.Th>
+                <Table.Th w={140}>{t('海报')}</Table.Th>
+                <Table.Th>{t('比赛')}</Table.Th>
+                <Table.Th>{t('时间')}</Table.Th>
+                <Table.Th w={160}>{t('状态')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -164,7 +159,7 @@ export default function Games() {
                     ) : (
                       <Center w={120} h={68} bg="var(--mantine-color-default-hover)" style={{ borderRadius: 4 }}>
                         <Text size="xs" c="dimmed">
-                          无海报
+                          {t('无海报')}
                         </Text>
                       </Center>
                     )}
@@ -190,12 +185,12 @@ export default function Games() {
                       <PhaseBadge phase={gamePhase(game.start, game.end, now)} size="sm" />
                       {game.hidden && (
                         <Badge size="sm" color="gray" variant="filled" data-testid="admin-game-hidden">
-                          隐藏
+                          {t('隐藏')}
                         </Badge>
                       )}
                       {game.practiceMode && (
                         <Badge size="sm" variant="outline">
-                          练习
+                          {t('练习')}
                         </Badge>
                       )}
                     </Group>

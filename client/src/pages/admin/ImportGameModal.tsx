@@ -11,8 +11,9 @@ import type { GameImportResult } from '@flagwave/shared/schemas/gameArchive'
 import { gameArchiveApi } from '../../api/gameArchive'
 import { invalidateGameLists } from '../../api/edit'
 import { useAction } from '../../hooks/useAction'
+import { t } from '../../i18n'
 
-const FORMAT_NAMES: Record<GameImportResult['format'], string> = { flagwave: 'Flagwave 比赛归档', ctfd: 'CTFd 3.x 导出', ctfcli: 'ctfcli challenge.yml' }
+const FORMAT_NAMES: Record<GameImportResult['format'], string> = { flagwave: t('Flagwave 比赛归档'), ctfd: t('CTFd 3.x 导出'), ctfcli: 'ctfcli challenge.yml' }
 
 function ReportList({ title, lines, testId }: { title: string; lines: string[]; testId: string }) {
   if (lines.length === 0) return null
@@ -46,7 +47,7 @@ export function ImportGameModal({ opened, onClose }: { opened: boolean; onClose:
     onClose()
   }
   const submit = () =>
-    run('导入失败', async () => {
+    run(t('导入失败'), async () => {
       if (!file) return
       setResult(null)
       setProgress(0)
@@ -60,11 +61,11 @@ export function ImportGameModal({ opened, onClose }: { opened: boolean; onClose:
     })
 
   return (
-    <Modal opened={opened} onClose={close} title="导入比赛" size="lg" data-testid="game-import-modal">
+    <Modal opened={opened} onClose={close} title={t('导入比赛')} size="lg" data-testid="game-import-modal">
       <Stack gap="sm">
         <FileInput
-          label="归档文件"
-          description="Flagwave 导出的 .zip、CTFd 3.x 导出的 .zip、包含 challenge.yml 的 .zip，或单个 challenge.yml"
+          label={t('归档文件')}
+          description={t('Flagwave 导出的 .zip、CTFd 3.x 导出的 .zip、包含 challenge.yml 的 .zip，或单个 challenge.yml')}
           accept=".zip,.yml,.yaml,application/zip"
           leftSection={<IconFileZip size={16} />}
           value={file}
@@ -76,32 +77,32 @@ export function ImportGameModal({ opened, onClose }: { opened: boolean; onClose:
           <Stack gap={4} data-testid="game-import-progress">
             <Progress value={progress * 100} animated={progress >= 1} />
             <Text size="xs" c="dimmed">
-              {progress < 1 ? `上传中 ${Math.round(progress * 100)}%` : '正在导入…'}
+              {progress < 1 ? t('上传中 {{v0}}%', { v0: Math.round(progress * 100) }) : t('正在导入…')}
             </Text>
           </Stack>
         )}
         {result && (
-          <Alert color="green" title={`已导入「${result.game.title}」`} data-testid="game-import-result">
+          <Alert color="green" title={t('已导入「{{title}}」', { title: result.game.title })} data-testid="game-import-result">
             <Stack gap="xs">
               <Text size="sm">
-                {FORMAT_NAMES[result.format]}：{result.challenges} 道题目，{result.files} 个文件。
+                {t('{{format}}：{{challenges}} 道题目，{{files}} 个文件。', { format: FORMAT_NAMES[result.format], challenges: result.challenges, files: result.files })}
               </Text>
-              <ReportList title="已转换" lines={result.mapped} testId="game-import-mapped" />
-              <ReportList title="未导入" lines={result.unmapped} testId="game-import-unmapped" />
+              <ReportList title={t('已转换')} lines={result.mapped} testId="game-import-mapped" />
+              <ReportList title={t('未导入')} lines={result.unmapped} testId="game-import-unmapped" />
             </Stack>
           </Alert>
         )}
         <Group justify="flex-end">
           <Button variant="default" onClick={close}>
-            关闭
+            {t('关闭')}
           </Button>
           {result ? (
             <Button onClick={() => navigate(`/admin/games/${result.game.id}/info`)} data-testid="game-import-open">
-              打开比赛
+              {t('打开比赛')}
             </Button>
           ) : (
             <Button disabled={!file} loading={busy} onClick={() => void submit()} data-testid="game-import-submit">
-              导入
+              {t('导入')}
             </Button>
           )}
         </Group>

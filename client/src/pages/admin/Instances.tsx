@@ -17,6 +17,7 @@ import { copyToClipboard } from '../../components/CopyableText/CopyableText'
 import { ChallengeTagBadge } from '../../components/ChallengeTag/ChallengeTag'
 import { formatDuration, formatTime, useNow } from '../../components/GameTime/GameTime'
 import { notifyError, notifySuccess } from '../../utils/notify'
+import { t } from '../../i18n'
 
 const WARN_MS = 10 * 60_000
 
@@ -27,7 +28,7 @@ function Remaining({ until, now }: { until: string; now: number }) {
   if (left <= 0)
     return (
       <Badge color="alert" variant="light" data-testid="instance-remaining" data-expired="true">
-        已到期
+        {t('已到期')}
       </Badge>
     )
   return (
@@ -54,32 +55,32 @@ export default function Instances() {
 
   const destroy = async (instance: ContainerInstanceModel) => {
     const ok = await confirmDialog({
-      title: '销毁容器实例',
+      title: t('销毁容器实例'),
       message: (
         <Stack gap={4}>
           <Text size="sm">
-            确定销毁 {instance.team?.name ?? '未知队伍'} 的「{instance.challenge?.title ?? '未知题目'}」容器吗？
+            {t('确定销毁 {{team}} 的「{{challenge}}」容器吗？', { team: instance.team?.name ?? t('未知队伍'), challenge: instance.challenge?.title ?? t('未知题目') })}
           </Text>
           <Text size="xs" c="dimmed" ff="monospace">
             {instance.image} · {entryOf(instance)}
           </Text>
         </Stack>
       ),
-      confirmLabel: '销毁',
+      confirmLabel: t('销毁'),
       danger: true,
     })
     if (!ok) return
     setDestroying(instance.containerGuid)
     try {
       await adminConfigApi.destroyInstance(instance.containerGuid)
-      notifySuccess('容器实例已销毁')
+      notifySuccess(t('容器实例已销毁'))
       queryClient.setQueryData<ArrayResponse<ContainerInstanceModel>>(queryKey, (current) => {
         const data = (current?.data ?? []).filter((i) => i.containerGuid !== instance.containerGuid)
         return { data, length: data.length, total: data.length }
       })
       void query.refetch()
     } catch (error) {
-      notifyError(error, '销毁失败')
+      notifyError(error, t('销毁失败'))
       void query.refetch()
     } finally {
       setDestroying(null)
@@ -87,23 +88,23 @@ export default function Instances() {
   }
 
   const copy = async (text: string) => {
-    if (await copyToClipboard(text)) notifySuccess('已复制到剪贴板')
-    else notifyError(new Error('复制失败，请手动选择文本复制'))
+    if (await copyToClipboard(text)) notifySuccess(t('已复制到剪贴板'))
+    else notifyError(new Error(t('复制失败，请手动选择文本复制')))
   }
 
   return (
     <Stack gap="md" data-testid="admin-instances-page">
       <Group justify="space-between" wrap="wrap" gap="sm">
         <Group gap="sm">
-          <Title order={2}>实例管理</Title>
+          <Title order={2}>{t('实例管理')}</Title>
           <Badge variant="light" data-testid="instances-count">
-            {query.data ? `${query.data.total} 个实例` : '…'}
+            {query.data ? t('{{total}} 个实例', { total: query.data.total }) : '…'}
           </Badge>
         </Group>
         <Group gap="xs">
-          <TextInput size="xs" w={240} leftSection={<IconSearch size={14} />} placeholder="搜索队伍、题目、镜像或入口" value={search} onChange={(e) => setSearch(e.currentTarget.value)} data-testid="instances-search" />
-          <Tooltip label="刷新" withArrow>
-            <ActionIcon variant="subtle" onClick={() => void query.refetch()} loading={query.isFetching} aria-label="刷新" data-testid="instances-refresh">
+          <TextInput size="xs" w={240} leftSection={<IconSearch size={14} />} placeholder={t('搜索队伍、题目、镜像或入口')} value={search} onChange={(e) => setSearch(e.currentTarget.value)} data-testid="instances-search" />
+          <Tooltip label={t('刷新')} withArrow>
+            <ActionIcon variant="subtle" onClick={() => void query.refetch()} loading={query.isFetching} aria-label={t('刷新')} data-testid="instances-refresh">
               <IconRefresh size={16} />
             </ActionIcon>
           </Tooltip>
@@ -111,7 +112,7 @@ export default function Instances() {
       </Group>
 
       {query.error && (
-        <Alert color="alert" variant="light" icon={<IconAlertCircle />} title={query.data ? undefined : '加载失败'} data-testid="instances-error">
+        <Alert color="alert" variant="light" icon={<IconAlertCircle />} title={query.data ? undefined : t('加载失败')} data-testid="instances-error">
           {query.error.message}
         </Alert>
       )}
@@ -123,12 +124,12 @@ export default function Instances() {
           <Table highlightOnHover verticalSpacing="xs" data-testid="instances-table">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>队伍</Table.Th>
-                <Table.Th>题目</Table.Th>
-                <Table.Th>镜像</Table.Th>
-                <Table.Th>入口</Table.Th>
-                <Table.Th>启动时间</Table.Th>
-                <Table.Th>剩余时间</Table.Th>
+                <Table.Th>{t('队伍')}</Table.Th>
+                <Table.Th>{t('题目')}</Table.Th>
+                <Table.Th>{t('镜像')}</Table.Th>
+                <Table.Th>{t('入口')}</Table.Th>
+                <Table.Th>{t('启动时间')}</Table.Th>
+                <Table.Th>{t('剩余时间')}</Table.Th>
                 <Table.Th w={60} />
               </Table.Tr>
             </Table.Thead>
@@ -154,7 +155,7 @@ export default function Instances() {
                     </Group>
                   </Table.Td>
                   <Table.Td>
-                    <Tooltip label={`容器 ID ${i.containerId}`} withArrow openDelay={300}>
+                    <Tooltip label={t('容器 ID {{containerId}}', { containerId: i.containerId })} withArrow openDelay={300}>
                       <Code data-testid="instance-image">{i.image}</Code>
                     </Tooltip>
                   </Table.Td>
@@ -163,7 +164,7 @@ export default function Instances() {
                       <Text size="sm" ff="monospace" data-testid="instance-entry">
                         {entryOf(i)}
                       </Text>
-                      <ActionIcon size="sm" variant="subtle" onClick={() => void copy(entryOf(i))} aria-label="复制入口">
+                      <ActionIcon size="sm" variant="subtle" onClick={() => void copy(entryOf(i))} aria-label={t('复制入口')}>
                         <IconCopy size={14} />
                       </ActionIcon>
                     </Group>
@@ -175,8 +176,8 @@ export default function Instances() {
                     <Remaining until={i.expectStopAt} now={now} />
                   </Table.Td>
                   <Table.Td>
-                    <Tooltip label="销毁" withArrow>
-                      <ActionIcon color="alert" variant="subtle" loading={destroying === i.containerGuid} onClick={() => void destroy(i)} aria-label="销毁" data-testid="instance-destroy">
+                    <Tooltip label={t('销毁')} withArrow>
+                      <ActionIcon color="alert" variant="subtle" loading={destroying === i.containerGuid} onClick={() => void destroy(i)} aria-label={t('销毁')} data-testid="instance-destroy">
                         <IconTrash size={16} />
                       </ActionIcon>
                     </Tooltip>
@@ -187,7 +188,7 @@ export default function Instances() {
           </Table>
           {instances.length === 0 && (
             <Text c="dimmed" ta="center" py="lg" data-testid="instances-empty">
-              {needle && (query.data?.data.length ?? 0) > 0 ? '没有符合条件的实例' : '当前没有运行中的容器实例'}
+              {needle && (query.data?.data.length ?? 0) > 0 ? t('没有符合条件的实例') : t('当前没有运行中的容器实例')}
             </Text>
           )}
         </Table.ScrollContainer>

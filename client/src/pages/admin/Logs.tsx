@@ -14,6 +14,7 @@ import { LiveTable, type LiveColumn } from '../../components/LiveTable/LiveTable
 import { DEFAULT_PAGE_SIZE, timeMs, useLiveFeed } from '../../components/LiveTable/useLiveFeed'
 import { LiveFeedControls } from '../../components/LiveFeedControls/LiveFeedControls'
 import { formatTime } from '../../components/GameTime/GameTime'
+import { t } from '../../i18n'
 
 const LEVEL_META: Record<string, { label: string; color: string }> = {
   Information: { label: 'INFO', color: 'brand' },
@@ -22,17 +23,17 @@ const LEVEL_META: Record<string, { label: string; color: string }> = {
   Fatal: { label: 'FATAL', color: 'grape' },
 }
 
-const LEVEL_LABELS: Record<LogLevelFilter, string> = { All: '全部', Information: '信息', Warning: '警告', Error: '错误' }
+const LEVEL_LABELS: Record<LogLevelFilter, string> = { All: t('全部'), Information: t('信息'), Warning: t('警告'), Error: t('错误') }
 
 /** TaskStatus names (docs/compatibility.md#administration-shapes). */
 const STATUS_META: Record<string, { label: string; color: string }> = {
-  Success: { label: '成功', color: 'brand' },
-  Failed: { label: '失败', color: 'alert' },
-  Pending: { label: '等待', color: 'gray' },
-  Denied: { label: '拒绝', color: 'orange' },
-  NotFound: { label: '未找到', color: 'yellow' },
-  Duplicate: { label: '重复', color: 'blue' },
-  Exit: { label: '退出', color: 'gray' },
+  Success: { label: t('成功'), color: 'brand' },
+  Failed: { label: t('失败'), color: 'alert' },
+  Pending: { label: t('等待'), color: 'gray' },
+  Denied: { label: t('拒绝'), color: 'orange' },
+  NotFound: { label: t('未找到'), color: 'yellow' },
+  Duplicate: { label: t('重复'), color: 'blue' },
+  Exit: { label: t('退出'), color: 'gray' },
 }
 
 function LevelBadge({ level }: { level: string | null }) {
@@ -57,12 +58,12 @@ function StatusBadge({ status }: { status: string | null }) {
 const logKey = (log: LogMessageModel): string => `${timeMs(log.time)}|${log.level}|${log.name}|${log.ip}|${log.msg}`
 
 const COLUMNS: LiveColumn<LogMessageModel>[] = [
-  { key: 'time', header: '时间', width: 160, render: (l) => formatTime(l.time, 'MM-DD HH:mm:ss') },
-  { key: 'level', header: '级别', width: 90, render: (l) => <LevelBadge level={l.level} /> },
-  { key: 'name', header: '用户', render: (l) => l.name || <Text c="dimmed" span size="sm">—</Text> },
+  { key: 'time', header: t('时间'), width: 160, render: (l) => formatTime(l.time, 'MM-DD HH:mm:ss') },
+  { key: 'level', header: t('级别'), width: 90, render: (l) => <LevelBadge level={l.level} /> },
+  { key: 'name', header: t('用户'), render: (l) => l.name || <Text c="dimmed" span size="sm">—</Text> },
   { key: 'ip', header: 'IP', mono: true, render: (l) => l.ip || <Text c="dimmed" span size="sm">—</Text> },
-  { key: 'msg', header: '消息', wrap: true, render: (l) => <span data-testid="log-message">{l.msg}</span> },
-  { key: 'status', header: '状态', width: 100, render: (l) => <StatusBadge status={l.status} /> },
+  { key: 'msg', header: t('消息'), wrap: true, render: (l) => <span data-testid="log-message">{l.msg}</span> },
+  { key: 'status', header: t('状态'), width: 100, render: (l) => <StatusBadge status={l.status} /> },
 ]
 
 export default function Logs() {
@@ -89,7 +90,7 @@ export default function Logs() {
     <Stack gap="md" data-testid="admin-logs-page">
       <Group justify="space-between" wrap="wrap" gap="sm">
         <Group gap="sm" wrap="wrap">
-          <Title order={2}>系统日志</Title>
+          <Title order={2}>{t('系统日志')}</Title>
           <SegmentedControl
             size="xs"
             value={level}
@@ -97,11 +98,11 @@ export default function Logs() {
             data={LOG_LEVEL_FILTERS.map((value) => ({ value, label: LEVEL_LABELS[value] }))}
             data-testid="log-level-filter"
           />
-          <TextInput size="xs" w={200} leftSection={<IconSearch size={14} />} placeholder="在已加载日志中搜索" value={search} onChange={(e) => setSearch(e.currentTarget.value)} data-testid="log-search" />
+          <TextInput size="xs" w={200} leftSection={<IconSearch size={14} />} placeholder={t('在已加载日志中搜索')} value={search} onChange={(e) => setSearch(e.currentTarget.value)} data-testid="log-search" />
         </Group>
         <LiveFeedControls feed={feed} namespace="admin" shown={rows.length} testId="logs-live" />
       </Group>
-      <LiveTable feed={feed} rows={rows} columns={COLUMNS} rowProps={(l) => ({ 'data-level': l.level ?? '' })} emptyText="暂无日志" testId="logs-table" />
+      <LiveTable feed={feed} rows={rows} columns={COLUMNS} rowProps={(l) => ({ 'data-level': l.level ?? '' })} emptyText={t('暂无日志')} testId="logs-table" />
     </Stack>
   )
 }

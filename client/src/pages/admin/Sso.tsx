@@ -14,6 +14,7 @@ import { notifyError, notifySuccess } from '../../utils/notify'
 import { zodErrors } from '../../utils/zodForm'
 import { LoadError } from '../../components/LoadError/LoadError'
 import { CopyableText } from '../../components/CopyableText/CopyableText'
+import { t } from '../../i18n'
 
 interface ProviderValues {
   id: string
@@ -55,7 +56,7 @@ function ProviderForm({ initial, onDone }: { initial: SsoProviderAdminModel | nu
     mode: 'controlled',
     initialValues: initial ? valuesOf(initial) : EMPTY,
     validate: (values) => ({
-      ...(SsoProviderId.safeParse(values.id).success ? {} : { id: '标识只能包含小写字母、数字和连字符，至多 32 个字符' }),
+      ...(SsoProviderId.safeParse(values.id).success ? {} : { id: t('标识只能包含小写字母、数字和连字符，至多 32 个字符') }),
       ...zodErrors(SsoProviderInput, bodyOf(values)),
     }),
   })
@@ -64,12 +65,12 @@ function ProviderForm({ initial, onDone }: { initial: SsoProviderAdminModel | nu
     try {
       if (initial) await ssoApi.updateProvider(initial.id, bodyOf(values))
       else await ssoApi.createProvider({ id: values.id, ...bodyOf(values) })
-      notifySuccess('单点登录设置已保存')
+      notifySuccess(t('单点登录设置已保存'))
       await queryClient.invalidateQueries({ queryKey: queryKeys.admin.sso })
       await queryClient.invalidateQueries({ queryKey: queryKeys.sso })
       onDone()
     } catch (err) {
-      notifyError(err, '保存失败')
+      notifyError(err, t('保存失败'))
     } finally {
       setBusy(false)
     }
@@ -78,26 +79,26 @@ function ProviderForm({ initial, onDone }: { initial: SsoProviderAdminModel | nu
     <Card withBorder padding="lg" data-testid="sso-provider-form">
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
-          <Title order={4}>{initial ? `编辑 ${initial.name}` : '添加登录方式'}</Title>
+          <Title order={4}>{initial ? t('编辑 {{name}}', { name: initial.name }) : t('添加登录方式')}</Title>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput label="标识" description="回调地址中的名称" disabled={!!initial} data-testid="sso-form-id" {...form.getInputProps('id')} />
-            <TextInput label="显示名称" data-testid="sso-form-name" {...form.getInputProps('name')} />
-            <TextInput label="发行者地址 (issuer)" placeholder="https://idp.example.org/realms/ctf" data-testid="sso-form-issuer" {...form.getInputProps('issuer')} />
-            <TextInput label="范围 (scopes)" {...form.getInputProps('scopes')} />
-            <TextInput label="客户端 ID" data-testid="sso-form-client-id" {...form.getInputProps('clientId')} />
-            <PasswordInput label="客户端密钥" description={initial?.hasSecret ? '留空则保留已保存的密钥' : undefined} data-testid="sso-form-secret" {...form.getInputProps('clientSecret')} />
-            <TextInput label="角色声明" description="如 groups；留空则不映射角色" {...form.getInputProps('roleClaim')} />
-            <TextInput label="允许的邮箱域名" description="逗号分隔；留空则不限" {...form.getInputProps('allowedDomains')} />
-            <TextInput label="管理员取值" description="声明包含其中任一值 → Admin" {...form.getInputProps('adminValues')} />
-            <TextInput label="监控者取值" description="声明包含其中任一值 → Monitor" {...form.getInputProps('monitorValues')} />
+            <TextInput label={t('标识')} description={t('回调地址中的名称')} disabled={!!initial} data-testid="sso-form-id" {...form.getInputProps('id')} />
+            <TextInput label={t('显示名称')} data-testid="sso-form-name" {...form.getInputProps('name')} />
+            <TextInput label={t('发行者地址 (issuer)')} placeholder="https://idp.example.org/realms/ctf" data-testid="sso-form-issuer" {...form.getInputProps('issuer')} />
+            <TextInput label={t('范围 (scopes)')} {...form.getInputProps('scopes')} />
+            <TextInput label={t('客户端 ID')} data-testid="sso-form-client-id" {...form.getInputProps('clientId')} />
+            <PasswordInput label={t('客户端密钥')} description={initial?.hasSecret ? t('留空则保留已保存的密钥') : undefined} data-testid="sso-form-secret" {...form.getInputProps('clientSecret')} />
+            <TextInput label={t('角色声明')} description={t('如 groups；留空则不映射角色')} {...form.getInputProps('roleClaim')} />
+            <TextInput label={t('允许的邮箱域名')} description={t('逗号分隔；留空则不限')} {...form.getInputProps('allowedDomains')} />
+            <TextInput label={t('管理员取值')} description={t('声明包含其中任一值 → Admin')} {...form.getInputProps('adminValues')} />
+            <TextInput label={t('监控者取值')} description={t('声明包含其中任一值 → Monitor')} {...form.getInputProps('monitorValues')} />
           </SimpleGrid>
-          <Switch label="启用" {...form.getInputProps('enabled', { type: 'checkbox' })} />
+          <Switch label={t('启用')} {...form.getInputProps('enabled', { type: 'checkbox' })} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onDone}>
-              取消
+              {t('取消')}
             </Button>
             <Button type="submit" loading={busy} data-testid="sso-form-submit">
-              保存
+              {t('保存')}
             </Button>
           </Group>
         </Stack>
@@ -118,20 +119,20 @@ export default function Sso() {
   const setPolicy = async (ssoOnly: boolean) => {
     try {
       await ssoApi.setPolicy(ssoOnly)
-      notifySuccess(ssoOnly ? '已启用仅单点登录' : '已停用仅单点登录')
+      notifySuccess(ssoOnly ? t('已启用仅单点登录') : t('已停用仅单点登录'))
       await refresh()
     } catch (err) {
-      notifyError(err, '保存失败')
+      notifyError(err, t('保存失败'))
     }
   }
   const remove = async (p: SsoProviderAdminModel) => {
-    if (!window.confirm(`删除 ${p.name}？已关联的外部账户将一并解除。`)) return
+    if (!window.confirm(t('删除 {{name}}？已关联的外部账户将一并解除。', { name: p.name }))) return
     try {
       await ssoApi.deleteProvider(p.id)
-      notifySuccess('已删除')
+      notifySuccess(t('已删除'))
       await refresh()
     } catch (err) {
-      notifyError(err, '删除失败')
+      notifyError(err, t('删除失败'))
     }
   }
 
@@ -140,14 +141,14 @@ export default function Sso() {
   return (
     <Stack gap="md" data-testid="admin-sso">
       <Group justify="space-between">
-        <Title order={3}>单点登录</Title>
+        <Title order={3}>{t('单点登录')}</Title>
         <Button onClick={() => setEditing('new')} data-testid="sso-add">
-          添加登录方式
+          {t('添加登录方式')}
         </Button>
       </Group>
       <Switch
-        label="仅允许单点登录"
-        description="开启后拒绝密码登录与注册；管理员仍可使用密码登录，以便在登录服务故障时处理"
+        label={t('仅允许单点登录')}
+        description={t('开启后拒绝密码登录与注册；管理员仍可使用密码登录，以便在登录服务故障时处理')}
         checked={admin.data.ssoOnly}
         onChange={(event) => setPolicy(event.currentTarget.checked)}
         data-testid="sso-only-switch"
@@ -160,22 +161,22 @@ export default function Sso() {
               <Group gap="xs">
                 <Text fw={600}>{p.name}</Text>
                 <Badge variant="light" color={p.enabled ? 'green' : 'gray'}>
-                  {p.enabled ? '已启用' : '已停用'}
+                  {p.enabled ? t('已启用') : t('已停用')}
                 </Badge>
               </Group>
               <Text size="sm" c="dimmed">
                 {p.issuer} · {p.clientId}
-                {p.roleClaim && ` · 角色声明 ${p.roleClaim}`}
+                {p.roleClaim && t(' · 角色声明 {{roleClaim}}', { roleClaim: p.roleClaim })}
               </Text>
-              <Text size="sm">回调地址（在登录服务中登记）：</Text>
+              <Text size="sm">{t('回调地址（在登录服务中登记）：')}</Text>
               <CopyableText value={p.redirectUri} />
             </Stack>
             <Group gap="xs">
               <Button size="xs" variant="light" onClick={() => setEditing(p)}>
-                编辑
+                {t('编辑')}
               </Button>
               <Button size="xs" variant="light" color="alert" onClick={() => remove(p)}>
-                删除
+                {t('删除')}
               </Button>
             </Group>
           </Group>

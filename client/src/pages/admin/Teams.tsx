@@ -27,6 +27,7 @@ import { zodErrors } from '../../utils/zodForm'
 import { RowAction } from '../../components/RowAction/RowAction'
 import { NameCell } from '../../components/NameCell/NameCell'
 import { useAction } from '../../hooks/useAction'
+import { t } from '../../i18n'
 
 const PAGE_SIZE = 20
 
@@ -52,34 +53,34 @@ function EditTeamModal({ team, onClose, onSaved }: { team: TeamInfoModel | null;
 
   const submit = form.onSubmit(async (values) => {
     if (!team) return
-    await run('更新队伍失败', async () => {
+    await run(t('更新队伍失败'), async () => {
       await adminApi.teams.update(team.id, { name: values.name.trim(), bio: values.bio, locked: values.locked })
-      notifySuccess(`已更新队伍 ${values.name.trim() || team.name}`)
+      notifySuccess(t('已更新队伍 {{v0}}', { v0: values.name.trim() || team.name }))
       onSaved()
       onClose()
     })
   })
 
   return (
-    <Modal opened={team !== null} onClose={onClose} title={`编辑队伍 · ${team?.name ?? ''}`} data-testid="admin-team-edit-modal">
+    <Modal opened={team !== null} onClose={onClose} title={t('编辑队伍 · {{v0}}', { v0: team?.name ?? '' })} data-testid="admin-team-edit-modal">
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
-          <TextInput label="队伍名称" description={`不超过 ${TEAM_NAME_MAX} 个字符；留空则不修改`} data-testid="admin-team-edit-name" {...form.getInputProps('name')} />
+          <TextInput label={t('队伍名称')} description={t('不超过 {{TEAM_NAME_MAX}} 个字符；留空则不修改', { TEAM_NAME_MAX })} data-testid="admin-team-edit-name" {...form.getInputProps('name')} />
           <Textarea
-            label="队伍签名"
-            description={`不超过 ${TEAM_BIO_MAX} 个字符；留空则不修改`}
+            label={t('队伍签名')}
+            description={t('不超过 {{TEAM_BIO_MAX}} 个字符；留空则不修改', { TEAM_BIO_MAX })}
             autosize
             minRows={2}
             data-testid="admin-team-edit-bio"
             {...form.getInputProps('bio')}
           />
-          <Switch label="锁定队伍（锁定后成员不能变动）" data-testid="admin-team-edit-locked" {...form.getInputProps('locked', { type: 'checkbox' })} />
+          <Switch label={t('锁定队伍（锁定后成员不能变动）')} data-testid="admin-team-edit-locked" {...form.getInputProps('locked', { type: 'checkbox' })} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
-              取消
+              {t('取消')}
             </Button>
             <Button type="submit" loading={busy} data-testid="admin-team-edit-save">
-              保存
+              {t('保存')}
             </Button>
           </Group>
         </Stack>
@@ -103,25 +104,25 @@ export default function Teams() {
   const data = list.query.data
 
   const toggleLock = async (team: TeamInfoModel, locked: boolean) => {
-    await rows.run(team.id, '操作失败', async () => {
+    await rows.run(team.id, t('操作失败'), async () => {
       await adminApi.teams.update(team.id, { locked })
       list.patchRows((t) => (t.id === team.id ? { ...t, locked } : t))
-      notifySuccess(locked ? `已锁定队伍 ${team.name}` : `已解锁队伍 ${team.name}`)
+      notifySuccess(locked ? t('已锁定队伍 {{name}}', { name: team.name }) : t('已解锁队伍 {{name}}', { name: team.name }))
     })
     void list.query.refetch()
   }
 
   const remove = async (team: TeamInfoModel) => {
     const ok = await confirmDialog({
-      title: '删除队伍',
-      message: `确定删除队伍「${team.name}」吗？它的比赛报名将一并删除，此操作不可恢复。`,
-      confirmLabel: '删除',
+      title: t('删除队伍'),
+      message: t('确定删除队伍「{{name}}」吗？它的比赛报名将一并删除，此操作不可恢复。', { name: team.name }),
+      confirmLabel: t('删除'),
       danger: true,
     })
     if (!ok) return
-    await rows.run(team.id, '删除队伍失败', async () => {
+    await rows.run(team.id, t('删除队伍失败'), async () => {
       await adminApi.teams.remove(team.id)
-      notifySuccess(`已删除队伍 ${team.name}`)
+      notifySuccess(t('已删除队伍 {{name}}', { name: team.name }))
       await list.query.refetch()
     })
   }
@@ -130,24 +131,24 @@ export default function Teams() {
     <>
       <SearchableList
         list={list}
-        title="队伍管理"
+        title={t('队伍管理')}
         pageTestId="admin-teams-page"
         searchTestId="admin-team"
-        searchPlaceholder="搜索队伍名称"
+        searchPlaceholder={t('搜索队伍名称')}
         searchWidth={280}
         emptyTestId="admin-teams-empty"
-        emptyText="队伍"
-        totalText={(total) => `共 ${total} 支队伍`}
+        emptyText={t('队伍')}
+        totalText={(total) => t('共 {{total}} 支队伍', { total })}
       >
       <Table.ScrollContainer minWidth={860}>
         <Table striped highlightOnHover verticalSpacing="xs" data-testid="admin-team-table">
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>队伍</Table.Th>
-              <Table.Th>成员</Table.Th>
-              <Table.Th w={90}>锁定</Table.Th>
+              <Table.Th>{t('队伍')}</Table.Th>
+              <Table.Th>{t('成员')}</Table.Th>
+              <Table.Th w={90}>{t('锁定')}</Table.Th>
               <Table.Th w={100} ta="right">
-                操作
+                {t('操作')}
               </Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -189,14 +190,14 @@ export default function Teams() {
                     checked={team.locked}
                     disabled={busy[team.id]}
                     onChange={(event) => void toggleLock(team, event.currentTarget.checked)}
-                    aria-label="锁定队伍"
+                    aria-label={t('锁定队伍')}
                     data-testid="admin-team-locked"
                   />
                 </Table.Td>
                 <Table.Td>
                   <Group gap={4} justify="flex-end" wrap="nowrap">
-                    <RowAction label="编辑" icon={<IconEdit size={18} />} onClick={() => setEditing(team)} testId="admin-team-edit" />
-                    <RowAction label="删除" icon={<IconTrash size={18} />} color="alert" loading={busy[team.id]} onClick={() => void remove(team)} testId="admin-team-delete" />
+                    <RowAction label={t('编辑')} icon={<IconEdit size={18} />} onClick={() => setEditing(team)} testId="admin-team-edit" />
+                    <RowAction label={t('删除')} icon={<IconTrash size={18} />} color="alert" loading={busy[team.id]} onClick={() => void remove(team)} testId="admin-team-delete" />
                   </Group>
                 </Table.Td>
               </Table.Tr>

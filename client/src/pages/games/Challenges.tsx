@@ -8,7 +8,7 @@ import { useMemo, useState } from 'react'
 import { Alert, Avatar, Button, Card, Grid, Group, SegmentedControl, SimpleGrid, Skeleton, Stack, Switch, Text, Title } from '@mantine/core'
 import { IconArrowLeft, IconTrophy } from '@tabler/icons-react'
 import { Link } from 'react-router-dom'
-import type { ChallengeTag } from '@flagwave/shared/enums'
+import type { ChallengeTag, ParticipationStatus } from '@flagwave/shared/enums'
 import type { GameNotice } from '@flagwave/shared/schemas/games'
 import type { ChallengeInfo } from '@flagwave/shared/schemas/scoreboard'
 import { useQuery } from '@tanstack/react-query'
@@ -22,8 +22,17 @@ import { useGameId } from '../../layouts/WithGameTab'
 import { boardChallenges, isSolvedByMe } from '../../live/reducers'
 import { useGameStore } from '../../stores/game'
 import { useGameLive } from './useGameLive'
+import { t } from '../../i18n'
 
 const NO_NOTICES: GameNotice[] = []
+
+/** Why a team that is not accepted cannot play, in its own words (the API's title covers them all). */
+const NOT_PLAYING: Partial<Record<ParticipationStatus, string>> = {
+  Pending: t('你的队伍正在等待审核，审核通过后即可进入比赛。'),
+  Rejected: t('你的队伍的报名未通过审核。'),
+  Suspended: t('你的队伍已被禁赛。'),
+  Unsubmitted: t('你尚未报名这场比赛。'),
+}
 
 export default function Challenges() {
   const gameId = useGameId()
@@ -43,18 +52,20 @@ export default function Challenges() {
   const all = useMemo(() => boardChallenges(details), [details])
   const solvedCount = all.filter((c) => isSolvedByMe(details, solvedLocal, c.id)).length
 
-  if (gameId === null) return <Alert color="alert">无效的比赛</Alert>
+  if (gameId === null) return <Alert color="alert">{t('无效的比赛')}</Alert>
 
   if (!details) {
     const error = live.board.error
     return (
       <Stack data-testid="challenges-page">
         {error ? (
-          <Alert color="alert" variant="light" title="无法进入比赛" data-testid="challenges-error">
+          <Alert color="alert" variant="light" title={t('无法进入比赛')} data-testid="challenges-error">
             <Stack gap="xs" align="flex-start">
-              <Text size="sm">{error.message}</Text>
+              <Text size="sm" data-testid="challenges-error-message">
+                {(game && NOT_PLAYING[game.status]) ?? error.message}
+              </Text>
               <Button component={Link} to={`/games/${gameId}`} variant="light" size="xs" leftSection={<IconArrowLeft size={14} />}>
-                返回比赛详情
+                {t('返回比赛详情')}
               </Button>
             </Stack>
           </Alert>
@@ -84,17 +95,17 @@ export default function Challenges() {
               value={tag}
               onChange={(v) => setTag(v as typeof tag)}
               data={[
-                { value: 'all', label: `全部 (${all.length})` },
+                { value: 'all', label: t('全部 ({{length}})', { length: all.length }) },
                 ...groups.map((g) => ({ value: g.tag, label: `${tagMeta(g.tag).label} (${g.challenges.length})` })),
               ]}
               data-testid="challenge-tag-filter"
               style={{ maxWidth: '100%', overflowX: 'auto' }}
             />
-            <Switch label="隐藏已解出" checked={hideSolved} onChange={(e) => setHideSolved(e.currentTarget.checked)} />
+            <Switch label={t('隐藏已解出')} checked={hideSolved} onChange={(e) => setHideSolved(e.currentTarget.checked)} />
           </Group>
           {all.length === 0 && (
             <Text c="dimmed" ta="center" py="xl" data-testid="challenges-empty">
-              暂无开放的题目
+              {t('暂无开放的题目')}
             </Text>
           )}
           {shownGroups.map((group) => {
@@ -138,14 +149,14 @@ export default function Challenges() {
               </Stack>
             </Group>
             <SimpleGrid cols={3} mt="md" spacing="xs">
-              <Stat label="排名" value={rank.rank > 0 ? `#${rank.rank}` : '—'} testId="team-card-rank" />
-              <Stat label="得分" value={String(rank.score)} testId="team-card-score" />
-              <Stat label="解题" value={`${Math.max(rank.solvedCount, solvedCount)}/${all.length}`} testId="team-card-solved" />
+              <Stat label={t('排名')} value={rank.rank > 0 ? `#${rank.rank}` : '—'} testId="team-card-rank" />
+              <Stat label={t('得分')} value={String(rank.score)} testId="team-card-score" />
+              <Stat label={t('解题')} value={`${Math.max(rank.solvedCount, solvedCount)}/${all.length}`} testId="team-card-solved" />
             </SimpleGrid>
             <Group justify="space-between" mt="sm">
               <RealtimeStatus />
               <Button component={Link} to={`/games/${gameId}/scoreboard`} variant="subtle" size="compact-sm" leftSection={<IconTrophy size={14} />}>
-                积分榜
+                {t('积分榜')}
               </Button>
             </Group>
           </Card>

@@ -24,13 +24,16 @@ import { notifyError, notifySuccess } from '../../utils/notify'
 import { LoadError } from '../../components/LoadError/LoadError'
 import { ModalFooter } from '../../components/ModalFooter/ModalFooter'
 import { useAction } from '../../hooks/useAction'
+import { t } from '../../i18n'
+import { Trans } from 'react-i18next'
+import { modalsReady } from '../../components/ConfirmDialog/modalsHost'
 
 const PARTICIPATION_META: Record<ParticipationStatus, { label: string; color: string }> = {
-  Unsubmitted: { label: '未报名', color: 'gray' },
-  Pending: { label: '审核中', color: 'yellow' },
-  Accepted: { label: '已通过', color: 'brand' },
-  Rejected: { label: '未通过', color: 'alert' },
-  Suspended: { label: '已禁赛', color: 'alert' },
+  Unsubmitted: { label: t('未报名'), color: 'gray' },
+  Pending: { label: t('审核中'), color: 'yellow' },
+  Accepted: { label: t('已通过'), color: 'brand' },
+  Rejected: { label: t('未通过'), color: 'alert' },
+  Suspended: { label: t('已禁赛'), color: 'alert' },
 }
 
 export default function GameDetail() {
@@ -38,7 +41,7 @@ export default function GameDetail() {
   const { data: game, error, isLoading, refetch: revalidate } = useQuery(gameQuery(gameId))
   const now = useNow()
 
-  if (gameId === null) return <Alert color="alert">无效的比赛</Alert>
+  if (gameId === null) return <Alert color="alert">{t('无效的比赛')}</Alert>
   if (isLoading || (!game && !error)) {
     return (
       <Stack data-testid="game-detail-page">
@@ -67,7 +70,7 @@ export default function GameDetail() {
                 <PhaseBadge phase={phase} size="lg" />
                 {game.practiceMode && (
                   <Badge variant="outline" color="gray">
-                    练习模式
+                    {t('练习模式')}
                   </Badge>
                 )}
               </Group>
@@ -77,10 +80,10 @@ export default function GameDetail() {
               </Text>
               <Group gap="xs">
                 <Badge variant="light" leftSection={<IconUsers size={12} />} data-testid="game-team-count">
-                  {game.teamCount} 支队伍
+                  {game.teamCount} {t('支队伍')}
                 </Badge>
                 <Badge variant="light" color="gray">
-                  {game.limit > 0 ? `每队至多 ${game.limit} 人` : '人数不限'}
+                  {game.limit > 0 ? t('每队至多 {{limit}} 人', { limit: game.limit }) : t('人数不限')}
                 </Badge>
               </Group>
               <Participation game={game} onChanged={() => void revalidate()} />
@@ -95,7 +98,7 @@ export default function GameDetail() {
               {game.summary}
             </Text>
           )}
-          {game.content ? <Markdown source={game.content} testId="game-content" /> : <Text c="dimmed">暂无比赛介绍</Text>}
+          {game.content ? <Markdown source={game.content} testId="game-content" /> : <Text c="dimmed">{t('暂无比赛介绍')}</Text>}
         </Stack>
       </Grid.Col>
     </Grid>
@@ -115,26 +118,28 @@ function Participation({ game, onChanged }: { game: DetailedGameInfoModel; onCha
   const playable = game.status === 'Accepted' && started && !closed
 
   const leave = () =>
-    modals.openConfirmModal({
-      title: '退出比赛',
-      children: <Text size="sm">确定退出「{game.title}」吗？退出后可以重新报名。</Text>,
-      labels: { confirm: '确认', cancel: '取消' },
-      confirmProps: { color: 'alert', 'data-testid': 'game-leave-confirm' } as Record<string, unknown>,
-      onConfirm: async () => {
-        try {
-          await gameApi.leave(game.id)
-          notifySuccess('已退出比赛')
-          onChanged()
-        } catch (error) {
-          notifyError(error)
-        }
-      },
-    })
+    void modalsReady().then(() =>
+      modals.openConfirmModal({
+        title: t('退出比赛'),
+        children: <Text size="sm">{t('确定退出「{{title}}」吗？退出后可以重新报名。', { title: game.title })}</Text>,
+        labels: { confirm: t('确认'), cancel: t('取消') },
+        confirmProps: { color: 'alert', 'data-testid': 'game-leave-confirm' } as Record<string, unknown>,
+        onConfirm: async () => {
+          try {
+            await gameApi.leave(game.id)
+            notifySuccess(t('已退出比赛'))
+            onChanged()
+          } catch (error) {
+            notifyError(error)
+          }
+        },
+      }),
+    )
 
   return (
     <Stack gap="sm">
       <Group gap="xs">
-        <Text size="sm">参赛状态</Text>
+        <Text size="sm">{t('参赛状态')}</Text>
         <Badge color={meta.color} data-testid="game-status" data-status={game.status}>
           {meta.label}
         </Badge>
@@ -146,52 +151,57 @@ function Participation({ game, onChanged }: { game: DetailedGameInfoModel; onCha
         )}
       </Group>
 
+      {game.status === 'Pending' && (
+        <Alert color="yellow" variant="light" p="xs" data-testid="game-pending">
+          {t('报名已提交，正在等待管理员审核；审核通过后即可进入比赛。')}
+        </Alert>
+      )}
       {game.status === 'Rejected' && (
         <Alert color="alert" variant="light" p="xs">
-          报名未通过审核，可以修改后重新报名。
+          {t('报名未通过审核，可以修改后重新报名。')}
         </Alert>
       )}
       {game.status === 'Suspended' && (
         <Alert color="alert" variant="light" p="xs">
-          你的队伍已被禁赛。
+          {t('你的队伍已被禁赛。')}
         </Alert>
       )}
 
       <Group gap="xs">
         {session === 'anonymous' && !closed && (
           <Button component={Link} to={loginUrl(location.pathname)} leftSection={<IconLogin size={16} />} data-testid="game-login-to-join">
-            登录后报名
+            {t('登录后报名')}
           </Button>
         )}
         {session === 'authenticated' && (game.status === 'Unsubmitted' || game.status === 'Rejected') && !closed && (
           <Button leftSection={<IconUsersPlus size={16} />} onClick={() => setJoinOpen(true)} data-testid="game-join-open">
-            {game.status === 'Rejected' ? '重新报名' : '报名参赛'}
+            {game.status === 'Rejected' ? t('重新报名') : t('报名参赛')}
           </Button>
         )}
         {(game.status === 'Pending' || game.status === 'Rejected') && (
           <Button variant="light" color="alert" leftSection={<IconDoorExit size={16} />} onClick={leave} data-testid="game-leave">
-            退出比赛
+            {t('退出比赛')}
           </Button>
         )}
         {playable && (
           <Button component={Link} to={`/games/${game.id}/challenges`} leftSection={<IconFlag size={16} />} data-testid="game-enter-challenges">
-            进入比赛
+            {t('进入比赛')}
           </Button>
         )}
         {started && (
           <Button component={Link} to={`/games/${game.id}/scoreboard`} variant="light" leftSection={<IconChartBar size={16} />} data-testid="game-enter-scoreboard">
-            积分总榜
+            {t('积分总榜')}
           </Button>
         )}
       </Group>
       {game.status === 'Accepted' && !started && (
         <Text size="sm" c="dimmed">
-          报名已通过，比赛开始后即可进入。
+          {t('报名已通过，比赛开始后即可进入。')}
         </Text>
       )}
       {closed && game.status === 'Unsubmitted' && (
         <Text size="sm" c="dimmed">
-          比赛已结束，无法报名。
+          {t('比赛已结束，无法报名。')}
         </Text>
       )}
       <JoinModal game={game} opened={joinOpen} onClose={() => setJoinOpen(false)} onJoined={onChanged} />
@@ -215,31 +225,34 @@ function JoinModal({ game, opened, onClose, onJoined }: { game: DetailedGameInfo
 
   const submit = async () => {
     if (!valid) return
-    await run('报名失败', async () => {
+    await run(t('报名失败'), async () => {
       await gameApi.join(game.id, {
         teamId: Number(selected),
         organization: needsOrg ? organization : null,
         inviteCode: game.inviteCodeRequired ? inviteCode.trim() : null,
       })
-      notifySuccess(game.status === 'Rejected' ? '已重新报名' : '报名成功')
+      // A game with review leaves the team pending: say so rather than a bare success.
+      const after = await gameApi.detail(game.id).catch(() => null)
+      if (after?.status === 'Pending') notifySuccess(t('报名已提交，请等待管理员审核'), game.status === 'Rejected' ? t('已重新报名') : t('报名成功'))
+      else notifySuccess(game.status === 'Rejected' ? t('已重新报名') : t('报名成功'))
       onClose()
       onJoined()
     })
   }
 
   return (
-    <Modal opened={opened} onClose={onClose} title={`报名「${game.title}」`} data-testid="join-modal">
+    <Modal opened={opened} onClose={onClose} title={t('报名「{{title}}」', { title: game.title })} data-testid="join-modal">
       <Stack gap="md">
         {teams.isLoading ? (
           <Skeleton height={36} />
         ) : list.length === 0 ? (
-          <Alert color="yellow" variant="light" title="还没有队伍">
-            请先<Link to="/teams">创建或加入一支队伍</Link>，再来报名。
+          <Alert color="yellow" variant="light" title={t('还没有队伍')}>
+            <Trans i18nKey="请先<0>创建或加入一支队伍</0>，再来报名。" components={[<Link key="teams" to="/teams" />]} />
           </Alert>
         ) : (
           <Select
-            label="参赛队伍"
-            placeholder="选择你的队伍"
+            label={t('参赛队伍')}
+            placeholder={t('选择你的队伍')}
             data={list.map((t) => ({ value: String(t.id), label: t.name ?? `#${t.id}` }))}
             value={selected}
             onChange={setTeamId}
@@ -250,8 +263,8 @@ function JoinModal({ game, opened, onClose, onJoined }: { game: DetailedGameInfo
         )}
         {needsOrg && (
           <Select
-            label="参赛单位"
-            placeholder="选择参赛单位"
+            label={t('参赛单位')}
+            placeholder={t('选择参赛单位')}
             data={organizations}
             value={organization}
             onChange={setOrganization}
@@ -261,14 +274,14 @@ function JoinModal({ game, opened, onClose, onJoined }: { game: DetailedGameInfo
           />
         )}
         {game.inviteCodeRequired && (
-          <TextInput label="邀请码" placeholder="比赛邀请码" value={inviteCode} onChange={(e) => setInviteCode(e.currentTarget.value)} required data-testid="join-invite-code" />
+          <TextInput label={t('邀请码')} placeholder={t('比赛邀请码')} value={inviteCode} onChange={(e) => setInviteCode(e.currentTarget.value)} required data-testid="join-invite-code" />
         )}
         {game.limit > 0 && (
           <Text size="xs" c="dimmed">
-            本比赛每支队伍至多 {game.limit} 名队员报名。
+            {t('本比赛每支队伍至多 {{limit}} 名队员报名。', { limit: game.limit })}
           </Text>
         )}
-        <ModalFooter onCancel={onClose} confirmLabel="报名" onConfirm={() => void submit()} loading={busy} disabled={!valid} confirmTestId="join-submit" />
+        <ModalFooter onCancel={onClose} confirmLabel={t('报名')} onConfirm={() => void submit()} loading={busy} disabled={!valid} confirmTestId="join-submit" />
       </Stack>
     </Modal>
   )

@@ -7,6 +7,7 @@ import { queryKeys } from '../../api/queryKeys'
 import { GameCard } from '../../components/GameCard/GameCard'
 import { gamePhase, useNow, type GamePhase } from '../../components/GameTime/GameTime'
 import { LoadError } from '../../components/LoadError/LoadError'
+import { t } from '../../i18n'
 
 const ORDER: Record<GamePhase, number> = { running: 0, upcoming: 1, ended: 2 }
 
@@ -25,15 +26,15 @@ export default function Games() {
   return (
     <Stack gap="lg" data-testid="games-page">
       <Group justify="space-between" wrap="wrap">
-        <Title order={2}>比赛</Title>
+        <Title order={2}>{t('比赛')}</Title>
         <SegmentedControl
           value={filter}
           onChange={(v) => setFilter(v as typeof filter)}
           data={[
-            { value: 'all', label: '全部' },
-            { value: 'running', label: '进行中' },
-            { value: 'upcoming', label: '即将开始' },
-            { value: 'ended', label: '已结束' },
+            { value: 'all', label: t('全部') },
+            { value: 'running', label: t('进行中') },
+            { value: 'upcoming', label: t('即将开始') },
+            { value: 'ended', label: t('已结束') },
           ]}
           data-testid="games-filter"
         />
@@ -52,7 +53,7 @@ export default function Games() {
       ) : (
         !error && (
           <Text c="dimmed" ta="center" py="xl" data-testid="games-empty">
-            暂无比赛
+            {t('暂无比赛')}
           </Text>
         )
       )}

@@ -16,6 +16,7 @@ import { ScoreboardTable } from '../../components/ScoreboardTable/ScoreboardTabl
 import { useGameId } from '../../layouts/WithGameTab'
 import { hasRole, useRole, useSession } from '../../stores/session'
 import { useGameLive } from './useGameLive'
+import { t } from '../../i18n'
 
 const ScoreTimeline = lazy(() => import('../../components/ScoreTimeline/ScoreTimeline'))
 
@@ -53,14 +54,14 @@ export default function Scoreboard() {
   const myRow = items.find((i) => mine.has(i.id))
   const timeLines = scoreboard?.timeLines[orgSelected ? organization : 'all'] ?? []
 
-  if (gameId === null) return <Alert color="alert">无效的比赛</Alert>
+  if (gameId === null) return <Alert color="alert">{t('无效的比赛')}</Alert>
 
   if (!scoreboard) {
     const error = live.scoreboard.error
     return (
       <Stack data-testid="scoreboard-page">
         {error ? (
-          <Alert color={error.message === '比赛未开始' ? 'blue' : 'alert'} variant="light" title={error.message} data-testid="scoreboard-error">
+          <Alert color={error.message === t('比赛未开始') ? 'blue' : 'alert'} variant="light" title={error.message} data-testid="scoreboard-error">
             {game && <Countdown start={game.start} end={game.end} />}
           </Alert>
         ) : (
@@ -88,7 +89,7 @@ export default function Scoreboard() {
           </Suspense>
         ) : (
           <Text c="dimmed" ta="center" py="xl">
-            暂无解题记录
+            {t('暂无解题记录')}
           </Text>
         )}
       </Card>
@@ -97,7 +98,7 @@ export default function Scoreboard() {
         <Group gap="sm">
           {organizations.length > 0 && (
             <Select
-              data={[{ value: ALL, label: '全部参赛单位' }, ...organizations.map((o) => ({ value: o, label: o }))]}
+              data={[{ value: ALL, label: t('全部参赛单位') }, ...organizations.map((o) => ({ value: o, label: o }))]}
               value={orgSelected ? organization : ALL}
               onChange={(v) => {
                 setOrganization(v ?? ALL)
@@ -110,27 +111,27 @@ export default function Scoreboard() {
           )}
           {myRow && (
             <Badge size="lg" variant="light" style={{ cursor: 'pointer' }} onClick={jumpToMine} data-testid="scoreboard-my-rank">
-              我的队伍 #{orgSelected ? myRow.organizationRank : myRow.rank} · {myRow.score} 分
+              {t('我的队伍 #')}{orgSelected ? myRow.organizationRank : myRow.rank} · {myRow.score} {t('分')}
             </Badge>
           )}
         </Group>
         <Group gap="xs">
           <RealtimeStatus />
           <Text size="xs" c="dimmed" data-testid="scoreboard-updated">
-            更新于 {formatTime(scoreboard.updateTimeUTC, 'HH:mm:ss')}
+            {t('更新于')} {formatTime(scoreboard.updateTimeUTC, 'HH:mm:ss')}
           </Text>
           {hasRole(role, 'Monitor') && (
             <>
               <Button component="a" href={gameApi.scoreboardSheetUrl(gameId)} size="xs" variant="light" leftSection={<IconFileSpreadsheet size={14} />} data-testid="export-scoreboard">
-                导出积分榜
+                {t('导出积分榜')}
               </Button>
               <Button component="a" href={gameApi.submissionSheetUrl(gameId)} size="xs" variant="light" leftSection={<IconFileSpreadsheet size={14} />} data-testid="export-submissions">
-                导出提交记录
+                {t('导出提交记录')}
               </Button>
             </>
           )}
           <Button component={Link} to={`/games/${gameId}/scoreboard/bigscreen`} size="xs" variant="light" leftSection={<IconDeviceTv size={14} />} data-testid="open-bigscreen">
-            大屏模式
+            {t('大屏模式')}
           </Button>
         </Group>
       </Group>
@@ -138,7 +139,7 @@ export default function Scoreboard() {
       <Card withBorder radius="md" padding={0}>
         {items.length === 0 ? (
           <Text c="dimmed" ta="center" py="xl" data-testid="scoreboard-empty">
-            暂无队伍
+            {t('暂无队伍')}
           </Text>
         ) : (
           <ScoreboardTable

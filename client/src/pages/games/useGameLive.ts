@@ -36,6 +36,7 @@ import { useGameRoom } from '../../realtime/hooks'
 import { hubs, useRealtimeStatus } from '../../realtime/hub'
 import { useGameStore } from '../../stores/game'
 import { markdownToText } from '../../utils/markdownText'
+import { t } from '../../i18n'
 
 export interface GameLiveOptions {
   /** Load and follow the team's board (`/details`; Accepted players only). */
@@ -56,9 +57,9 @@ export interface GameLiveOptions {
 }
 
 const TOAST_TITLES: Partial<Record<NoticeType, string>> = {
-  Normal: '比赛公告',
-  NewChallenge: '新题目上线',
-  NewHint: '题目提示更新',
+  Normal: t('比赛公告'),
+  NewChallenge: t('新题目上线'),
+  NewHint: t('题目提示更新'),
 }
 
 export function useGameLive(gameId: number | null, options: GameLiveOptions = {}) {

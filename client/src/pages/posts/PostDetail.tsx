@@ -1,6 +1,5 @@
 import { Avatar, Badge, Button, Center, Divider, Group, Loader, Stack, Text, Title } from '@mantine/core'
 import { IconArrowLeft, IconEdit, IconPinned } from '@tabler/icons-react'
-import dayjs from 'dayjs'
 import { Link, useParams } from 'react-router-dom'
 import { skipToken, useQuery } from '@tanstack/react-query'
 import { postsApi } from '../../api/posts'
@@ -8,6 +7,8 @@ import { queryKeys } from '../../api/queryKeys'
 import { Markdown } from '../../components/Markdown/Markdown'
 import { StatusScreen } from '../../components/StatusScreen/StatusScreen'
 import { hasRole, useRole } from '../../stores/session'
+import { t } from '../../i18n'
+import { formatTime } from '../../components/GameTime/GameTime'
 
 /** One post (GET /api/posts/{id}): its Markdown content, rendered sanitised. */
 export default function PostDetail() {
@@ -23,9 +24,9 @@ export default function PostDetail() {
     )
   if (!post)
     return (
-      <StatusScreen code="404" title={error?.message ?? '文章不存在'} description="文章可能已被删除" testId="post-not-found">
+      <StatusScreen code="404" title={error?.message ?? t('文章不存在')} description={t('文章可能已被删除')} testId="post-not-found">
         <Button component={Link} to="/posts" variant="light" leftSection={<IconArrowLeft size={16} />}>
-          返回文章列表
+          {t('返回文章列表')}
         </Button>
       </StatusScreen>
     )
@@ -34,11 +35,11 @@ export default function PostDetail() {
     <Stack gap="md" maw={960} mx="auto" data-testid="post-detail-page" data-post-id={post.id}>
       <Group justify="space-between">
         <Button component={Link} to="/posts" variant="subtle" size="xs" leftSection={<IconArrowLeft size={14} />}>
-          文章列表
+          {t('文章列表')}
         </Button>
         {admin && (
           <Button component={Link} to={`/posts/${post.id}/edit`} variant="light" size="xs" leftSection={<IconEdit size={14} />} data-testid="post-edit">
-            编辑
+            {t('编辑')}
           </Button>
         )}
       </Group>
@@ -61,7 +62,7 @@ export default function PostDetail() {
             </Group>
           )}
           <Text size="sm" c="dimmed">
-            {dayjs(post.time).format('YYYY-MM-DD HH:mm')}
+            {formatTime(post.time)}
           </Text>
           {(post.tags ?? []).map((tag) => (
             <Badge key={tag} size="sm" variant="outline">

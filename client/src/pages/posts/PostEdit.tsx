@@ -9,6 +9,7 @@ import { confirmDialog } from '../../components/ConfirmDialog/confirm'
 import { EMPTY_POST, PostEditor, type PostEditValues } from '../../components/PostEditor/PostEditor'
 import { StatusScreen } from '../../components/StatusScreen/StatusScreen'
 import { notifyError, notifySuccess } from '../../utils/notify'
+import { t } from '../../i18n'
 
 /** Post editor (Admin): `new` creates (POST /api/edit/posts), otherwise PUT/DELETE /api/edit/posts/{id}. */
 export default function PostEdit() {
@@ -30,7 +31,7 @@ export default function PostEdit() {
       if (isNew) {
         const id = await postsApi.create(values)
         invalidatePosts(id)
-        notifySuccess('文章已创建')
+        notifySuccess(t('文章已创建'))
         navigate(`/posts/${id}/edit`, { replace: true })
         return true
       }
@@ -40,10 +41,10 @@ export default function PostEdit() {
       let updated = await postsApi.update(postId, { ...values, isPinned: stored })
       if (values.isPinned !== stored) updated = await postsApi.update(postId, { ...values, isPinned: values.isPinned })
       invalidatePosts(postId, updated)
-      notifySuccess('文章已保存')
+      notifySuccess(t('文章已保存'))
       return true
     } catch (cause) {
-      notifyError(cause, '保存失败')
+      notifyError(cause, t('保存失败'))
       return false
     } finally {
       setSaving(false)
@@ -51,16 +52,16 @@ export default function PostEdit() {
   }
 
   const remove = async () => {
-    const ok = await confirmDialog({ title: '删除文章', message: `确定删除文章「${post?.title ?? postId}」吗？此操作不可恢复。`, confirmLabel: '删除', danger: true })
+    const ok = await confirmDialog({ title: t('删除文章'), message: t('确定删除文章「{{v0}}」吗？此操作不可恢复。', { v0: post?.title ?? postId }), confirmLabel: t('删除'), danger: true })
     if (!ok) return
     setDeleting(true)
     try {
       await postsApi.remove(postId)
       forgetPost(postId)
-      notifySuccess('文章已删除')
+      notifySuccess(t('文章已删除'))
       navigate('/posts', { replace: true })
     } catch (cause) {
-      notifyError(cause, '删除失败')
+      notifyError(cause, t('删除失败'))
     } finally {
       setDeleting(false)
     }
@@ -72,19 +73,19 @@ export default function PostEdit() {
         <Loader />
       </Center>
     )
-  if (!isNew && !post) return <StatusScreen code="404" title={error?.message ?? '文章不存在'} testId="post-not-found" />
+  if (!isNew && !post) return <StatusScreen code="404" title={error?.message ?? t('文章不存在')} testId="post-not-found" />
 
   return (
     <Stack gap="md" data-testid="post-edit-page" data-post-id={isNew ? '' : postId}>
       <Group justify="space-between">
-        <Title order={2}>{isNew ? '新建文章' : '编辑文章'}</Title>
+        <Title order={2}>{isNew ? t('新建文章') : t('编辑文章')}</Title>
         <Group gap="xs">
           <Button component={Link} to="/posts" variant="subtle" size="xs" leftSection={<IconArrowLeft size={14} />}>
-            文章列表
+            {t('文章列表')}
           </Button>
           {!isNew && (
             <Button component={Link} to={`/posts/${postId}`} variant="light" size="xs" leftSection={<IconEye size={14} />} data-testid="post-view">
-              查看文章
+              {t('查看文章')}
             </Button>
           )}
         </Group>

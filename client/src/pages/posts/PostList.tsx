@@ -7,6 +7,7 @@ import { queryKeys } from '../../api/queryKeys'
 import { PostItem } from '../../components/PostItem/PostItem'
 import { hasRole, useRole } from '../../stores/session'
 import { usePinToggle } from './usePinToggle'
+import { t } from '../../i18n'
 
 /** All posts (GET /api/posts), pinned first; admins can pin, edit and write posts. */
 export default function PostList() {
@@ -17,10 +18,10 @@ export default function PostList() {
   return (
     <Stack gap="md" maw={960} mx="auto" data-testid="posts-page">
       <Group justify="space-between">
-        <Title order={2}>文章</Title>
+        <Title order={2}>{t('文章')}</Title>
         {admin && (
           <Button component={Link} to="/posts/new/edit" leftSection={<IconPlus size={16} />} data-testid="post-new">
-            新建文章
+            {t('新建文章')}
           </Button>
         )}
       </Group>
@@ -36,7 +37,7 @@ export default function PostList() {
         </Stack>
       ) : (
         <Text c="dimmed" ta="center" py="xl" data-testid="posts-empty">
-          {error ? error.message : '暂无文章'}
+          {error ? error.message : t('暂无文章')}
         </Text>
       )}
     </Stack>

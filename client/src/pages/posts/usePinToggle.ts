@@ -2,6 +2,7 @@ import { useState } from 'react'
 import type { PostInfoModel } from '@flagwave/shared/schemas/posts'
 import { invalidatePosts, postsApi } from '../../api/posts'
 import { notifyError, notifySuccess } from '../../utils/notify'
+import { t } from '../../i18n'
 
 /**
  * The admin's pin toggle on a list. PUT /api/edit/posts/{id} is a full replacement under the
@@ -22,9 +23,9 @@ export function usePinToggle(): { toggle: (post: PostInfoModel) => Promise<void>
         isPinned: !detail.isPinned,
       })
       invalidatePosts(post.id, updated)
-      notifySuccess(updated.isPinned ? `已置顶「${updated.title}」` : `已取消置顶「${updated.title}」`)
+      notifySuccess(updated.isPinned ? t('已置顶「{{title}}」', { title: updated.title }) : t('已取消置顶「{{title}}」', { title: updated.title }))
     } catch (error) {
-      notifyError(error, '置顶操作失败')
+      notifyError(error, t('置顶操作失败'))
     } finally {
       setBusyId(null)
     }

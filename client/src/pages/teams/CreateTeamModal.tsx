@@ -7,6 +7,7 @@ import { notifySuccess } from '../../utils/notify'
 import { zodErrors } from '../../utils/zodForm'
 import { upsertTeam } from './teamCache'
 import { useAction } from '../../hooks/useAction'
+import { t } from '../../i18n'
 
 /** POST /api/team: name (≤ 15, required) and bio (≤ 31); the creator becomes captain. */
 export function CreateTeamModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -21,33 +22,33 @@ export function CreateTeamModal({ opened, onClose }: { opened: boolean; onClose:
   })
 
   const submit = form.onSubmit(async (values) => {
-    await run('创建队伍失败', async () => {
+    await run(t('创建队伍失败'), async () => {
       const team = await teamApi.create({ name: values.name.trim(), bio: values.bio })
       upsertTeam(team)
-      notifySuccess(`队伍「${team.name}」已创建`)
+      notifySuccess(t('队伍「{{name}}」已创建', { name: team.name }))
       form.reset()
       onClose()
     })
   })
 
   return (
-    <Modal opened={opened} onClose={onClose} title="创建队伍" data-testid="team-create-modal">
+    <Modal opened={opened} onClose={onClose} title={t('创建队伍')} data-testid="team-create-modal">
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           <TextInput
-            label="队伍名称"
+            label={t('队伍名称')}
             required
-            description={`不超过 ${TEAM_NAME_MAX} 个字符`}
+            description={t('不超过 {{TEAM_NAME_MAX}} 个字符', { TEAM_NAME_MAX })}
             data-testid="team-create-name"
             {...form.getInputProps('name')}
           />
-          <Textarea label="队伍签名" description={`不超过 ${TEAM_BIO_MAX} 个字符`} autosize minRows={2} data-testid="team-create-bio" {...form.getInputProps('bio')} />
+          <Textarea label={t('队伍签名')} description={t('不超过 {{TEAM_BIO_MAX}} 个字符', { TEAM_BIO_MAX })} autosize minRows={2} data-testid="team-create-bio" {...form.getInputProps('bio')} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
-              取消
+              {t('取消')}
             </Button>
             <Button type="submit" loading={busy} data-testid="team-create-submit">
-              创建
+              {t('创建')}
             </Button>
           </Group>
         </Stack>

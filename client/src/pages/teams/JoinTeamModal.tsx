@@ -5,6 +5,7 @@ import { refetchIfShown } from '../../api/queryClient'
 import { queryKeys } from '../../api/queryKeys'
 import { notifySuccess } from '../../utils/notify'
 import { useAction } from '../../hooks/useAction'
+import { t } from '../../i18n'
 
 /** POST /api/team/accept with the invite code as a bare JSON string body (docs/compatibility.md#group-team). */
 export function JoinTeamModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -12,34 +13,34 @@ export function JoinTeamModal({ opened, onClose }: { opened: boolean; onClose: (
   const form = useForm({
     mode: 'controlled',
     initialValues: { code: '' },
-    validate: { code: (value) => (value.trim() === '' ? '请输入邀请码' : null) },
+    validate: { code: (value) => (value.trim() === '' ? t('请输入邀请码') : null) },
   })
 
   const submit = form.onSubmit(async ({ code }) => {
-    await run('加入队伍失败', async () => {
+    await run(t('加入队伍失败'), async () => {
       await teamApi.accept(code.trim())
       // The push adds the team as well; the refetch covers a missed push.
       void refetchIfShown(queryKeys.teams)
-      notifySuccess('已加入队伍')
+      notifySuccess(t('已加入队伍'))
       form.reset()
       onClose()
     })
   })
 
   return (
-    <Modal opened={opened} onClose={onClose} title="加入队伍" data-testid="team-join-modal">
+    <Modal opened={opened} onClose={onClose} title={t('加入队伍')} data-testid="team-join-modal">
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           <Text size="sm" c="dimmed">
-            向队长索取邀请码，粘贴到下面。
+            {t('向队长索取邀请码，粘贴到下面。')}
           </Text>
-          <TextInput label="邀请码" placeholder="队伍名:队伍编号:邀请令牌" data-testid="team-join-code" autoFocus {...form.getInputProps('code')} />
+          <TextInput label={t('邀请码')} placeholder={t('队伍名:队伍编号:邀请令牌')} data-testid="team-join-code" autoFocus {...form.getInputProps('code')} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
-              取消
+              {t('取消')}
             </Button>
             <Button type="submit" loading={busy} data-testid="team-join-submit">
-              加入
+              {t('加入')}
             </Button>
           </Group>
         </Stack>

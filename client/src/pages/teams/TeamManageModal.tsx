@@ -29,6 +29,7 @@ import { notifyError, notifySuccess } from '../../utils/notify'
 import { zodErrors } from '../../utils/zodForm'
 import { removeTeam, upsertTeam } from './teamCache'
 import { acceptImage } from '../../utils/acceptImage'
+import { t } from '../../i18n'
 
 
 function DetailsForm({ team }: { team: TeamInfoModel }) {
@@ -56,9 +57,9 @@ function DetailsForm({ team }: { team: TeamInfoModel }) {
       const fresh = { name: updated.name ?? '', bio: updated.bio ?? '' }
       form.setInitialValues(fresh)
       form.setValues(fresh)
-      notifySuccess('队伍信息已更新')
+      notifySuccess(t('队伍信息已更新'))
     } catch (error) {
-      notifyError(error, '更新队伍失败')
+      notifyError(error, t('更新队伍失败'))
     } finally {
       setBusy(false)
     }
@@ -67,11 +68,11 @@ function DetailsForm({ team }: { team: TeamInfoModel }) {
   return (
     <form onSubmit={submit} noValidate style={{ flex: 1 }}>
       <Stack gap="xs">
-        <TextInput label="队伍名称" description={`不超过 ${TEAM_NAME_MAX} 个字符`} data-testid="team-edit-name" {...form.getInputProps('name')} />
-        <Textarea label="队伍签名" description={`不超过 ${TEAM_BIO_MAX} 个字符`} autosize minRows={1} data-testid="team-edit-bio" {...form.getInputProps('bio')} />
+        <TextInput label={t('队伍名称')} description={t('不超过 {{TEAM_NAME_MAX}} 个字符', { TEAM_NAME_MAX })} data-testid="team-edit-name" {...form.getInputProps('name')} />
+        <Textarea label={t('队伍签名')} description={t('不超过 {{TEAM_BIO_MAX}} 个字符', { TEAM_BIO_MAX })} autosize minRows={1} data-testid="team-edit-bio" {...form.getInputProps('bio')} />
         <Group justify="flex-end">
           <Button type="submit" size="xs" loading={busy} disabled={!form.isDirty()} data-testid="team-edit-save">
-            保存
+            {t('保存')}
           </Button>
         </Group>
       </Stack>
@@ -82,15 +83,15 @@ function DetailsForm({ team }: { team: TeamInfoModel }) {
 function AvatarUpload({ team }: { team: TeamInfoModel }) {
   const [busy, setBusy] = useState(false)
   const upload = async (file: File | null) => {
-    if (!file || !acceptImage(file, '头像上传失败')) return
+    if (!file || !acceptImage(file, t('头像上传失败'))) return
     setBusy(true)
     try {
       await teamApi.avatar(team.id, file)
       // The push carries the new avatar; fetch the team in case it was missed.
       upsertTeam(await teamApi.get(team.id))
-      notifySuccess('队伍头像已更新')
+      notifySuccess(t('队伍头像已更新'))
     } catch (error) {
-      notifyError(error, '头像上传失败')
+      notifyError(error, t('头像上传失败'))
     } finally {
       setBusy(false)
     }
@@ -103,12 +104,12 @@ function AvatarUpload({ team }: { team: TeamInfoModel }) {
       <FileButton onChange={(file) => void upload(file)} accept={IMAGE_MIME_TYPES.join(',')} inputProps={{ 'data-testid': 'team-avatar-input' } as never}>
         {(props) => (
           <Button {...props} size="xs" variant="light" leftSection={<IconUpload size={14} />} loading={busy} data-testid="team-avatar-button">
-            更换头像
+            {t('更换头像')}
           </Button>
         )}
       </FileButton>
       <Text size="xs" c="dimmed" ta="center">
-        PNG、GIF、JPEG、WebP、BMP、TIFF，≤ 3 MB
+        {t('PNG、GIF、JPEG、WebP、BMP、TIFF，≤ 3 MB')}
       </Text>
     </Stack>
   )
@@ -127,14 +128,14 @@ function Members({ team, userId }: { team: TeamInfoModel; userId: string }) {
   }, [target, candidateIds])
 
   const kick = async (memberId: string, userName: string) => {
-    const ok = await confirmDialog({ title: '踢出成员', message: `确定将 ${userName} 移出队伍「${team.name}」吗？`, confirmLabel: '踢出', danger: true })
+    const ok = await confirmDialog({ title: t('踢出成员'), message: t('确定将 {{userName}} 移出队伍「{{name}}」吗？', { userName, name: team.name }), confirmLabel: t('踢出'), danger: true })
     if (!ok) return
     if (memberId === userId) setBusy(team.id, true)
     try {
       upsertTeam(await teamApi.kick(team.id, memberId))
-      notifySuccess(`已将 ${userName} 移出队伍`)
+      notifySuccess(t('已将 {{userName}} 移出队伍', { userName }))
     } catch (error) {
-      notifyError(error, '踢出成员失败')
+      notifyError(error, t('踢出成员失败'))
     } finally {
       if (memberId === userId) setBusy(team.id, false)
     }
@@ -144,18 +145,18 @@ function Members({ team, userId }: { team: TeamInfoModel; userId: string }) {
     const member = candidates.find((m) => m.id === target)
     if (!member) return
     const ok = await confirmDialog({
-      title: '转让队长',
-      message: `确定将队伍「${team.name}」的队长转让给 ${member.userName} 吗？转让后你将失去管理权限。`,
-      confirmLabel: '转让',
+      title: t('转让队长'),
+      message: t('确定将队伍「{{name}}」的队长转让给 {{userName}} 吗？转让后你将失去管理权限。', { name: team.name, userName: member.userName }),
+      confirmLabel: t('转让'),
       danger: true,
     })
     if (!ok) return
     setTransferring(true)
     try {
       upsertTeam(await teamApi.transfer(team.id, { newCaptainId: member.id }))
-      notifySuccess(`队长已转让给 ${member.userName}`)
+      notifySuccess(t('队长已转让给 {{userName}}', { userName: member.userName }))
     } catch (error) {
-      notifyError(error, '转让队长失败')
+      notifyError(error, t('转让队长失败'))
     } finally {
       setTransferring(false)
     }
@@ -180,11 +181,11 @@ function Members({ team, userId }: { team: TeamInfoModel; userId: string }) {
           </Stack>
           {member.captain ? (
             <Badge size="sm" variant="light" leftSection={<IconCrown size={12} />}>
-              队长
+              {t('队长')}
             </Badge>
           ) : (
-            <Tooltip label="踢出队伍" withArrow>
-              <ActionIcon variant="subtle" color="alert" onClick={() => void kick(member.id, member.userName)} aria-label={`踢出 ${member.userName}`} data-testid="team-kick">
+            <Tooltip label={t('踢出队伍')} withArrow>
+              <ActionIcon variant="subtle" color="alert" onClick={() => void kick(member.id, member.userName)} aria-label={t('踢出 {{userName}}', { userName: member.userName })} data-testid="team-kick">
                 <IconUserMinus size={16} />
               </ActionIcon>
             </Tooltip>
@@ -193,8 +194,8 @@ function Members({ team, userId }: { team: TeamInfoModel; userId: string }) {
       ))}
       <Group gap="xs" align="flex-end" wrap="nowrap" mt="xs">
         <Select
-          label="转让队长"
-          placeholder={candidates.length ? '选择一名队员' : '队伍中没有其他成员'}
+          label={t('转让队长')}
+          placeholder={candidates.length ? t('选择一名队员') : t('队伍中没有其他成员')}
           data={candidates.map((m) => ({ value: m.id, label: m.userName }))}
           value={target}
           onChange={setTarget}
@@ -204,7 +205,7 @@ function Members({ team, userId }: { team: TeamInfoModel; userId: string }) {
           data-testid="team-transfer-select"
         />
         <Button variant="light" color="alert" disabled={!target} loading={transferring} onClick={() => void transfer()} data-testid="team-transfer-submit">
-          转让
+          {t('转让')}
         </Button>
       </Group>
     </Stack>
@@ -229,9 +230,9 @@ export function TeamManageModal({ team, userId, onClose }: TeamManageModalProps)
   const remove = async () => {
     if (!team) return
     const ok = await confirmDialog({
-      title: '解散队伍',
-      message: `确定解散队伍「${team.name}」吗？所有成员将被移出，此操作不可恢复。`,
-      confirmLabel: '解散',
+      title: t('解散队伍'),
+      message: t('确定解散队伍「{{name}}」吗？所有成员将被移出，此操作不可恢复。', { name: team.name }),
+      confirmLabel: t('解散'),
       danger: true,
     })
     if (!ok) return
@@ -240,10 +241,10 @@ export function TeamManageModal({ team, userId, onClose }: TeamManageModalProps)
     try {
       await teamApi.remove(team.id)
       removeTeam(team.id)
-      notifySuccess(`队伍「${team.name}」已解散`)
+      notifySuccess(t('队伍「{{name}}」已解散', { name: team.name }))
       onClose()
     } catch (error) {
-      notifyError(error, '解散队伍失败')
+      notifyError(error, t('解散队伍失败'))
     } finally {
       setDeleting(false)
       setBusy(team.id, false)
@@ -251,32 +252,37 @@ export function TeamManageModal({ team, userId, onClose }: TeamManageModalProps)
   }
 
   return (
-    <Modal opened={team !== null} onClose={onClose} title={team ? `管理队伍 · ${team.name}` : '管理队伍'} size="lg" data-testid="team-manage-modal">
+    <Modal opened={team !== null} onClose={onClose} title={team ? t('管理队伍 · {{name}}', { name: team.name }) : t('管理队伍')} size="lg" data-testid="team-manage-modal">
       {team && (
         <Stack gap="md">
           {team.locked && (
-            <Alert color="alert" variant="light" icon={<IconLock size={16} />} title="队伍已锁定">
-              队伍正在参加比赛，比赛结束前无法变动成员或解散队伍。
+            <Alert color="alert" variant="light" icon={<IconLock size={16} />} title={t('队伍已锁定')}>
+              {t('队伍正在参加比赛，比赛结束前无法变动成员或解散队伍。')}
             </Alert>
           )}
           <Group align="flex-start" gap="lg" wrap="nowrap">
             <AvatarUpload team={team} />
             <DetailsForm key={team.id} team={team} />
           </Group>
-          <Divider label="邀请码" labelPosition="left" />
-          <InviteCodeBox teamId={team.id} teamName={team.name} />
-          <Divider label="成员" labelPosition="left" />
+          {/* A locked team cannot take members: no invite code to hand out (it would only fail with 队伍已锁定). */}
+          {!team.locked && (
+            <>
+              <Divider label={t('邀请码')} labelPosition="left" />
+              <InviteCodeBox teamId={team.id} teamName={team.name} />
+            </>
+          )}
+          <Divider label={t('成员')} labelPosition="left" />
           <Members team={team} userId={userId} />
-          <Divider label="危险操作" labelPosition="left" color="alert" />
+          <Divider label={t('危险操作')} labelPosition="left" color="alert" />
           <Group justify="space-between">
             <Stack gap={0}>
-              <Title order={6}>解散队伍</Title>
+              <Title order={6}>{t('解散队伍')}</Title>
               <Text size="xs" c="dimmed">
-                删除队伍及其比赛报名，无法恢复。
+                {t('删除队伍及其比赛报名，无法恢复。')}
               </Text>
             </Stack>
             <Button color="alert" variant="light" leftSection={<IconTrash size={16} />} loading={deleting} onClick={() => void remove()} data-testid="team-delete">
-              解散队伍
+              {t('解散队伍')}
             </Button>
           </Group>
         </Stack>

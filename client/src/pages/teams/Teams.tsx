@@ -20,6 +20,7 @@ import { JoinTeamModal } from './JoinTeamModal'
 import { TeamManageModal } from './TeamManageModal'
 import { removeTeam } from './teamCache'
 import { LoadError } from '../../components/LoadError/LoadError'
+import { formatList, t } from '../../i18n'
 
 /**
  * A banned user gets 403 from every RequireUser endpoint (docs/compatibility.md#sessions-and-roles) and the server drops
@@ -46,15 +47,15 @@ function announce(update: TeamUpdate, userId: string, result: ReturnType<typeof 
   if (useTeamsStore.getState().busy[update.teamId]) return
   const name = update.team?.name ?? previous?.name ?? `#${update.teamId}`
   if (kind === 'deleted') {
-    notifications.show({ color: 'alert', title: '队伍变动', message: `队伍「${name}」已解散` })
+    notifications.show({ color: 'alert', title: t('队伍变动'), message: t('队伍「{{name}}」已解散', { name }) })
   } else if (kind === 'removed') {
-    notifications.show({ color: 'alert', title: '队伍变动', message: `你已不在队伍「${name}」中` })
+    notifications.show({ color: 'alert', title: t('队伍变动'), message: t('你已不在队伍「{{name}}」中', { name }) })
   } else if (kind === 'updated' && previous && update.team) {
     const before = new Set((previous.members ?? []).map((m) => m.id))
     const joined = (update.team.members ?? []).filter((m) => !before.has(m.id) && m.id !== userId)
-    if (joined.length) notifications.show({ color: 'brand', title: '队伍变动', message: `${joined.map((m) => m.userName).join('、')} 加入了队伍「${name}」` })
+    if (joined.length) notifications.show({ color: 'brand', title: t('队伍变动'), message: t('{{v0}} 加入了队伍「{{name}}」', { v0: formatList(joined.map((m) => m.userName)), name }) })
     if (!isCaptainOf(previous, userId) && isCaptainOf(update.team, userId)) {
-      notifications.show({ color: 'brand', title: '队伍变动', message: `你已成为队伍「${name}」的队长` })
+      notifications.show({ color: 'brand', title: t('队伍变动'), message: t('你已成为队伍「{{name}}」的队长', { name }) })
     }
   }
 }
@@ -90,15 +91,15 @@ export default function Teams() {
   }, [managedId, teams, managed])
 
   const leave = async (team: TeamInfoModel) => {
-    const ok = await confirmDialog({ title: '退出队伍', message: `确定退出队伍「${team.name}」吗？`, confirmLabel: '退出', danger: true })
+    const ok = await confirmDialog({ title: t('退出队伍'), message: t('确定退出队伍「{{name}}」吗？', { name: team.name }), confirmLabel: t('退出'), danger: true })
     if (!ok) return
     setBusy(team.id, true)
     try {
       await teamApi.leave(team.id)
       removeTeam(team.id)
-      notifySuccess(`已退出队伍「${team.name}」`)
+      notifySuccess(t('已退出队伍「{{name}}」', { name: team.name }))
     } catch (cause) {
-      notifyError(cause, '退出队伍失败')
+      notifyError(cause, t('退出队伍失败'))
     } finally {
       setBusy(team.id, false)
     }
@@ -107,10 +108,10 @@ export default function Teams() {
   const actions = (
     <Group gap="xs">
       <Button variant="default" leftSection={<IconLink size={16} />} onClick={() => setJoinOpened(true)} data-testid="team-join-open">
-        加入队伍
+        {t('加入队伍')}
       </Button>
       <Button leftSection={<IconPlus size={16} />} onClick={() => setCreateOpened(true)} data-testid="team-create-open">
-        创建队伍
+        {t('创建队伍')}
       </Button>
     </Group>
   )
@@ -118,7 +119,7 @@ export default function Teams() {
   return (
     <Stack gap="lg" data-testid="teams-page" data-live={connected ? 'true' : 'false'}>
       <Group justify="space-between">
-        <Title order={2}>队伍</Title>
+        <Title order={2}>{t('队伍')}</Title>
         {actions}
       </Group>
       {error && (
@@ -140,7 +141,7 @@ export default function Teams() {
                 actions={
                   captain ? (
                     <Button size="xs" variant="light" leftSection={<IconSettings size={14} />} onClick={() => setManagedId(team.id)} data-testid="team-manage">
-                      管理队伍
+                      {t('管理队伍')}
                     </Button>
                   ) : (
                     <Button
@@ -152,7 +153,7 @@ export default function Teams() {
                       onClick={() => void leave(team)}
                       data-testid="team-leave"
                     >
-                      退出队伍
+                      {t('退出队伍')}
                     </Button>
                   )
                 }
@@ -164,9 +165,9 @@ export default function Teams() {
         !error && (
           <Stack align="center" gap="xs" py={60} data-testid="teams-empty">
             <IconUsersGroup size={56} stroke={1.2} color="var(--mantine-color-dimmed)" />
-            <Text c="dimmed">你还没有加入任何队伍</Text>
+            <Text c="dimmed">{t('你还没有加入任何队伍')}</Text>
             <Text size="sm" c="dimmed">
-              创建一支队伍并把邀请码发给队友，或者用队长给你的邀请码加入队伍。
+              {t('创建一支队伍并把邀请码发给队友，或者用队长给你的邀请码加入队伍。')}
             </Text>
           </Stack>
         )

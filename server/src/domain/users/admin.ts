@@ -7,7 +7,7 @@
 import { invalidateAfterCommit, tags } from '../../cache/invalidation.js'
 import { randomUUID } from 'node:crypto'
 import type { EntityManager } from '@mikro-orm/postgresql'
-import type { Role } from '@flagwave/shared/enums'
+import { roleText, type Role } from '@flagwave/shared/enums'
 import type { AdminUserInfoModel, UserCreateModel } from '@flagwave/shared/schemas/users'
 import { User } from '../../entities/User.js'
 import { Team } from '../../entities/Team.js'
@@ -183,7 +183,7 @@ export async function updateUserAsAdmin(scope: Scope, actor: Actor, id: string, 
   if (user.role !== previousRole) {
     scope.events.disconnectUser(user.id)
     if (user.role === 'Banned') await scope.services.audit.success(actor, `封禁用户 ${user.userName}`, 'Warning')
-    else await scope.services.audit.success(actor, `用户 ${user.userName} 的角色：${previousRole} => ${user.role}`)
+    else await scope.services.audit.success(actor, `用户 ${user.userName} 的角色：${roleText[previousRole]} → ${roleText[user.role as Role]}`)
   }
   await scope.services.audit.success(actor, `管理员更新用户 ${user.userName} 的信息`)
   return user

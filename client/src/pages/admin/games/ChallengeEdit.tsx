@@ -46,6 +46,7 @@ import { notifyError, notifySuccess } from '../../../utils/notify'
 import { zodErrors } from '../../../utils/zodForm'
 import { EditChallengeScreen } from '../../../components/ChallengeForm/EditChallengeScreen'
 import { useServerForm } from '../../../hooks/useServerForm'
+import { t } from '../../../i18n'
 
 type NumberValue = number | string
 
@@ -121,17 +122,17 @@ function validateWith(type: ChallengeType) {
   return (values: ChallengeValues): Record<string, string> => {
     const errors: Record<string, string> = {}
     const numbers: [keyof ChallengeValues, string][] = [
-      ['originalScore', '请输入分值'],
-      ['minScoreRate', '请输入最低分值比例'],
-      ['difficulty', '请输入难度系数'],
+      ['originalScore', t('请输入分值')],
+      ['minScoreRate', t('请输入最低分值比例')],
+      ['difficulty', t('请输入难度系数')],
     ]
     if (isContainerType(type)) {
-      numbers.push(['memoryLimit', '请输入内存限制'], ['cpuCount', '请输入 CPU 数量'], ['storageLimit', '请输入存储限制'], ['containerExposePort', '请输入服务端口'])
+      numbers.push(['memoryLimit', t('请输入内存限制')], ['cpuCount', t('请输入 CPU 数量')], ['storageLimit', t('请输入存储限制')], ['containerExposePort', t('请输入服务端口')])
     }
     for (const [key, message] of numbers) if (!Number.isFinite(num(values[key] as NumberValue))) errors[key] = message
-    if (Number.isFinite(num(values.difficulty)) && num(values.difficulty) <= 0) errors.difficulty = '难度系数必须大于 0'
-    if (Number.isFinite(num(values.originalScore)) && (!Number.isInteger(num(values.originalScore)) || num(values.originalScore) < 0)) errors.originalScore = '分值必须为非负整数'
-    if (type === 'DynamicAttachment' && values.fileName.trim() === '') errors.fileName = '动态附件名不可为空'
+    if (Number.isFinite(num(values.difficulty)) && num(values.difficulty) <= 0) errors.difficulty = t('难度系数必须大于 0')
+    if (Number.isFinite(num(values.originalScore)) && (!Number.isInteger(num(values.originalScore)) || num(values.originalScore) < 0)) errors.originalScore = t('分值必须为非负整数')
+    if (type === 'DynamicAttachment' && values.fileName.trim() === '') errors.fileName = t('动态附件名不可为空')
     if (type === 'DynamicContainer' && !checkTemplate(values.flagTemplate).acceptable) errors.flagTemplate = WEAK_TEMPLATE_MESSAGE
     return { ...errors, ...zodErrors(ChallengeUpdateModel, bodyOf(values, type)) }
   }
@@ -142,22 +143,22 @@ function HintsEditor({ hints, onAdd, onRemove, inputProps }: { hints: string[]; 
     <Stack gap={6} data-testid="challenge-hints">
       <Group justify="space-between">
         <Text size="sm" fw={500}>
-          题目提示
+          {t('题目提示')}
         </Text>
         <Button size="xs" variant="subtle" leftSection={<IconPlus size={14} />} onClick={onAdd} data-testid="challenge-hint-add">
-          添加提示
+          {t('添加提示')}
         </Button>
       </Group>
       {hints.length === 0 && (
         <Text size="xs" c="dimmed">
-          暂无提示。比赛进行中更新已启用题目的提示时，会向选手推送提示更新通知。
+          {t('暂无提示。比赛进行中更新已启用题目的提示时，会向选手推送提示更新通知。')}
         </Text>
       )}
       {hints.map((_, index) => (
         <Group key={index} gap="xs" wrap="nowrap">
-          <TextInput style={{ flex: 1 }} placeholder={`提示 ${index + 1}`} data-testid="challenge-hint" {...inputProps(index)} />
-          <Tooltip label="删除提示" withArrow>
-            <ActionIcon variant="subtle" color="alert" onClick={() => onRemove(index)} aria-label="删除提示" data-testid="challenge-hint-remove">
+          <TextInput style={{ flex: 1 }} placeholder={t('提示 {{v0}}', { v0: index + 1 })} data-testid="challenge-hint" {...inputProps(index)} />
+          <Tooltip label={t('删除提示')} withArrow>
+            <ActionIcon variant="subtle" color="alert" onClick={() => onRemove(index)} aria-label={t('删除提示')} data-testid="challenge-hint-remove">
               <IconX size={16} />
             </ActionIcon>
           </Tooltip>
@@ -186,9 +187,9 @@ function ChallengeForm({ gameId, challenge }: { gameId: number; challenge: Chall
       const saved = await editApi.challenges.update(gameId, challenge.id, bodyOf(values, type))
       savedForm(saved)
       applyServer(saved)
-      notifySuccess('题目已保存')
+      notifySuccess(t('题目已保存'))
     } catch (error) {
-      notifyError(error, '保存失败')
+      notifyError(error, t('保存失败'))
     } finally {
       setBusy(null)
     }
@@ -196,21 +197,21 @@ function ChallengeForm({ gameId, challenge }: { gameId: number; challenge: Chall
 
   const remove = async () => {
     const confirmed = await confirmDialog({
-      title: '删除题目',
-      message: `确定要删除题目「${challenge.title}」吗？其 flag、附件与解题记录将一并删除，且不可恢复。`,
+      title: t('删除题目'),
+      message: t('确定要删除题目「{{title}}」吗？其 flag、附件与解题记录将一并删除，且不可恢复。', { title: challenge.title }),
       danger: true,
     })
     if (!confirmed) return
     setBusy('delete')
     try {
       await editApi.challenges.remove(gameId, challenge.id)
-      notifySuccess(`题目「${challenge.title}」已删除`)
+      notifySuccess(t('题目「{{title}}」已删除', { title: challenge.title }))
       guard.allowNavigation()
       navigate(`/admin/games/${gameId}/challenges`)
       forgetEdit(key)
       invalidateEdit(queryKeys.edit.challenges(gameId))
     } catch (error) {
-      notifyError(error, '删除失败')
+      notifyError(error, t('删除失败'))
       setBusy(null)
     }
   }
@@ -232,21 +233,21 @@ function ChallengeForm({ gameId, challenge }: { gameId: number; challenge: Chall
           actions={
             <Group gap="xs">
               <Button variant="default" disabled={!dirty || busy !== null} onClick={() => form.reset()} data-testid="challenge-reset">
-                撤销更改
+                {t('撤销更改')}
               </Button>
-              <Button type="submit" leftSection={<IconDeviceFloppy size={16} />} loading={busy === 'save'} disabled={busy === 'delete'} data-testid="challenge-save">
-                保存
+              <Button type="submit" leftSection={<IconDeviceFloppy size={16} />} loading={busy === 'save'} disabled={!dirty || busy === 'delete'} data-testid="challenge-save">
+                {t('保存')}
               </Button>
             </Group>
           }
         />
         <Grid gap="sm">
           <Grid.Col span={{ base: 12, sm: 8 }}>
-            <TextInput label="题目标题" required data-testid="challenge-title" {...form.getInputProps('title')} />
+            <TextInput label={t('题目标题')} required data-testid="challenge-title" {...form.getInputProps('title')} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 4 }}>
             <Select
-              label="题目类别"
+              label={t('题目类别')}
               data={TAG_ORDER.map((tag) => ({ value: tag, label: TAG_META[tag].label }))}
               allowDeselect={false}
               data-testid="challenge-tag"
@@ -255,8 +256,8 @@ function ChallengeForm({ gameId, challenge }: { gameId: number; challenge: Chall
           </Grid.Col>
         </Grid>
         <MarkdownEditor
-          label="题目描述"
-          description="支持 Markdown，右侧为实时预览"
+          label={t('题目描述')}
+          description={t('支持 Markdown，右侧为实时预览')}
           value={form.values.content}
           onChange={(value) => form.setFieldValue('content', value)}
           error={form.errors.content}
@@ -275,10 +276,10 @@ function ChallengeForm({ gameId, challenge }: { gameId: number; challenge: Chall
               />
               {type === 'DynamicContainer' && (
                 <Stack gap="xs">
-                  <Divider label="flag 模板" labelPosition="left" />
+                  <Divider label={t('flag 模板')} labelPosition="left" />
                   <TextInput
-                    label="flag 模板"
-                    description={`留空则使用随机 GUID flag，至多 ${FLAG_TEMPLATE_MAX} 个字符`}
+                    label={t('flag 模板')}
+                    description={t('留空则使用随机 GUID flag，至多 {{FLAG_TEMPLATE_MAX}} 个字符', { FLAG_TEMPLATE_MAX })}
                     placeholder="flag{[TEAM_HASH]}"
                     styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
                     data-testid="challenge-flag-template"
@@ -290,30 +291,30 @@ function ChallengeForm({ gameId, challenge }: { gameId: number; challenge: Chall
               )}
               {type === 'DynamicAttachment' && (
                 <Stack gap="xs">
-                  <Divider label="动态附件" labelPosition="left" />
+                  <Divider label={t('动态附件')} labelPosition="left" />
                   <TextInput
-                    label="附件下载文件名"
-                    description="选手下载各自附件时使用的文件名"
+                    label={t('附件下载文件名')}
+                    description={t('选手下载各自附件时使用的文件名')}
                     data-testid="challenge-file-name"
                     {...form.getInputProps('fileName')}
                   />
                   <Text size="xs" c="dimmed">
-                    动态附件题目的附件与 flag 一一对应，请在「Flag 管理」中上传。
+                    {t('动态附件题目的附件与 flag 一一对应，请在「Flag 管理」中上传。')}
                   </Text>
                 </Stack>
               )}
               {container && (
                 <Stack gap="xs">
-                  <Divider label="容器配置" labelPosition="left" />
-                  <TextInput label="容器镜像" placeholder="ghcr.io/example/challenge:latest" styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }} data-testid="challenge-image" {...form.getInputProps('containerImage')} />
+                  <Divider label={t('容器配置')} labelPosition="left" />
+                  <TextInput label={t('容器镜像')} placeholder="ghcr.io/example/challenge:latest" styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }} data-testid="challenge-image" {...form.getInputProps('containerImage')} />
                   <Grid gap="sm">
                     <Grid.Col span={{ base: 12, sm: 6 }}>
-                      <NumberInput label="服务端口" min={1} max={65535} allowDecimal={false} allowNegative={false} data-testid="challenge-port" {...form.getInputProps('containerExposePort')} />
+                      <NumberInput label={t('服务端口')} min={1} max={65535} allowDecimal={false} allowNegative={false} data-testid="challenge-port" {...form.getInputProps('containerExposePort')} />
                     </Grid.Col>
                     <Grid.Col span={{ base: 12, sm: 6 }}>
                       <NumberInput
-                        label="CPU 数量（0.1 核）"
-                        description={`${(num(form.values.cpuCount) / 10 || 0).toFixed(1)} 核`}
+                        label={t('CPU 数量（0.1 核）')}
+                        description={t('{{v0}} 核', { v0: (num(form.values.cpuCount) / 10 || 0).toFixed(1) })}
                         min={1}
                         max={1024}
                         allowDecimal={false}
@@ -323,15 +324,15 @@ function ChallengeForm({ gameId, challenge }: { gameId: number; challenge: Chall
                       />
                     </Grid.Col>
                     <Grid.Col span={{ base: 12, sm: 6 }}>
-                      <NumberInput label="内存限制（MB）" min={32} max={1048576} allowDecimal={false} allowNegative={false} data-testid="challenge-memory" {...form.getInputProps('memoryLimit')} />
+                      <NumberInput label={t('内存限制（MB）')} min={32} max={1048576} allowDecimal={false} allowNegative={false} data-testid="challenge-memory" {...form.getInputProps('memoryLimit')} />
                     </Grid.Col>
                     <Grid.Col span={{ base: 12, sm: 6 }}>
-                      <NumberInput label="存储限制（MB）" min={128} max={1048576} allowDecimal={false} allowNegative={false} data-testid="challenge-storage" {...form.getInputProps('storageLimit')} />
+                      <NumberInput label={t('存储限制（MB）')} min={128} max={1048576} allowDecimal={false} allowNegative={false} data-testid="challenge-storage" {...form.getInputProps('storageLimit')} />
                     </Grid.Col>
                   </Grid>
                   <Switch
-                    label="流量捕获"
-                    description="记录选手经平台代理访问容器的流量（需全局启用平台代理与流量捕获）"
+                    label={t('流量捕获')}
+                    description={t('记录选手经平台代理访问容器的流量（需全局启用平台代理与流量捕获）')}
                     data-testid="challenge-traffic-capture"
                     {...form.getInputProps('enableTrafficCapture', { type: 'checkbox' })}
                   />
@@ -343,16 +344,16 @@ function ChallengeForm({ gameId, challenge }: { gameId: number; challenge: Chall
             <Stack gap="md">
               <Card withBorder radius="md" padding="sm">
                 <Stack gap="sm">
-                  <Title order={5}>计分</Title>
+                  <Title order={5}>{t('计分')}</Title>
                   <Grid gap="sm">
                     <Grid.Col span={4}>
-                      <NumberInput label="原始分值" min={0} allowDecimal={false} allowNegative={false} data-testid="challenge-original-score" {...form.getInputProps('originalScore')} />
+                      <NumberInput label={t('原始分值')} min={0} allowDecimal={false} allowNegative={false} data-testid="challenge-original-score" {...form.getInputProps('originalScore')} />
                     </Grid.Col>
                     <Grid.Col span={4}>
-                      <NumberInput label="最低分值比例" min={0} max={1} step={0.05} decimalScale={4} allowNegative={false} data-testid="challenge-min-rate" {...form.getInputProps('minScoreRate')} />
+                      <NumberInput label={t('最低分值比例')} min={0} max={1} step={0.05} decimalScale={4} allowNegative={false} data-testid="challenge-min-rate" {...form.getInputProps('minScoreRate')} />
                     </Grid.Col>
                     <Grid.Col span={4}>
-                      <NumberInput label="难度系数" min={0} step={0.5} decimalScale={3} allowNegative={false} data-testid="challenge-difficulty" {...form.getInputProps('difficulty')} />
+                      <NumberInput label={t('难度系数')} min={0} step={0.5} decimalScale={3} allowNegative={false} data-testid="challenge-difficulty" {...form.getInputProps('difficulty')} />
                     </Grid.Col>
                   </Grid>
                   <ScoreCurve originalScore={scoring.originalScore} minScoreRate={scoring.minScoreRate} difficulty={scoring.difficulty} solved={challenge.acceptedCount} />
@@ -363,10 +364,10 @@ function ChallengeForm({ gameId, challenge }: { gameId: number; challenge: Chall
               <Card withBorder radius="md" padding="sm" style={{ borderColor: 'var(--mantine-color-alert-6)' }}>
                 <Group justify="space-between">
                   <Text size="sm" c="alert" fw={600}>
-                    删除题目
+                    {t('删除题目')}
                   </Text>
                   <Button color="alert" variant="light" size="xs" leftSection={<IconTrash size={14} />} loading={busy === 'delete'} onClick={() => void remove()} data-testid="challenge-delete">
-                    删除
+                    {t('删除')}
                   </Button>
                 </Group>
               </Card>

@@ -22,6 +22,7 @@ import { ChallengeTagBadge, TAG_ORDER } from '../../../components/ChallengeTag/C
 import { GameEditFrame, useEditGame, useEditGameId } from '../../../components/GameEditFrame/GameEditFrame'
 import { notifyError, notifySuccess } from '../../../utils/notify'
 import { LoadError } from '../../../components/LoadError/LoadError'
+import { t } from '../../../i18n'
 
 /** The challenges grouped by tag, in tag order; inside a tag by id. */
 function groupByTag(challenges: ChallengeInfoModel[]): [ChallengeTag, ChallengeInfoModel[]][] {
@@ -53,9 +54,9 @@ function ChallengeCard({ gameId, challenge, solved, onToggled }: { gameId: numbe
       const detail = await editApi.challenges.setEnabled(gameId, challenge.id, enabled)
       onToggled({ ...challenge, isEnabled: detail.isEnabled, title: detail.title, tag: detail.tag, originalScore: detail.originalScore })
       invalidateEdit(queryKeys.edit.challenge(gameId, challenge.id), { key: queryKeys.edit.challenge(gameId, challenge.id), data: detail })
-      notifySuccess(detail.isEnabled ? `「${detail.title}」已启用` : `「${detail.title}」已禁用`)
+      notifySuccess(detail.isEnabled ? t('「{{title}}」已启用', { title: detail.title }) : t('「{{title}}」已禁用', { title: detail.title }))
     } catch (error) {
-      notifyError(error, enabled ? '启用失败' : '禁用失败')
+      notifyError(error, enabled ? t('启用失败') : t('禁用失败'))
     } finally {
       setBusy(false)
     }
@@ -72,14 +73,14 @@ function ChallengeCard({ gameId, challenge, solved, onToggled }: { gameId: numbe
             checked={challenge.isEnabled}
             disabled={busy}
             onChange={(event) => void toggle(event.currentTarget.checked)}
-            aria-label="启用题目"
+            aria-label={t('启用题目')}
             data-testid="admin-challenge-enable"
           />
         </Group>
         <Group gap={6}>
           <ChallengeTypeBadge type={challenge.type} size="sm" />
           <Badge size="sm" variant="light" color={challenge.isEnabled ? 'brand' : 'gray'}>
-            {challenge.isEnabled ? '已启用' : '未启用'}
+            {challenge.isEnabled ? t('已启用') : t('未启用')}
           </Badge>
         </Group>
         <Group justify="space-between" gap="xs">
@@ -89,21 +90,21 @@ function ChallengeCard({ gameId, challenge, solved, onToggled }: { gameId: numbe
             </Text>
             <Text span size="xs" c="dimmed">
               {' '}
-              / {challenge.originalScore} 分（最低 {challenge.minScore}）
+              {t('/ {{original}} 分（最低 {{min}}）', { original: challenge.originalScore, min: challenge.minScore })}
             </Text>
           </Text>
           <Text size="xs" c="dimmed" data-testid="admin-challenge-solved">
-            {solved === null ? '— 解' : `${solved} 解`}
+            {solved === null ? t('— 解') : t('{{solved}} 解', { solved })}
           </Text>
         </Group>
         <Group gap="xs" justify="flex-end">
-          <Tooltip label="编辑题目" withArrow>
-            <ActionIcon variant="light" component={Link} to={base} aria-label="编辑题目" data-testid="admin-challenge-edit">
+          <Tooltip label={t('编辑题目')} withArrow>
+            <ActionIcon variant="light" component={Link} to={base} aria-label={t('编辑题目')} data-testid="admin-challenge-edit">
               <IconEdit size={16} />
             </ActionIcon>
           </Tooltip>
-          <Tooltip label="Flag 管理" withArrow>
-            <ActionIcon variant="light" component={Link} to={`${base}/flags`} aria-label="Flag 管理" data-testid="admin-challenge-flags">
+          <Tooltip label={t('Flag 管理')} withArrow>
+            <ActionIcon variant="light" component={Link} to={`${base}/flags`} aria-label={t('Flag 管理')} data-testid="admin-challenge-flags">
               <IconFlag size={16} />
             </ActionIcon>
           </Tooltip>
@@ -134,7 +135,7 @@ export default function Challenges() {
       testId="admin-game-challenges-page"
       actions={
         <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)} data-testid="challenge-create-open">
-          新建题目
+          {t('新建题目')}
         </Button>
       }
     >
@@ -145,7 +146,7 @@ export default function Challenges() {
           onClose={() => setCreating(false)}
           onCreated={(created) => {
             setCreating(false)
-            notifySuccess(`题目「${created.title}」已创建`)
+            notifySuccess(t('题目「{{title}}」已创建', { title: created.title }))
             invalidateEdit(queryKeys.edit.challenges(gameId), { key: queryKeys.edit.challenge(gameId, created.id), data: created })
             navigate(`/admin/games/${gameId}/challenges/${created.id}`)
           }}
@@ -161,7 +162,7 @@ export default function Challenges() {
       ) : data && data.length === 0 ? (
         <Card withBorder padding="xl" data-testid="admin-challenges-empty">
           <Text c="dimmed" ta="center">
-            还没有题目，点击「新建题目」添加第一道题目。
+            {t('还没有题目，点击「新建题目」添加第一道题目。')}
           </Text>
         </Card>
       ) : data && gameId !== null ? (
@@ -171,7 +172,7 @@ export default function Challenges() {
               <Group gap="xs">
                 <ChallengeTagBadge tag={tag} size="lg" />
                 <Title order={5} c="dimmed">
-                  {list.length} 道题目
+                  {list.length} {t('道题目')}
                 </Title>
               </Group>
               <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">

@@ -23,6 +23,7 @@ import { DirtyFormGuard } from '../../../components/DirtyFormGuard/DirtyFormGuar
 import { notifyError, notifySuccess } from '../../../utils/notify'
 import { zodErrors } from '../../../utils/zodForm'
 import { EditChallengeScreen } from '../../../components/ChallengeForm/EditChallengeScreen'
+import { formatList, t } from '../../../i18n'
 
 /** The first validation message of a flag text (the shared FlagCreateModel rules). */
 const flagError = (flag: string): string | null => zodErrors(FlagCreateModel, { flag }).flag ?? null
@@ -37,7 +38,7 @@ function FlagTable({ challenge, onDelete }: { challenge: ChallengeEditDetailMode
   if (challenge.flags.length === 0) {
     return (
       <Text c="dimmed" ta="center" py="md" data-testid="flags-empty">
-        暂无 flag
+        {t('暂无 flag')}
       </Text>
     )
   }
@@ -45,8 +46,8 @@ function FlagTable({ challenge, onDelete }: { challenge: ChallengeEditDetailMode
     <Table highlightOnHover verticalSpacing="xs" data-testid="flag-list">
       <Table.Thead>
         <Table.Tr>
-          <Table.Th>flag</Table.Th>
-          {withAttachments && <Table.Th>附件</Table.Th>}
+          <Table.Th>{t('答案')}</Table.Th>
+          {withAttachments && <Table.Th>{t('附件')}</Table.Th>}
           <Table.Th w={60} />
         </Table.Tr>
       </Table.Thead>
@@ -64,8 +65,8 @@ function FlagTable({ challenge, onDelete }: { challenge: ChallengeEditDetailMode
               </Table.Td>
             )}
             <Table.Td>
-              <Tooltip label="删除 flag" withArrow>
-                <ActionIcon variant="subtle" color="alert" onClick={() => onDelete(flag)} aria-label="删除 flag" data-testid="flag-delete">
+              <Tooltip label={t('删除 flag')} withArrow>
+                <ActionIcon variant="subtle" color="alert" onClick={() => onDelete(flag)} aria-label={t('删除 flag')} data-testid="flag-delete">
                   <IconTrash size={16} />
                 </ActionIcon>
               </Tooltip>
@@ -85,7 +86,7 @@ function StaticFlagsForm({ onSubmit }: { onSubmit: (flags: FlagCreateRequest[]) 
   const submit = async () => {
     const flags = parseFlagLines(text)
     if (flags.length === 0) {
-      setError('请输入至少一个 flag')
+      setError(t('请输入至少一个 flag'))
       return
     }
     const invalid = flags.map(flagError).find(Boolean)
@@ -102,8 +103,8 @@ function StaticFlagsForm({ onSubmit }: { onSubmit: (flags: FlagCreateRequest[]) 
     <Stack gap="sm">
       <DirtyFormGuard when={text.trim() !== ''} />
       <Textarea
-        label="添加 flag"
-        description={`每行一个 flag，可一次添加多个；选手提交任意一个均判定为正确（至多 ${FLAG_MAX} 个字符）`}
+        label={t('添加 flag')}
+        description={t('每行一个 flag，可一次添加多个；选手提交任意一个均判定为正确（至多 {{FLAG_MAX}} 个字符）', { FLAG_MAX })}
         placeholder={'flag{first}\nflag{second}'}
         autosize
         minRows={3}
@@ -116,10 +117,10 @@ function StaticFlagsForm({ onSubmit }: { onSubmit: (flags: FlagCreateRequest[]) 
       />
       <Group justify="space-between">
         <Text size="xs" c="dimmed">
-          {parseFlagLines(text).length} 个待添加
+          {parseFlagLines(text).length} {t('个待添加')}
         </Text>
         <Button leftSection={<IconPlus size={16} />} loading={busy} onClick={() => void submit()} data-testid="flags-add">
-          添加
+          {t('添加')}
         </Button>
       </Group>
     </Stack>
@@ -139,7 +140,7 @@ function DynamicFlagsForm({ onSubmit }: { onSubmit: (flags: FlagCreateRequest[])
 
   const addFiles = (files: File[]) => {
     const empty = files.filter((file) => file.size === 0)
-    if (empty.length) notifyError(new Error(`已忽略空文件：${empty.map((f) => f.name).join('、')}`))
+    if (empty.length) notifyError(new Error(t('已忽略空文件：{{v0}}', { v0: formatList(empty.map((f) => f.name)) })))
     setRows((current) => [...current, ...files.filter((file) => file.size > 0).map((file) => ({ file, flag: '' }))])
   }
 
@@ -154,11 +155,11 @@ function DynamicFlagsForm({ onSubmit }: { onSubmit: (flags: FlagCreateRequest[])
     setBusy(true)
     try {
       const stored = await editApi.uploadAssets(rows.map((row) => row.file))
-      if (stored.length !== rows.length) throw new Error('文件上传失败：服务器返回的文件数量不一致')
+      if (stored.length !== rows.length) throw new Error(t('文件上传失败：服务器返回的文件数量不一致'))
       const ok = await onSubmit(rows.map((row, index) => ({ flag: row.flag.trim(), attachmentType: 'Local', fileHash: stored[index]!.hash })))
       if (ok) setRows([])
     } catch (error) {
-      notifyError(error, '附件上传失败')
+      notifyError(error, t('附件上传失败'))
     } finally {
       setBusy(false)
     }
@@ -170,16 +171,16 @@ function DynamicFlagsForm({ onSubmit }: { onSubmit: (flags: FlagCreateRequest[])
       <Group justify="space-between">
         <div>
           <Text size="sm" fw={500}>
-            添加附件与 flag
+            {t('添加附件与 flag')}
           </Text>
           <Text size="xs" c="dimmed">
-            每个附件对应一个 flag，每支队伍将被随机分配其中一组。
+            {t('每个附件对应一个 flag，每支队伍将被随机分配其中一组。')}
           </Text>
         </div>
         <FileButton multiple onChange={addFiles} inputProps={{ 'data-testid': 'flag-files-input' } as never}>
           {(props) => (
             <Button {...props} variant="light" leftSection={<IconFilePlus size={16} />} data-testid="flag-files-pick">
-              选择附件
+              {t('选择附件')}
             </Button>
           )}
         </FileButton>
@@ -196,7 +197,7 @@ function DynamicFlagsForm({ onSubmit }: { onSubmit: (flags: FlagCreateRequest[])
           </Stack>
           <TextInput
             style={{ flex: 1 }}
-            placeholder="该附件对应的 flag"
+            placeholder={t('该附件对应的 flag')}
             styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
             value={row.flag}
             error={errors[index]}
@@ -206,14 +207,14 @@ function DynamicFlagsForm({ onSubmit }: { onSubmit: (flags: FlagCreateRequest[])
             }}
             data-testid="flag-upload-flag"
           />
-          <ActionIcon variant="subtle" color="alert" mt={6} onClick={() => setRows((current) => current.filter((_, i) => i !== index))} aria-label="移除" data-testid="flag-upload-remove">
+          <ActionIcon variant="subtle" color="alert" mt={6} onClick={() => setRows((current) => current.filter((_, i) => i !== index))} aria-label={t('移除')} data-testid="flag-upload-remove">
             <IconX size={16} />
           </ActionIcon>
         </Group>
       ))}
       <Group justify="flex-end">
         <Button leftSection={<IconUpload size={16} />} loading={busy} disabled={rows.length === 0} onClick={() => void submit()} data-testid="flag-upload-submit">
-          上传并添加（{rows.length}）
+          {t('上传并添加（{{count}}）', { count: rows.length })}
         </Button>
       </Group>
     </Stack>
@@ -231,11 +232,11 @@ function FlagsEditor({ gameId, challenge }: { gameId: number; challenge: Challen
   const add = async (flags: FlagCreateRequest[]): Promise<boolean> => {
     try {
       await editApi.challenges.addFlags(gameId, challenge.id, flags)
-      notifySuccess(`已添加 ${flags.length} 个 flag`)
+      notifySuccess(t('已添加 {{length}} 个 flag', { length: flags.length }))
       await refresh()
       return true
     } catch (error) {
-      notifyError(error, '添加 flag 失败')
+      notifyError(error, t('添加 flag 失败'))
       return false
     }
   }
@@ -243,15 +244,15 @@ function FlagsEditor({ gameId, challenge }: { gameId: number; challenge: Challen
   const remove = async (flag: FlagInfoModel) => {
     const last = challenge.flags.length === 1 && challenge.type !== 'DynamicContainer'
     const confirmed = await confirmDialog({
-      title: '删除 flag',
+      title: t('删除 flag'),
       message: (
         <Stack gap={6}>
           <Text size="sm">
-            确定要删除 flag <Code>{flag.flag}</Code> 吗？
+            {t('确定要删除 flag')} <Code>{flag.flag}</Code> {t('吗？')}
           </Text>
           {last && challenge.isEnabled && (
             <Text size="sm" c="alert">
-              这是最后一个 flag，删除后题目将被禁用。
+              {t('这是最后一个 flag，删除后题目将被禁用。')}
             </Text>
           )}
         </Stack>
@@ -261,11 +262,11 @@ function FlagsEditor({ gameId, challenge }: { gameId: number; challenge: Challen
     if (!confirmed) return
     try {
       const status = await editApi.challenges.removeFlag(gameId, challenge.id, flag.id)
-      if (status === 'Success') notifySuccess('flag 已删除（Success）')
-      else notifyError(new Error(`flag 未找到（${status}）`), '删除 flag 失败')
+      if (status === 'Success') notifySuccess(t('flag 已删除（Success）'))
+      else notifyError(new Error(t('flag 未找到（{{status}}）', { status })), t('删除 flag 失败'))
       await refresh()
     } catch (error) {
-      notifyError(error, '删除 flag 失败')
+      notifyError(error, t('删除 flag 失败'))
     }
   }
 
@@ -274,11 +275,11 @@ function FlagsEditor({ gameId, challenge }: { gameId: number; challenge: Challen
       <ChallengeHeader gameId={gameId} challenge={challenge} current="flags" onUpdated={(detail) => queryClient.setQueryData(key, detail)} />
       {challenge.type === 'DynamicContainer' && (
         <Alert variant="light" color="blue" icon={<IconInfoCircle size={16} />} data-testid="flags-dynamic-container">
-          动态容器题目的 flag 由 flag 模板为每支队伍生成，并通过环境变量 GZCTF_FLAG 传入容器，无需在此添加。可在
+          {t('动态容器题目的 flag 由 flag 模板为每支队伍生成，并通过环境变量 GZCTF_FLAG 传入容器，无需在此添加。可在')}
           <Anchor component={Link} to={`/admin/games/${gameId}/challenges/${challenge.id}`} mx={4}>
-            题目编辑
+            {t('题目编辑')}
           </Anchor>
-          中设置 flag 模板。
+          {t('中设置 flag 模板。')}
         </Alert>
       )}
       {challenge.type !== 'DynamicContainer' && (
@@ -288,9 +289,9 @@ function FlagsEditor({ gameId, challenge }: { gameId: number; challenge: Challen
       )}
       <Card withBorder radius="md" padding="md">
         <Group justify="space-between" mb="xs">
-          <Title order={5}>已有 flag</Title>
+          <Title order={5}>{t('已有 flag')}</Title>
           <Text size="sm" c="dimmed" data-testid="flag-count">
-            共 {challenge.flags.length} 个
+            {t('共 {{count}} 个', { count: challenge.flags.length })}
           </Text>
         </Group>
         <FlagTable challenge={challenge} onDelete={(flag) => void remove(flag)} />

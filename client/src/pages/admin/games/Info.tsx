@@ -46,6 +46,7 @@ import { zodErrors } from '../../../utils/zodForm'
 import { LoadError } from '../../../components/LoadError/LoadError'
 import { acceptImage } from '../../../utils/acceptImage'
 import { useServerForm } from '../../../hooks/useServerForm'
+import { t } from '../../../i18n'
 
 type InfoValues = {
   title: string
@@ -108,13 +109,13 @@ function validate(values: InfoValues): Record<string, string> {
   const errors: Record<string, string> = {}
   const bonus = bloodBonusError(values.bloodBonus)
   if (bonus) errors.bloodBonus = bonus
-  if (!values.start) errors.start = '请选择开始时间'
-  if (!values.end) errors.end = '请选择结束时间'
-  if (!values.wpddl) errors.wpddl = '请选择 Writeup 截止时间'
-  if (values.start && values.end && Date.parse(values.end) <= Date.parse(values.start)) errors.end = '结束时间必须晚于开始时间'
+  if (!values.start) errors.start = t('请选择开始时间')
+  if (!values.end) errors.end = t('请选择结束时间')
+  if (!values.wpddl) errors.wpddl = t('请选择 Writeup 截止时间')
+  if (values.start && values.end && Date.parse(values.end) <= Date.parse(values.start)) errors.end = t('结束时间必须晚于开始时间')
   for (const key of ['teamMemberCountLimit', 'containerCountLimit'] as const) {
     const n = intOf(values[key])
-    if (!Number.isInteger(n) || n < 0) errors[key] = '请输入非负整数'
+    if (!Number.isInteger(n) || n < 0) errors[key] = t('请输入非负整数')
   }
   return { ...errors, ...zodErrors(GameInfoInput, bodyOf(values)) }
 }
@@ -128,15 +129,15 @@ function PosterCard({ game }: { game: GameInfoModel }) {
   const [busy, setBusy] = useState(false)
   const { refetch: revalidate } = useEditGame(game.id)
   const upload = async (file: File | null) => {
-    if (!file || !acceptImage(file, '海报上传失败')) return
+    if (!file || !acceptImage(file, t('海报上传失败'))) return
     setBusy(true)
     try {
       await editApi.games.poster(game.id, file)
       await revalidate()
       invalidateGameLists()
-      notifySuccess('海报已更新')
+      notifySuccess(t('海报已更新'))
     } catch (error) {
-      notifyError(error, '海报上传失败')
+      notifyError(error, t('海报上传失败'))
     } finally {
       setBusy(false)
     }
@@ -148,12 +149,12 @@ function PosterCard({ game }: { game: GameInfoModel }) {
       </Card.Section>
       <Group justify="space-between" mt="sm">
         <Text size="xs" c="dimmed">
-          PNG、GIF、JPEG、WebP、BMP、TIFF，≤ 3 MB
+          {t('PNG、GIF、JPEG、WebP、BMP、TIFF，≤ 3 MB')}
         </Text>
         <FileButton onChange={(file) => void upload(file)} accept={IMAGE_MIME_TYPES.join(',')} inputProps={{ 'data-testid': 'game-poster-input' } as never}>
           {(props) => (
             <Button {...props} size="xs" variant="light" leftSection={<IconUpload size={14} />} loading={busy} data-testid="game-poster-upload">
-              上传海报
+              {t('上传海报')}
             </Button>
           )}
         </FileButton>
@@ -168,13 +169,13 @@ function KeysCard({ game }: { game: GameInfoModel }) {
     <Card withBorder radius="md" padding="sm">
       <Stack gap="xs">
         <Text fw={600} size="sm">
-          队伍哈希盐
+          {t('队伍哈希盐')}
         </Text>
         <Text size="xs" c="dimmed">
-          flag 模板中 [TEAM_HASH] 的计算盐值，可用于在题目外部生成与平台一致的动态 flag。
+          {t('flag 模板中 [TEAM_HASH] 的计算盐值，可用于在题目外部生成与平台一致的动态 flag。')}
         </Text>
         {salt ? (
-          <CopyableText value={salt} copiedMessage="队伍哈希盐已复制" testId="game-team-hash-salt" copyTestId="game-team-hash-salt-copy" />
+          <CopyableText value={salt} copiedMessage={t('队伍哈希盐已复制')} testId="game-team-hash-salt" copyTestId="game-team-hash-salt-copy" />
         ) : error ? (
           <Text size="sm" c="alert">
             {error.message}
@@ -184,12 +185,12 @@ function KeysCard({ game }: { game: GameInfoModel }) {
         )}
         <Divider />
         <Text fw={600} size="sm">
-          比赛公钥
+          {t('比赛公钥')}
         </Text>
         <Text size="xs" c="dimmed">
-          Ed25519 公钥，用于验证队伍 token 的签名。
+          {t('Ed25519 公钥，用于验证队伍 token 的签名。')}
         </Text>
-        <CopyableText value={game.publicKey} copiedMessage="公钥已复制" testId="game-public-key" />
+        <CopyableText value={game.publicKey} copiedMessage={t('公钥已复制')} testId="game-public-key" />
       </Stack>
     </Card>
   )
@@ -207,9 +208,9 @@ function InfoForm({ game }: { game: GameInfoModel }) {
       queryClient.setQueryData(queryKeys.edit.game(game.id), saved)
       savedForm(saved)
       invalidateGameLists()
-      notifySuccess('比赛信息已保存')
+      notifySuccess(t('比赛信息已保存'))
     } catch (error) {
-      notifyError(error, '保存失败')
+      notifyError(error, t('保存失败'))
     } finally {
       setBusy(null)
     }
@@ -217,21 +218,21 @@ function InfoForm({ game }: { game: GameInfoModel }) {
 
   const remove = async () => {
     const confirmed = await confirmDialog({
-      title: '删除比赛',
-      message: `确定要删除比赛「${game.title}」吗？题目、附件、参赛记录和 Writeup 都将被删除，且不可恢复。`,
+      title: t('删除比赛'),
+      message: t('确定要删除比赛「{{title}}」吗？题目、附件、参赛记录和 Writeup 都将被删除，且不可恢复。', { title: game.title }),
       danger: true,
     })
     if (!confirmed) return
     setBusy('delete')
     try {
       await editApi.games.remove(game.id)
-      notifySuccess(`比赛「${game.title}」已删除`)
+      notifySuccess(t('比赛「{{title}}」已删除', { title: game.title }))
       guard.allowNavigation()
       navigate('/admin/games')
       forgetEdit(queryKeys.edit.game(game.id))
       invalidateGameLists()
     } catch (error) {
-      notifyError(error, '删除失败')
+      notifyError(error, t('删除失败'))
       setBusy(null)
     }
   }
@@ -243,21 +244,21 @@ function InfoForm({ game }: { game: GameInfoModel }) {
         <Grid.Col span={{ base: 12, lg: 8 }}>
           <Stack gap="md">
             <Group justify="space-between">
-              <Title order={4}>基本信息</Title>
+              <Title order={4}>{t('基本信息')}</Title>
               <Group gap="xs">
                 <Button variant="default" disabled={!dirty || busy !== null} onClick={() => form.reset()} data-testid="game-info-reset">
-                  撤销更改
+                  {t('撤销更改')}
                 </Button>
-                <Button type="submit" leftSection={<IconDeviceFloppy size={16} />} loading={busy === 'save'} disabled={busy === 'delete'} data-testid="game-info-save">
-                  保存
+                <Button type="submit" leftSection={<IconDeviceFloppy size={16} />} loading={busy === 'save'} disabled={!dirty || busy === 'delete'} data-testid="game-info-save">
+                  {t('保存')}
                 </Button>
               </Group>
             </Group>
-            <TextInput label="比赛标题" required data-testid="game-info-title" {...form.getInputProps('title')} />
-            <Textarea label="比赛简介" description="显示在比赛列表中" autosize minRows={2} maxRows={5} data-testid="game-info-summary" {...form.getInputProps('summary')} />
+            <TextInput label={t('比赛标题')} required data-testid="game-info-title" {...form.getInputProps('title')} />
+            <Textarea label={t('比赛简介')} description={t('显示在比赛列表中')} autosize minRows={2} maxRows={5} data-testid="game-info-summary" {...form.getInputProps('summary')} />
             <MarkdownEditor
-              label="比赛详情"
-              description="支持 Markdown，显示在比赛详情页"
+              label={t('比赛详情')}
+              description={t('支持 Markdown，显示在比赛详情页')}
               value={form.values.content}
               onChange={(value) => form.setFieldValue('content', value)}
               error={form.errors.content}
@@ -266,56 +267,56 @@ function InfoForm({ game }: { game: GameInfoModel }) {
             />
             <Grid gap="sm">
               <Grid.Col span={{ base: 12, sm: 4 }}>
-                <DateTimeField label="开始时间" value={form.values.start} onChange={(v) => form.setFieldValue('start', v)} error={form.errors.start} testId="game-info-start" />
+                <DateTimeField label={t('开始时间')} value={form.values.start} onChange={(v) => form.setFieldValue('start', v)} error={form.errors.start} testId="game-info-start" />
               </Grid.Col>
               <Grid.Col span={{ base: 12, sm: 4 }}>
-                <DateTimeField label="结束时间" value={form.values.end} onChange={(v) => form.setFieldValue('end', v)} error={form.errors.end} testId="game-info-end" />
+                <DateTimeField label={t('结束时间')} value={form.values.end} onChange={(v) => form.setFieldValue('end', v)} error={form.errors.end} testId="game-info-end" />
               </Grid.Col>
               <Grid.Col span={{ base: 12, sm: 4 }}>
-                <DateTimeField label="Writeup 截止时间" value={form.values.wpddl} onChange={(v) => form.setFieldValue('wpddl', v)} error={form.errors.wpddl} testId="game-info-wpddl" />
+                <DateTimeField label={t('Writeup 截止时间')} value={form.values.wpddl} onChange={(v) => form.setFieldValue('wpddl', v)} error={form.errors.wpddl} testId="game-info-wpddl" />
               </Grid.Col>
             </Grid>
-            <Textarea label="Writeup 附加说明" description="显示在队伍上传 Writeup 的页面" autosize minRows={2} maxRows={6} data-testid="game-info-wpnote" {...form.getInputProps('wpNote')} />
-            <Divider label="参赛设置" labelPosition="left" />
+            <Textarea label={t('Writeup 附加说明')} description={t('显示在队伍上传 Writeup 的页面')} autosize minRows={2} maxRows={6} data-testid="game-info-wpnote" {...form.getInputProps('wpNote')} />
+            <Divider label={t('参赛设置')} labelPosition="left" />
             <Group gap="xl">
-              <Switch label="隐藏比赛" description="不在公开比赛列表中显示" data-testid="game-info-hidden" {...form.getInputProps('hidden', { type: 'checkbox' })} />
-              <Switch label="练习模式" description="比赛结束后仍可访问与提交" data-testid="game-info-practice" {...form.getInputProps('practiceMode', { type: 'checkbox' })} />
-              <Switch label="免审核" description="报名即自动通过" data-testid="game-info-accept" {...form.getInputProps('acceptWithoutReview', { type: 'checkbox' })} />
+              <Switch label={t('隐藏比赛')} description={t('不在公开比赛列表中显示')} data-testid="game-info-hidden" {...form.getInputProps('hidden', { type: 'checkbox' })} />
+              <Switch label={t('练习模式')} description={t('比赛结束后仍可访问与提交')} data-testid="game-info-practice" {...form.getInputProps('practiceMode', { type: 'checkbox' })} />
+              <Switch label={t('免审核')} description={t('报名即自动通过')} data-testid="game-info-accept" {...form.getInputProps('acceptWithoutReview', { type: 'checkbox' })} />
             </Group>
             <Grid gap="sm">
               <Grid.Col span={{ base: 12, sm: 6 }}>
                 <Group gap="xs" align="flex-end" wrap="nowrap">
                   <TextInput
                     style={{ flex: 1 }}
-                    label="邀请码"
-                    description={`留空则无需邀请码，至多 ${INVITE_CODE_MAX} 个字符`}
+                    label={t('邀请码')}
+                    description={t('留空则无需邀请码，至多 {{INVITE_CODE_MAX}} 个字符', { INVITE_CODE_MAX })}
                     styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
                     data-testid="game-info-invite"
                     {...form.getInputProps('inviteCode')}
                   />
                   <Button variant="light" leftSection={<IconDice5 size={16} />} onClick={() => form.setFieldValue('inviteCode', generateInviteCode())} data-testid="game-info-invite-generate">
-                    生成
+                    {t('生成')}
                   </Button>
                 </Group>
               </Grid.Col>
               <Grid.Col span={{ base: 12, sm: 6 }}>
                 <TagsInput
-                  label="参赛单位"
-                  description="留空则不限制；回车添加"
-                  placeholder="输入单位名称"
+                  label={t('参赛单位')}
+                  description={t('留空则不限制；回车添加')}
+                  placeholder={t('输入单位名称')}
                   clearable
                   data-testid="game-info-organizations"
                   {...form.getInputProps('organizations')}
                 />
               </Grid.Col>
               <Grid.Col span={{ base: 12, sm: 6 }}>
-                <NumberInput label="队伍人数上限" description="0 表示不限制" min={0} allowDecimal={false} allowNegative={false} data-testid="game-info-member-limit" {...form.getInputProps('teamMemberCountLimit')} />
+                <NumberInput label={t('队伍人数上限')} description={t('0 表示不限制')} min={0} allowDecimal={false} allowNegative={false} data-testid="game-info-member-limit" {...form.getInputProps('teamMemberCountLimit')} />
               </Grid.Col>
               <Grid.Col span={{ base: 12, sm: 6 }}>
-                <NumberInput label="队伍容器数量上限" description="0 表示不限制" min={0} allowDecimal={false} allowNegative={false} data-testid="game-info-container-limit" {...form.getInputProps('containerCountLimit')} />
+                <NumberInput label={t('队伍容器数量上限')} description={t('0 表示不限制')} min={0} allowDecimal={false} allowNegative={false} data-testid="game-info-container-limit" {...form.getInputProps('containerCountLimit')} />
               </Grid.Col>
             </Grid>
-            <Divider label="计分" labelPosition="left" />
+            <Divider label={t('计分')} labelPosition="left" />
             <BloodBonusInput value={bloodBonus} onChange={(value) => form.setFieldValue('bloodBonus', value)} error={form.errors.bloodBonus as string | undefined} />
           </Stack>
         </Grid.Col>
@@ -327,13 +328,13 @@ function InfoForm({ game }: { game: GameInfoModel }) {
             <Card withBorder radius="md" padding="sm" style={{ borderColor: 'var(--mantine-color-alert-6)' }}>
               <Stack gap="xs">
                 <Text fw={600} size="sm" c="alert">
-                  危险操作
+                  {t('危险操作')}
                 </Text>
                 <Text size="xs" c="dimmed">
-                  删除比赛将同时删除其全部题目、附件、参赛记录与 Writeup。
+                  {t('删除比赛将同时删除其全部题目、附件、参赛记录与 Writeup。')}
                 </Text>
                 <Button color="alert" variant="light" leftSection={<IconTrash size={16} />} loading={busy === 'delete'} onClick={() => void remove()} data-testid="game-delete">
-                  删除比赛
+                  {t('删除比赛')}
                 </Button>
               </Stack>
             </Card>

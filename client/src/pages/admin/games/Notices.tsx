@@ -21,6 +21,8 @@ import { notifyError, notifySuccess } from '../../../utils/notify'
 import { zodErrors } from '../../../utils/zodForm'
 import { LoadError } from '../../../components/LoadError/LoadError'
 import { useAction } from '../../../hooks/useAction'
+import { t } from '../../../i18n'
+import { ModalFooter } from '../../../components/ModalFooter/ModalFooter'
 
 const contentError = (content: string): string | null => zodErrors(GameNoticeModel, { content }).content ?? null
 
@@ -36,26 +38,19 @@ function EditNoticeModal({ gameId, notice, onClose, onSaved }: { gameId: number;
     const invalid = contentError(content)
     setError(invalid)
     if (invalid) return
-    await run('更新通知失败', async () => {
+    await run(t('更新通知失败'), async () => {
       onSaved(await editApi.notices.update(gameId, notice.id, { content }))
-      notifySuccess('通知已更新')
+      notifySuccess(t('通知已更新'))
     })
   }
   return (
-    <Modal opened={notice !== null} onClose={onClose} title="编辑通知" size="xl" data-testid="notice-edit-modal">
+    <Modal opened={notice !== null} onClose={onClose} title={t('编辑通知')} size="xl" data-testid="notice-edit-modal">
       <Stack gap="sm">
         <MarkdownEditor value={content} onChange={setContent} error={error} layout="split" minRows={8} testId="notice-edit-content" />
         <Text size="xs" c="dimmed">
-          编辑后的通知不会再次推送，发布时间将更新为当前时间。
+          {t('编辑后的通知不会再次推送，发布时间将更新为当前时间。')}
         </Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            取消
-          </Button>
-          <Button loading={busy} onClick={() => void save()} data-testid="notice-edit-save">
-            保存
-          </Button>
-        </Group>
+        <ModalFooter onCancel={onClose} confirmLabel={t('保存')} onConfirm={() => void save()} loading={busy} confirmTestId="notice-edit-save" />
       </Stack>
     </Modal>
   )
@@ -81,9 +76,9 @@ export default function Notices() {
       const notice = await editApi.notices.create(gameId, { content: draft })
       await mutate((current) => [notice, ...(current ?? []).filter((n) => n.id !== notice.id)])
       setDraft('')
-      notifySuccess('通知已发布')
+      notifySuccess(t('通知已发布'))
     } catch (err) {
-      notifyError(err, '发布通知失败')
+      notifyError(err, t('发布通知失败'))
     } finally {
       setPosting(false)
     }
@@ -91,14 +86,14 @@ export default function Notices() {
 
   const remove = async (notice: GameNotice) => {
     if (gameId === null) return
-    const confirmed = await confirmDialog({ title: '删除通知', message: '确定要删除这条通知吗？', danger: true })
+    const confirmed = await confirmDialog({ title: t('删除通知'), message: t('确定要删除这条通知吗？'), danger: true })
     if (!confirmed) return
     try {
       await editApi.notices.remove(gameId, notice.id)
       await mutate((current) => (current ?? []).filter((n) => n.id !== notice.id))
-      notifySuccess('通知已删除')
+      notifySuccess(t('通知已删除'))
     } catch (err) {
-      notifyError(err, '删除通知失败')
+      notifyError(err, t('删除通知失败'))
     }
   }
 
@@ -109,8 +104,8 @@ export default function Notices() {
       <Card withBorder radius="md" padding="md">
         <Stack gap="sm">
           <MarkdownEditor
-            label="发布新通知"
-            description="通知将实时推送给比赛中的所有队伍，支持 Markdown"
+            label={t('发布新通知')}
+            description={t('通知将实时推送给比赛中的所有队伍，支持 Markdown')}
             value={draft}
             onChange={(value) => {
               setDraft(value)
@@ -123,7 +118,7 @@ export default function Notices() {
           />
           <Group justify="flex-end">
             <Button leftSection={<IconSend size={16} />} loading={posting} onClick={() => void post()} data-testid="notice-post">
-              发布通知
+              {t('发布通知')}
             </Button>
           </Group>
         </Stack>
@@ -134,7 +129,7 @@ export default function Notices() {
         <Skeleton height={80} />
       ) : data && notices.length === 0 ? (
         <Text c="dimmed" ta="center" py="lg" data-testid="notices-empty">
-          暂无通知
+          {t('暂无通知')}
         </Text>
       ) : (
         <Stack gap="sm" data-testid="notice-list">
@@ -148,13 +143,13 @@ export default function Notices() {
                   </Text>
                 </div>
                 <Group gap={4} wrap="nowrap">
-                  <Tooltip label="编辑" withArrow>
-                    <ActionIcon variant="subtle" onClick={() => setEditing(notice)} aria-label="编辑" data-testid="notice-edit">
+                  <Tooltip label={t('编辑')} withArrow>
+                    <ActionIcon variant="subtle" onClick={() => setEditing(notice)} aria-label={t('编辑')} data-testid="notice-edit">
                       <IconEdit size={16} />
                     </ActionIcon>
                   </Tooltip>
-                  <Tooltip label="删除" withArrow>
-                    <ActionIcon variant="subtle" color="alert" onClick={() => void remove(notice)} aria-label="删除" data-testid="notice-delete">
+                  <Tooltip label={t('删除')} withArrow>
+                    <ActionIcon variant="subtle" color="alert" onClick={() => void remove(notice)} aria-label={t('删除')} data-testid="notice-delete">
                       <IconTrash size={16} />
                     </ActionIcon>
                   </Tooltip>

@@ -17,22 +17,23 @@ import { confirmDialog } from '../../../components/ConfirmDialog/confirm'
 import { GameEditFrame, useEditGameId } from '../../../components/GameEditFrame/GameEditFrame'
 import { notifyError, notifySuccess } from '../../../utils/notify'
 import { LoadError } from '../../../components/LoadError/LoadError'
+import { t } from '../../../i18n'
 
 const STATUS_META: Record<ParticipationStatus, { label: string; color: string }> = {
-  Pending: { label: '待审核', color: 'yellow' },
-  Accepted: { label: '已通过', color: 'brand' },
-  Suspended: { label: '已禁赛', color: 'orange' },
-  Rejected: { label: '已拒绝', color: 'alert' },
-  Unsubmitted: { label: '未提交', color: 'gray' },
+  Pending: { label: t('待审核'), color: 'yellow' },
+  Accepted: { label: t('已通过'), color: 'brand' },
+  Suspended: { label: t('已禁赛'), color: 'orange' },
+  Rejected: { label: t('已拒绝'), color: 'alert' },
+  Unsubmitted: { label: t('未提交'), color: 'gray' },
 }
 
 /** Groups in display order. */
 const STATUS_ORDER: ParticipationStatus[] = ['Pending', 'Accepted', 'Suspended', 'Rejected', 'Unsubmitted']
 
 const ACTIONS: { status: ParticipationStatus; label: string; color: string; icon: typeof IconCheck }[] = [
-  { status: 'Accepted', label: '通过', color: 'brand', icon: IconCheck },
-  { status: 'Rejected', label: '拒绝', color: 'alert', icon: IconX },
-  { status: 'Suspended', label: '禁赛', color: 'orange', icon: IconBan },
+  { status: 'Accepted', label: t('通过'), color: 'brand', icon: IconCheck },
+  { status: 'Rejected', label: t('拒绝'), color: 'alert', icon: IconX },
+  { status: 'Suspended', label: t('禁赛'), color: 'orange', icon: IconBan },
 ]
 
 function ParticipationCard({ participation, busy, onSet }: { participation: ParticipationInfoModel; busy: ParticipationStatus | null; onSet: (status: ParticipationStatus) => void }) {
@@ -53,7 +54,7 @@ function ParticipationCard({ participation, busy, onSet }: { participation: Part
                   {team.name}
                 </Text>
                 {team.locked && (
-                  <Tooltip label="队伍已锁定" withArrow>
+                  <Tooltip label={t('队伍已锁定')} withArrow>
                     <IconLock size={14} />
                   </Tooltip>
                 )}
@@ -77,11 +78,11 @@ function ParticipationCard({ participation, busy, onSet }: { participation: Part
         <Table fz="xs" verticalSpacing={4} data-testid="participation-members">
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>用户</Table.Th>
-              <Table.Th>真实姓名</Table.Th>
-              <Table.Th>学工号</Table.Th>
-              <Table.Th>邮箱</Table.Th>
-              <Table.Th>手机号</Table.Th>
+              <Table.Th>{t('用户')}</Table.Th>
+              <Table.Th>{t('真实姓名')}</Table.Th>
+              <Table.Th>{t('学工号')}</Table.Th>
+              <Table.Th>{t('邮箱')}</Table.Th>
+              <Table.Th>{t('手机号')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -95,12 +96,12 @@ function ParticipationCard({ participation, busy, onSet }: { participation: Part
                       <Text size="xs">{member.userName}</Text>
                       {member.userId === team.captainId && (
                         <Badge size="xs" variant="light">
-                          队长
+                          {t('队长')}
                         </Badge>
                       )}
                       {!isRegistered && (
                         <Badge size="xs" color="gray" variant="outline">
-                          未报名
+                          {t('未报名')}
                         </Badge>
                       )}
                     </Group>
@@ -148,8 +149,8 @@ export default function Review() {
   const setStatus = async (participation: ParticipationInfoModel, status: ParticipationStatus) => {
     if (status === 'Suspended' || status === 'Rejected') {
       const confirmed = await confirmDialog({
-        title: `${STATUS_META[status].label}：${participation.team.name}`,
-        message: status === 'Suspended' ? '禁赛后该队伍将从排行榜中移除，且无法继续提交。确定吗？' : '确定要拒绝该队伍的报名吗？',
+        title: t('{{label}}：{{name}}', { label: STATUS_META[status].label, name: participation.team.name }),
+        message: status === 'Suspended' ? t('禁赛后该队伍将从排行榜中移除，且无法继续提交。确定吗？') : t('确定要拒绝该队伍的报名吗？'),
         danger: true,
       })
       if (!confirmed) return
@@ -158,10 +159,10 @@ export default function Review() {
     try {
       await editApi.participations.setStatus(participation.id, status)
       await mutate((current) => (current ?? []).map((p) => (p.id === participation.id ? { ...p, status } : p)))
-      notifySuccess(`「${participation.team.name}」${STATUS_META[status].label}`)
+      notifySuccess(t('「{{name}}」{{label}}', { name: participation.team.name, label: STATUS_META[status].label }))
       void revalidate()
     } catch (err) {
-      notifyError(err, '审核操作失败')
+      notifyError(err, t('审核操作失败'))
     } finally {
       setBusy(null)
     }
@@ -187,19 +188,19 @@ export default function Review() {
           value={filter}
           onChange={(value) => setFilter(value as ParticipationStatus | 'all')}
           data={[
-            { value: 'all', label: `全部（${data?.length ?? 0}）` },
-            ...STATUS_ORDER.filter((s) => s !== 'Unsubmitted' || counts.has(s)).map((s) => ({ value: s, label: `${STATUS_META[s].label}（${counts.get(s) ?? 0}）` })),
+            { value: 'all', label: t('全部（{{v0}}）', { v0: data?.length ?? 0 }) },
+            ...STATUS_ORDER.filter((s) => s !== 'Unsubmitted' || counts.has(s)).map((s) => ({ value: s, label: t('{{label}}（{{v1}}）', { label: STATUS_META[s].label, v1: counts.get(s) ?? 0 }) })),
           ]}
           data-testid="review-filter"
         />
-        <TextInput placeholder="搜索队伍、单位或成员" leftSection={<IconSearch size={14} />} value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={240} data-testid="review-search" />
+        <TextInput placeholder={t('搜索队伍、单位或成员')} leftSection={<IconSearch size={14} />} value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={240} data-testid="review-search" />
       </Group>
       {!data && <LoadError error={error} />}
       {isLoading && !data ? (
         <Skeleton height={160} />
       ) : data && visible.length === 0 ? (
         <Text c="dimmed" ta="center" py="lg" data-testid="review-empty">
-          {data.length === 0 ? '暂无队伍报名' : '没有符合条件的队伍'}
+          {data.length === 0 ? t('暂无队伍报名') : t('没有符合条件的队伍')}
         </Text>
       ) : (
         <Stack gap="lg" data-testid="review-list">
@@ -213,7 +214,7 @@ export default function Review() {
                     {STATUS_META[status].label}
                   </Badge>
                   <Title order={6} c="dimmed">
-                    {group.length} 支队伍
+                    {group.length} {t('支队伍')}
                   </Title>
                 </Group>
                 {group.map((participation) => (

@@ -15,6 +15,7 @@ import { formatTime } from '../../../components/GameTime/GameTime'
 import { GameEditFrame, useEditGame, useEditGameId } from '../../../components/GameEditFrame/GameEditFrame'
 import { notifyError, notifySuccess } from '../../../utils/notify'
 import { LoadError } from '../../../components/LoadError/LoadError'
+import { t } from '../../../i18n'
 
 /** The file name at the end of an `/assets/{hash}/{name}` URL. */
 const fileNameOf = (url: string): string => decodeURIComponent(url.split('/').pop() ?? url)
@@ -30,15 +31,15 @@ export default function Writeups() {
 
   const removeAll = async () => {
     if (gameId === null) return
-    const confirmed = await confirmDialog({ title: '删除全部 Writeup', message: '确定要删除本比赛的全部 Writeup 文件吗？此操作不可恢复。', danger: true })
+    const confirmed = await confirmDialog({ title: t('删除全部 Writeup'), message: t('确定要删除本比赛的全部 Writeup 文件吗？此操作不可恢复。'), danger: true })
     if (!confirmed) return
     setRemoving(true)
     try {
       await editApi.games.removeWriteups(gameId)
       await revalidate()
-      notifySuccess('Writeup 已全部删除')
+      notifySuccess(t('Writeup 已全部删除'))
     } catch (err) {
-      notifyError(err, '删除失败')
+      notifyError(err, t('删除失败'))
     } finally {
       setRemoving(false)
     }
@@ -50,11 +51,11 @@ export default function Writeups() {
       <Group justify="space-between">
         <Stack gap={0}>
           <Text size="sm" data-testid="writeup-count">
-            已提交 {count} 份 Writeup
+            {t('已提交')} {count} {t('份 Writeup')}
           </Text>
           {game && (
             <Text size="xs" c="dimmed">
-              截止时间 {formatTime(game.wpddl, 'YYYY-MM-DD HH:mm:ss')}
+              {t('截止时间')} {formatTime(game.wpddl, 'YYYY-MM-DD HH:mm:ss')}
             </Text>
           )}
         </Stack>
@@ -67,10 +68,10 @@ export default function Writeups() {
             disabled={count === 0}
             data-testid="writeups-download-all"
           >
-            打包下载全部
+            {t('打包下载全部')}
           </Button>
           <Button variant="light" color="alert" leftSection={<IconTrash size={16} />} loading={removing} disabled={count === 0} onClick={() => void removeAll()} data-testid="writeups-delete-all">
-            删除全部
+            {t('删除全部')}
           </Button>
         </Group>
       </Group>
@@ -79,16 +80,16 @@ export default function Writeups() {
         <Skeleton height={120} />
       ) : data && data.length === 0 ? (
         <Text c="dimmed" ta="center" py="lg" data-testid="writeups-empty">
-          暂无队伍提交 Writeup
+          {t('暂无队伍提交 Writeup')}
         </Text>
       ) : data ? (
         <Card withBorder padding={0} radius="md">
           <Table highlightOnHover verticalSpacing="sm" data-testid="writeup-list">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>队伍</Table.Th>
-                <Table.Th>文件</Table.Th>
-                <Table.Th>上传时间</Table.Th>
+                <Table.Th>{t('队伍')}</Table.Th>
+                <Table.Th>{t('文件')}</Table.Th>
+                <Table.Th>{t('上传时间')}</Table.Th>
                 <Table.Th w={110} />
               </Table.Tr>
             </Table.Thead>
@@ -117,7 +118,7 @@ export default function Writeups() {
                   </Table.Td>
                   <Table.Td>
                     <Button component="a" href={writeup.url} download={fileNameOf(writeup.url)} size="xs" variant="light" leftSection={<IconDownload size={14} />} data-testid="writeup-download">
-                      下载
+                      {t('下载')}
                     </Button>
                   </Table.Td>
                 </Table.Tr>

@@ -18,6 +18,7 @@ import { LiveFeedControls } from '../../../components/LiveFeedControls/LiveFeedC
 import { MonitorFrame } from '../../../components/MonitorFrame/MonitorFrame'
 import { AnswerResultBadge } from '../../../components/MonitorBadges/MonitorBadges'
 import { formatTime } from '../../../components/GameTime/GameTime'
+import { t } from '../../../i18n'
 
 function TeamCell({ participation, testId }: { participation: ParticipationModel; testId: string }) {
   return (
@@ -42,13 +43,13 @@ function TeamCell({ participation, testId }: { participation: ParticipationModel
 const cheatKey = (c: CheatInfoModel): string => `${timeMs(c.submission.time)}|${c.submitTeam.id}|${c.ownedTeam.id}|${c.submission.challenge}|${c.submission.answer}`
 
 const COLUMNS: LiveColumn<CheatInfoModel>[] = [
-  { key: 'time', header: '时间', width: 150, render: (c) => formatTime(c.submission.time, 'MM-DD HH:mm:ss') },
-  { key: 'challenge', header: '题目', render: (c) => c.submission.challenge },
-  { key: 'submit', header: '提交队伍', render: (c) => <TeamCell participation={c.submitTeam} testId="cheat-submit-team" /> },
-  { key: 'owned', header: 'flag 所属队伍', render: (c) => <TeamCell participation={c.ownedTeam} testId="cheat-owned-team" /> },
-  { key: 'user', header: '提交用户', render: (c) => c.submission.user || <Text c="dimmed" span size="sm">—</Text> },
-  { key: 'answer', header: '答案', wrap: true, mono: true, render: (c) => c.submission.answer },
-  { key: 'status', header: '状态', width: 110, render: (c) => <AnswerResultBadge status={c.submission.status} /> },
+  { key: 'time', header: t('时间'), width: 150, render: (c) => formatTime(c.submission.time, 'MM-DD HH:mm:ss') },
+  { key: 'challenge', header: t('题目'), render: (c) => c.submission.challenge },
+  { key: 'submit', header: t('提交队伍'), render: (c) => <TeamCell participation={c.submitTeam} testId="cheat-submit-team" /> },
+  { key: 'owned', header: t('flag 所属队伍'), render: (c) => <TeamCell participation={c.ownedTeam} testId="cheat-owned-team" /> },
+  { key: 'user', header: t('提交用户'), render: (c) => c.submission.user || <Text c="dimmed" span size="sm">—</Text> },
+  { key: 'answer', header: t('答案'), wrap: true, mono: true, render: (c) => c.submission.answer },
+  { key: 'status', header: t('状态'), width: 110, render: (c) => <AnswerResultBadge status={c.submission.status} /> },
 ]
 
 export default function CheatInfo() {
@@ -93,18 +94,18 @@ export default function CheatInfo() {
             data={team && !teams.includes(team) ? [team, ...teams] : teams}
             value={team}
             onChange={setTeam}
-            placeholder="全部队伍"
+            placeholder={t('全部队伍')}
             searchable
             clearable
-            nothingFoundMessage="无匹配队伍"
-            aria-label="队伍"
+            nothingFoundMessage={t('无匹配队伍')}
+            aria-label={t('队伍')}
             data-testid="cheat-team-filter"
           />
           <LiveFeedControls feed={feed} namespace="monitor" shown={rows.length} testId="cheat-live" />
         </Group>
       }
     >
-      <LiveTable feed={feed} rows={rows} columns={COLUMNS} emptyText="暂无作弊信息" showEnd={false} testId="cheat-table" />
+      <LiveTable feed={feed} rows={rows} columns={COLUMNS} emptyText={t('暂无作弊信息')} showEnd={false} testId="cheat-table" />
     </MonitorFrame>
   )
 }

@@ -19,17 +19,18 @@ import { EVENT_META, EventTypeBadge } from '../../../components/MonitorBadges/Mo
 import { formatTime } from '../../../components/GameTime/GameTime'
 import { distinct, useMonitorFeed } from './useMonitorFeed'
 import { ValueFilter } from './ValueFilter'
+import { t } from '../../../i18n'
 
 const CONTAINER_EVENTS: readonly EventType[] = ['ContainerStart', 'ContainerDestroy']
 
 const eventKey = (e: GameEvent): string => `${timeMs(e.time)}|${e.type}|${e.team}|${e.user}|${e.content}`
 
 const COLUMNS: LiveColumn<GameEvent>[] = [
-  { key: 'time', header: '时间', width: 150, render: (e) => formatTime(e.time, 'MM-DD HH:mm:ss') },
-  { key: 'type', header: '类型', width: 120, render: (e) => <EventTypeBadge type={e.type} content={e.content} /> },
-  { key: 'team', header: '队伍', render: (e) => e.team || <Text c="dimmed" span size="sm">—</Text> },
-  { key: 'user', header: '用户', render: (e) => e.user || <Text c="dimmed" span size="sm">—</Text> },
-  { key: 'content', header: '内容', wrap: true, render: (e) => <span data-testid="event-content">{e.content}</span> },
+  { key: 'time', header: t('时间'), width: 150, render: (e) => formatTime(e.time, 'MM-DD HH:mm:ss') },
+  { key: 'type', header: t('类型'), width: 120, render: (e) => <EventTypeBadge type={e.type} content={e.content} /> },
+  { key: 'team', header: t('队伍'), render: (e) => e.team || <Text c="dimmed" span size="sm">—</Text> },
+  { key: 'user', header: t('用户'), render: (e) => e.user || <Text c="dimmed" span size="sm">—</Text> },
+  { key: 'content', header: t('内容'), wrap: true, render: (e) => <span data-testid="event-content">{e.content}</span> },
 ]
 
 export default function Events() {
@@ -73,15 +74,15 @@ export default function Events() {
               data={typeOptions}
               value={types}
               onChange={(value) => setTypes(value as EventType[])}
-              placeholder={types.length === 0 ? '全部类型' : undefined}
+              placeholder={types.length === 0 ? t('全部类型') : undefined}
               clearable
-              aria-label="事件类型"
+              aria-label={t('事件类型')}
               data-testid="event-type-filter"
             />
-            <ValueFilter values={teams} value={team} onChange={setTeam} noun="队伍" testId="event-team-filter" />
+            <ValueFilter values={teams} value={team} onChange={setTeam} noun={t('队伍')} testId="event-team-filter" />
             <Switch
               size="sm"
-              label="隐藏容器事件"
+              label={t('隐藏容器事件')}
               checked={hideContainer}
               onChange={(event) => {
                 const checked = event.currentTarget.checked
@@ -95,7 +96,7 @@ export default function Events() {
         </Group>
       }
     >
-      <LiveTable feed={feed} rows={rows} columns={COLUMNS} rowProps={(e) => ({ 'data-type': e.type })} emptyText="暂无比赛事件" testId="events-table" />
+      <LiveTable feed={feed} rows={rows} columns={COLUMNS} rowProps={(e) => ({ 'data-type': e.type })} emptyText={t('暂无比赛事件')} testId="events-table" />
     </MonitorFrame>
   )
 }

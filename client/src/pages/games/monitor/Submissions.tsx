@@ -19,18 +19,19 @@ import { AnswerResultBadge } from '../../../components/MonitorBadges/MonitorBadg
 import { formatTime } from '../../../components/GameTime/GameTime'
 import { distinct, useMonitorFeed } from './useMonitorFeed'
 import { ValueFilter } from './ValueFilter'
+import { t } from '../../../i18n'
 
 const submissionKey = (s: Submission): string => `${timeMs(s.time)}|${s.team}|${s.user}|${s.challenge}|${s.answer}`
 
-const STATUS_OPTIONS = [{ value: 'All', label: '全部状态' }, ...AnswerResult.map((value) => ({ value, label: answerResultText[value] }))]
+const STATUS_OPTIONS = [{ value: 'All', label: t('全部状态') }, ...AnswerResult.map((value) => ({ value, label: t(answerResultText[value]) }))]
 
 const COLUMNS: LiveColumn<Submission>[] = [
-  { key: 'time', header: '时间', width: 150, render: (s) => <span data-testid="submission-time">{formatTime(s.time, 'MM-DD HH:mm:ss')}</span> },
-  { key: 'status', header: '状态', width: 110, render: (s) => <AnswerResultBadge status={s.status} /> },
-  { key: 'team', header: '队伍', render: (s) => <span data-testid="submission-team">{s.team}</span> },
-  { key: 'user', header: '用户', render: (s) => s.user || <Text c="dimmed" span size="sm">—</Text> },
-  { key: 'challenge', header: '题目', render: (s) => <span data-testid="submission-challenge">{s.challenge}</span> },
-  { key: 'answer', header: '答案', wrap: true, mono: true, render: (s) => <span data-testid="submission-answer">{s.answer}</span> },
+  { key: 'time', header: t('时间'), width: 150, render: (s) => <span data-testid="submission-time">{formatTime(s.time, 'MM-DD HH:mm:ss')}</span> },
+  { key: 'status', header: t('状态'), width: 110, render: (s) => <AnswerResultBadge status={s.status} /> },
+  { key: 'team', header: t('队伍'), render: (s) => <span data-testid="submission-team">{s.team}</span> },
+  { key: 'user', header: t('用户'), render: (s) => s.user || <Text c="dimmed" span size="sm">—</Text> },
+  { key: 'challenge', header: t('题目'), render: (s) => <span data-testid="submission-challenge">{s.challenge}</span> },
+  { key: 'answer', header: t('答案'), wrap: true, mono: true, render: (s) => <span data-testid="submission-answer">{s.answer}</span> },
 ]
 
 export default function Submissions() {
@@ -71,17 +72,17 @@ export default function Submissions() {
               value={status ?? 'All'}
               onChange={(value) => setStatus(value && value !== 'All' ? (value as AnswerResult) : null)}
               allowDeselect={false}
-              aria-label="提交状态"
+              aria-label={t('提交状态')}
               data-testid="submission-status-filter"
             />
-            <ValueFilter values={teams} value={team} onChange={setTeam} noun="队伍" testId="submission-team-filter" />
-            <ValueFilter values={challenges} value={challenge} onChange={setChallenge} noun="题目" testId="submission-challenge-filter" />
+            <ValueFilter values={teams} value={team} onChange={setTeam} noun={t('队伍')} testId="submission-team-filter" />
+            <ValueFilter values={challenges} value={challenge} onChange={setChallenge} noun={t('题目')} testId="submission-challenge-filter" />
           </Group>
           <LiveFeedControls feed={feed} namespace="monitor" shown={rows.length} testId="submissions-live" />
         </Group>
       }
     >
-      <LiveTable feed={feed} rows={rows} columns={COLUMNS} rowProps={(s) => ({ 'data-status': s.status })} emptyText="暂无提交记录" testId="submissions-table" />
+      <LiveTable feed={feed} rows={rows} columns={COLUMNS} rowProps={(s) => ({ 'data-status': s.status })} emptyText={t('暂无提交记录')} testId="submissions-table" />
     </MonitorFrame>
   )
 }

@@ -20,6 +20,7 @@ import { ChallengeTagBadge } from '../../../components/ChallengeTag/ChallengeTag
 import { formatTime } from '../../../components/GameTime/GameTime'
 import { notifyError } from '../../../utils/notify'
 import { formatBytes } from '../../../utils/formatBytes'
+import { t } from '../../../i18n'
 
 const positive = (value: string | null): number | null => (value && /^\d+$/.test(value) && Number(value) > 0 ? Number(value) : null)
 
@@ -101,7 +102,7 @@ export default function Traffic() {
     try {
       await downloadFile(path, fallback)
     } catch (error) {
-      notifyError(error, '下载失败')
+      notifyError(error, t('下载失败'))
     } finally {
       setDownloading(null)
     }
@@ -116,17 +117,17 @@ export default function Traffic() {
     <MonitorFrame gameId={gameId} section="traffic" testId="monitor-traffic-page">
       <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md" style={{ alignItems: 'start' }}>
         <Column
-          title="题目"
+          title={t('题目')}
           testId="traffic-challenges"
           extra={
-            <Tooltip label="刷新" withArrow>
-              <ActionIcon variant="subtle" onClick={() => void Promise.all([refetchIfShown(challengesKey), refetchIfShown(teamsKey), refetchIfShown(filesKey)])} aria-label="刷新" data-testid="traffic-refresh">
+            <Tooltip label={t('刷新')} withArrow>
+              <ActionIcon variant="subtle" onClick={() => void Promise.all([refetchIfShown(challengesKey), refetchIfShown(teamsKey), refetchIfShown(filesKey)])} aria-label={t('刷新')} data-testid="traffic-refresh">
                 <IconRefresh size={16} />
               </ActionIcon>
             </Tooltip>
           }
         >
-          <QueryState isLoading={challenges.isLoading} error={challenges.error} empty={(challenges.data?.length ?? 0) === 0} emptyText="没有开启流量捕获的题目" />
+          <QueryState isLoading={challenges.isLoading} error={challenges.error} empty={(challenges.data?.length ?? 0) === 0} emptyText={t('没有开启流量捕获的题目')} />
           <ScrollArea.Autosize mah={560}>
             {challenges.data?.map((c) => (
               <NavLink
@@ -138,7 +139,7 @@ export default function Traffic() {
                     {c.title}
                   </Text>
                 }
-                description={c.isEnabled ? undefined : '未启用'}
+                description={c.isEnabled ? undefined : t('未启用')}
                 leftSection={<ChallengeTagBadge tag={c.tag} size="xs" />}
                 rightSection={
                   <Badge size="sm" variant="light" color={c.count > 0 ? 'brand' : 'gray'}>
@@ -152,14 +153,14 @@ export default function Traffic() {
           </ScrollArea.Autosize>
         </Column>
 
-        <Column title="队伍" testId="traffic-teams">
+        <Column title={t('队伍')} testId="traffic-teams">
           {challengeId === null ? (
             <Text size="sm" c="dimmed" ta="center" py="md">
-              选择一道题目
+              {t('选择一道题目')}
             </Text>
           ) : (
             <>
-              <QueryState isLoading={teams.isLoading} error={teams.error} empty={(teams.data?.length ?? 0) === 0} emptyText="没有捕获到流量" />
+              <QueryState isLoading={teams.isLoading} error={teams.error} empty={(teams.data?.length ?? 0) === 0} emptyText={t('没有捕获到流量')} />
               <ScrollArea.Autosize mah={560}>
                 {teams.data?.map((t) => (
                   <NavLink
@@ -192,7 +193,7 @@ export default function Traffic() {
         </Column>
 
         <Column
-          title={team?.name ? `${team.name} 的流量` : '流量文件'}
+          title={team?.name ? t('{{name}} 的流量', { name: team.name }) : t('流量文件')}
           testId="traffic-files"
           extra={
             challengeId !== null &&
@@ -206,22 +207,22 @@ export default function Traffic() {
                 onClick={() => void download('all', monitorPaths.captureArchive(challengeId, partId), `Capture-${challengeId}-${partId}.zip`)}
                 data-testid="traffic-download-all"
               >
-                全部下载
+                {t('全部下载')}
               </Button>
             )
           }
         >
           {challengeId === null || partId === null ? (
             <Text size="sm" c="dimmed" ta="center" py="md">
-              选择一支队伍
+              {t('选择一支队伍')}
             </Text>
           ) : (
             <>
-              <QueryState isLoading={files.isLoading} error={files.error} empty={sortedFiles.length === 0} emptyText="没有流量文件" />
+              <QueryState isLoading={files.isLoading} error={files.error} empty={sortedFiles.length === 0} emptyText={t('没有流量文件')} />
               {sortedFiles.length > 0 && (
                 <>
                   <Text size="xs" c="dimmed">
-                    {sortedFiles.length} 个文件，共 {formatBytes(totalSize, 'short')}
+                    {t('{{count}} 个文件，共 {{size}}', { count: sortedFiles.length, size: formatBytes(totalSize, 'short') })}
                   </Text>
                   <ScrollArea.Autosize mah={560}>
                     <Table verticalSpacing={4} highlightOnHover data-testid="traffic-file-table">
@@ -237,12 +238,12 @@ export default function Traffic() {
                               </Text>
                             </Table.Td>
                             <Table.Td w={40}>
-                              <Tooltip label="下载" withArrow>
+                              <Tooltip label={t('下载')} withArrow>
                                 <ActionIcon
                                   variant="subtle"
                                   loading={downloading === f.fileName}
                                   onClick={() => void download(f.fileName, monitorPaths.captureFile(challengeId, partId, f.fileName), f.fileName)}
-                                  aria-label={`下载 ${f.fileName}`}
+                                  aria-label={t('下载 {{fileName}}', { fileName: f.fileName })}
                                   data-testid="traffic-download-file"
                                 >
                                   <IconDownload size={16} />

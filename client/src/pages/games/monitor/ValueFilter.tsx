@@ -1,4 +1,5 @@
 import { Select } from '@mantine/core'
+import { t } from '../../../i18n'
 
 interface ValueFilterProps {
   values: string[]
@@ -18,10 +19,10 @@ export function ValueFilter({ values, value, onChange, noun, testId }: ValueFilt
       data={value && !values.includes(value) ? [value, ...values] : values}
       value={value}
       onChange={onChange}
-      placeholder={`全部${noun}`}
+      placeholder={t('全部{{noun}}', { noun })}
       searchable
       clearable
-      nothingFoundMessage={`无匹配${noun}`}
+      nothingFoundMessage={t('无匹配{{noun}}', { noun })}
       aria-label={noun}
       data-testid={testId}
     />
