@@ -1,5 +1,6 @@
 /** Settings → contract shapes (docs/compatibility.md#configuration-shapes). */
-import type { ConfigEditModel, GlobalConfig } from '@flagwave/shared/schemas/config'
+import type { ClientConfig, ConfigEditModel, GlobalConfig } from '@flagwave/shared/schemas/config'
+import { CONTAINER_LIFETIME_MS, CONTAINER_PROLONG_WINDOW_MS } from '@flagwave/shared/limits'
 
 /** The stored settings, as far as the wire shows them (domain/config/settings.ts keeps them). */
 interface ShownSettings {
@@ -12,6 +13,25 @@ interface ShownSettings {
 export function presentGlobalConfig(settings: ShownSettings): GlobalConfig {
   const { title, slogan, footerInfo, beianInfo } = settings.globalConfig
   return { title, slogan, footerInfo, beianInfo }
+}
+
+const MINUTE_MS = 60_000
+
+/**
+ * GET /api/config: GlobalConfig with the members newer GZ::CTF clients read
+ * (docs/compatibility.md#newer-gzctf-versions); a prolong adds a full lifetime, inside the renewal window.
+ */
+export function presentClientConfig(settings: ShownSettings, portMapping: 'default' | 'proxy'): ClientConfig {
+  return {
+    ...presentGlobalConfig(settings),
+    defaultLifetime: CONTAINER_LIFETIME_MS / MINUTE_MS,
+    extensionDuration: CONTAINER_LIFETIME_MS / MINUTE_MS,
+    renewalWindow: CONTAINER_PROLONG_WINDOW_MS / MINUTE_MS,
+    customTheme: null,
+    logoUrl: null,
+    portMapping: portMapping === 'proxy' ? 'PlatformProxy' : 'Default',
+    apiPublicKey: null,
+  }
 }
 
 /** GET /api/admin/config: all three sections, never null. */

@@ -5,7 +5,7 @@
  * null section and, inside a section, a null or omitted leaf mean "keep the stored value".
  */
 import { z } from 'zod'
-import { CaptchaProvider } from '../enums.js'
+import { CaptchaProvider, PortMapping } from '../enums.js'
 import { keep, optionalString, wireBool } from './fields.js'
 import { TwoFactorPolicy } from './twoFactor.js'
 
@@ -32,6 +32,22 @@ export const GlobalConfig = z.object({
   beianInfo: z.string().nullable().default(null),
 })
 export type GlobalConfig = z.infer<typeof GlobalConfig>
+
+/**
+ * `GET /api/config`: GlobalConfig plus the members GZ::CTF 0.19–1.4 added
+ * (docs/compatibility.md#newer-gzctf-versions): container lifetimes in minutes, the port mapping, and the
+ * theme, logo and encryption key with neutral values until their features exist.
+ */
+export const ClientConfig = GlobalConfig.extend({
+  defaultLifetime: z.number().int(),
+  extensionDuration: z.number().int(),
+  renewalWindow: z.number().int(),
+  customTheme: z.string().nullable(),
+  logoUrl: z.string().nullable(),
+  portMapping: z.enum(PortMapping),
+  apiPublicKey: z.string().nullable(),
+})
+export type ClientConfig = z.infer<typeof ClientConfig>
 
 export const GamePolicy = z.object({
   autoDestroyOnLimitReached: z.boolean(),

@@ -12,7 +12,7 @@ import type { User } from '../../entities/User.js'
 import { Team } from '../../entities/Team.js'
 import { wrap, type EntityData, type EntityDTO } from '@mikro-orm/core'
 import { readCacheOf, tags } from '../../cache/invalidation.js'
-import { badRequest, notFound } from '../../lib/errors.js'
+import { badRequest, gameEnded, notFound } from '../../lib/errors.js'
 
 export interface GameContext {
   game: Game
@@ -41,7 +41,7 @@ export async function gameContext(em: EntityManager, gameId: number, user: User,
   const participation = registration.participation as Participation
   if (participation.status !== 'Accepted') throw badRequest('您的参赛申请尚未通过或被禁赛')
   if (!isStarted(game, now)) throw badRequest('比赛未开始')
-  if (options.refuseEnded && !game.practiceMode && isEnded(game, now)) throw badRequest('比赛已结束')
+  if (options.refuseEnded && !game.practiceMode && isEnded(game, now)) throw gameEnded()
   if (options.challengeId !== undefined) {
     const challenge = await readChallenge(em, gameId, options.challengeId)
     if (!challenge) throw notFound('题目未找到')
