@@ -107,7 +107,19 @@ describe('request validation messages', () => {
       wpddl: new Date(0),
       wpNote: '',
       bloodBonus: 52459530,
+      // The newer names (GZ::CTF 0.18) parse to null when absent: the stored value (or the old name's) stays.
+      writeupDeadline: null,
+      writeupNote: null,
+      writeupRequired: null,
     })
+    expect(GameInfoInput.parse({ title: 'g', writeupDeadline: 1696118400000, writeupNote: 'n', writeupRequired: true })).toMatchObject({
+      writeupDeadline: new Date('2023-10-01T00:00:00.000Z'),
+      writeupNote: 'n',
+      writeupRequired: true,
+    })
+    // Request times: ISO or integer Unix milliseconds (GZ::CTF 1.1+), nothing else.
+    expect(GameInfoInput.parse({ title: 'g', start: 1696118400000 }).start.toISOString()).toBe('2023-10-01T00:00:00.000Z')
+    for (const start of [1.5, 9e15, true, '1696118400000', {}]) expect(firstError(GameInfoInput, { title: 'g', start })).toBe('The JSON value could not be converted to System.DateTimeOffset.')
     const h = GameInfoInput.parse({
       title: 'g',
       organizations: ['A', 'B', 'A'],
@@ -121,7 +133,8 @@ describe('request validation messages', () => {
     expect(h.bloodBonus).toBe(52459530)
     expect(GameInfoInput.parse({ title: 'g', bloodBonus: 0 }).bloodBonus).toBe(0)
     expect(firstError(GameInfoInput, { title: 'g', teamMemberCountLimit: 'x' })).toBe('The JSON value could not be converted to System.Int32.')
-    expect(GameJoinModel.parse({})).toEqual({ teamId: 0, organization: null, inviteCode: null })
+    expect(GameJoinModel.parse({})).toEqual({ teamId: 0, organization: null, division: null, divisionId: null, inviteCode: null })
+    expect(GameJoinModel.parse({ teamId: 5, division: 'A', divisionId: '3' })).toMatchObject({ division: 'A', divisionId: 3 })
     expect(GameJoinModel.parse({ teamId: '5' }).teamId).toBe(5)
     expect(firstError(GameNoticeModel, { content: '' })).toBe('内容是必需的')
   })
@@ -133,7 +146,11 @@ describe('request validation messages', () => {
     expect(ChallengeCreateModel.parse({ title: 't', tag: 'web', type: 'DYNAMICCONTAINER' })).toMatchObject({ tag: 'Web', type: 'DynamicContainer' })
     expect(ChallengeCreateModel.parse({ title: 't', tag: 9, type: '2' })).toMatchObject({ tag: 'PPC', type: 'DynamicAttachment' })
     expect(firstError(ChallengeCreateModel, { title: 't', tag: 'Nope' })).toBe("The value 'Nope' is not valid.")
-    expect(firstError(ChallengeCreateModel, { title: 't', tag: 10 })).toBe("The value '10' is not valid.")
+    // GZ::CTF's newer categories (AI 10, Pentest 11, OSINT 12) by code and by name; 13 is no category.
+    expect(ChallengeCreateModel.parse({ title: 't', tag: 10 })).toMatchObject({ tag: 'AI' })
+    expect(ChallengeCreateModel.parse({ title: 't', tag: 'osint' })).toMatchObject({ tag: 'OSINT' })
+    expect(ChallengeCreateModel.parse({ title: 't', tag: 11 })).toMatchObject({ tag: 'Pentest' })
+    expect(firstError(ChallengeCreateModel, { title: 't', tag: 13 })).toBe("The value '13' is not valid.")
   })
 
   it('challenge update', () => {
@@ -220,8 +237,13 @@ describe('response schemas', () => {
       wpddl: now,
       wpNote: '',
       bloodBonus: 52459530,
+      writeupDeadline: now,
+      writeupNote: '',
+      writeupRequired: false,
     }
     expect(GameInfoModel.parse(game)).toEqual(game)
+    const { writeupRequired: _r, ...olderOnly } = game
+    expect(GameInfoModel.safeParse(olderOnly).success).toBe(false)
     const { wpNote: _w, ...missing } = game
     expect(GameInfoModel.safeParse(missing).success).toBe(false)
     expect(GameInfoModel.safeParse({ ...game, end: '2023-10-01T00:00:00.000Z' }).success).toBe(false)
@@ -246,11 +268,34 @@ describe('response schemas', () => {
           solvedCount: 1,
           lastSubmissionTime: now,
           challenges: [{ id: 3, score: 525, type: 'FirstBlood', userName: 'alice', time: now }],
+          solvedChallenges: [{ id: 3, score: 525, type: 'FirstBlood', userName: 'alice', time: now }],
+          divisionId: null,
+          divisionRank: null,
         },
       ],
-      challenges: { Web: [{ id: 3, title: 'c', tag: 'Web', score: 500, solved: 1, bloods: [{ id: 1, name: 't', avatar: null, submitTimeUTC: now }] }] },
+      challenges: {
+        Web: [
+          {
+            id: 3,
+            title: 'c',
+            tag: 'Web',
+            score: 500,
+            solved: 1,
+            bloods: [{ id: 1, name: 't', avatar: null, submitTimeUTC: now, submitTimeUtc: now }],
+            category: 'Web',
+            disableBloodBonus: false,
+            deadline: null,
+          },
+        ],
+      },
+      updateTimeUtc: now,
+      timelines: [{ divisionId: 0, teams: [{ id: 1, name: 't', items: [{ time: now, score: 525 }] }] }],
+      challengeCount: 1,
+      divisions: [],
     }
     expect(ScoreboardModel.parse(board)).toEqual(board)
+    const { solvedChallenges: _s, ...olderItem } = board.items[0]!
+    expect(ScoreboardModel.safeParse({ ...board, items: [olderItem] }).success).toBe(false)
     expect(ScoreboardModel.safeParse({ ...board, challenges: { Nope: [] } }).success).toBe(false)
   })
 
@@ -264,6 +309,8 @@ describe('response schemas', () => {
       bio: '',
       registerTimeUTC: '1970-01-01T00:00:00+00:00',
       lastVisitedUTC: now,
+      registerTimeUtc: '1970-01-01T00:00:00+00:00',
+      lastVisitedUtc: now,
       ip: '0.0.0.0',
       email: 'a@b.c',
       avatar: null,
