@@ -83,6 +83,14 @@ export const GamePermission = {
   All: 2147483647,
 } as const
 
+/**
+ * A challenge container's network (GZ::CTF 1.8). Flagwave puts every container on the platform's
+ * one container network (`CONTAINER_NETWORK`), which is `Open`; the others are refused on edit
+ * (docs/compatibility.md#newer-gzctf-versions).
+ */
+export const NetworkMode = ['Open', 'Isolated', 'Custom'] as const
+export type NetworkMode = (typeof NetworkMode)[number]
+
 /** How players reach containers, as `GET /api/config` names it (GZ::CTF 1.1). */
 export const PortMapping = ['Default', 'PlatformProxy'] as const
 export type PortMapping = (typeof PortMapping)[number]

@@ -8,10 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DetailedGameInfoModel, GameDetailModel, GameInfoModel, GameNotice, GameEvent } from '@flagwave/shared/schemas/games'
 import { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
 import { ChallengeDetailModel } from '@flagwave/shared/schemas/play'
+import { ChallengeEditDetailModel, ChallengeInfoModel } from '@flagwave/shared/schemas/challenges'
+import { ChallengeTrafficModel } from '@flagwave/shared/schemas/admin'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { buildWorld, type World } from '../support/fixtures.js'
 import { SHAPE_MEMBERS } from '../support/contract.js'
-import { createGame, createParticipation } from '../support/factories/games.js'
+import { createGame, createParticipation, storeCapture } from '../support/factories/games.js'
 import { createEvent } from '../support/factories/play.js'
 import { createUser } from '../support/factories/users.js'
 import { createTeam } from '../support/factories/teams.js'
@@ -260,5 +262,87 @@ describe('renamed routes and newer endpoints', () => {
     expect(res.body).toMatchObject({ tag: 'AI' })
     const osint = await world.clients.admin.post(`/api/edit/games/${world.spareGame.id}/challenges`, { title: 'Find me', tag: 12, type: 'StaticAttachment' })
     expect(osint.body).toMatchObject({ tag: 'OSINT' })
+  })
+})
+
+describe('challenge editing', () => {
+  it('the edit detail and list carry tag and category, containerExposePort and exposePort, and the neutral members', async () => {
+    const base = `/api/edit/games/${world.spareGame.id}/challenges`
+    const created = await world.clients.admin.post(base, { title: 'Newer names', category: 'Pentest', tag: 'Web', type: 'StaticContainer' })
+    expect(created.status).toBe(200)
+    expectBothForms('ChallengeEditDetailModel', created.body)
+    expect(ChallengeEditDetailModel.parse(created.body)).toMatchObject({
+      tag: 'Pentest',
+      category: 'Pentest',
+      containerExposePort: 80,
+      exposePort: 80,
+      disableBloodBonus: false,
+      submissionLimit: 0,
+      deadlineUtc: null,
+      networkMode: 'Open',
+    })
+    const url = `${base}/${created.body.id}`
+    // The newer names win over the old ones; the neutral values a newer client sends back are accepted.
+    const newer = { category: 'OSINT', tag: 'Misc', exposePort: 8080, containerExposePort: 9090, disableBloodBonus: false, submissionLimit: 0, deadlineUtc: null, networkMode: 'Open' }
+    expect((await world.clients.admin.put(url, newer)).body).toMatchObject({ tag: 'OSINT', category: 'OSINT', containerExposePort: 8080, exposePort: 8080 })
+    // v0.17.6 names alone still work.
+    expect((await world.clients.admin.put(url, { tag: 'AI', containerExposePort: 31337 })).body).toMatchObject({ tag: 'AI', category: 'AI', exposePort: 31337 })
+    const list = ChallengeInfoModel.array().parse((await world.clients.admin.get(base)).body)
+    for (const item of list) expect(item.category).toBe(item.tag)
+    expectBothForms('ChallengeInfoModel', list.find((c) => c.id === created.body.id))
+  })
+
+  it('refuses values of features Flagwave does not have instead of dropping them', async () => {
+    const url = `/api/edit/games/${world.game.id}/challenges/${world.challenges.spare.id}`
+    const refused = (title: string) => ({ status: 400, body: { title, status: 400 } })
+    expect(await world.clients.admin.put(url, { submissionLimit: 3 })).toMatchObject(refused('不支持提交次数限制'))
+    expect(await world.clients.admin.put(url, { deadlineUtc: Date.now() + 3600_000 })).toMatchObject(refused('不支持题目截止时间'))
+    expect(await world.clients.admin.put(url, { disableBloodBonus: true })).toMatchObject(refused('不支持关闭单题的血量奖励'))
+    expect(await world.clients.admin.put(url, { networkMode: 'Isolated' })).toMatchObject(refused('不支持该网络模式'))
+    expect(await world.clients.admin.put(url, { networkMode: 2 })).toMatchObject(refused('不支持该网络模式'))
+    expect(await world.clients.admin.put(url, { networkMode: 'Mesh' })).toMatchObject(refused("The value 'Mesh' is not valid."))
+    expect(await world.clients.admin.put(url, { submissionLimit: 'x' })).toMatchObject({ status: 400 })
+    expect((await world.clients.admin.put(url, { networkMode: 0, submissionLimit: null })).status).toBe(200)
+  })
+})
+
+describe('admin lists and captures', () => {
+  it('capture lists and the instance list carry tag and category', async () => {
+    const traffic = await world.clients.monitor.get(`/api/game/games/${world.game.id}/captures`)
+    expect(traffic.status).toBe(200)
+    for (const item of ChallengeTrafficModel.array().parse(traffic.body)) {
+      expectBothForms('ChallengeTrafficModel', item)
+      expect(item.category).toBe(item.tag)
+    }
+    const instances = await world.clients.admin.get('/api/admin/instances')
+    expect(instances.status).toBe(200)
+    for (const instance of (instances.body as { data: { challenge: object | null }[] }).data) {
+      if (instance.challenge) expectBothForms('ChallengeModel', instance.challenge)
+    }
+  })
+
+  it('DELETE /api/game/captures/{cid}/{pid}/{filename} and …/all remove captures', async () => {
+    const cid = world.challenges.container.id
+    const pid = world.participations.c.id
+    await storeCapture(server, cid, pid, '20240101-00.00.01-one.pcap', Buffer.from('one'))
+    await storeCapture(server, cid, pid, '20240101-00.00.02-two.pcap', Buffer.from('two'))
+    await storeCapture(server, cid, pid, '20240101-00.00.03-three.pcap', Buffer.from('three'))
+    const files = async () => ((await world.clients.monitor.get(`/api/game/captures/${cid}/${pid}`)).body as { fileName: string }[]).map((f) => f.fileName)
+    expect(await files()).toHaveLength(3)
+
+    expect((await world.clients.monitor.delete(`/api/game/captures/${cid}/${pid}/20240101-00.00.01-one.pcap`)).status).toBe(200)
+    expect(await files()).toEqual(['20240101-00.00.02-two.pcap', '20240101-00.00.03-three.pcap'])
+    // The same file again, a name outside the team's captures, another team's file: 404 (body status 400), nothing removed.
+    const missing = { status: 404, body: { title: '未找到相关捕获信息', status: 400 } }
+    expect(await world.clients.monitor.delete(`/api/game/captures/${cid}/${pid}/20240101-00.00.01-one.pcap`)).toMatchObject(missing)
+    expect(await world.clients.monitor.delete(`/api/game/captures/${cid}/${pid}/..%2F..%2F${world.participations.a.id}%2F${world.capture.fileName}`)).toMatchObject({ status: 404 })
+    expect(await world.clients.monitor.delete(`/api/game/captures/${cid}/${pid}/${world.capture.fileName}`)).toMatchObject(missing)
+    expect((await world.clients.monitor.get(`/api/game/captures/${cid}/${world.participations.a.id}/${world.capture.fileName}`)).status).toBe(200)
+    expect((await world.clients.captain.delete(`/api/game/captures/${cid}/${pid}/all`)).status).toBe(403)
+
+    expect((await world.clients.monitor.delete(`/api/game/captures/${cid}/${pid}/all`)).status).toBe(200)
+    expect((await world.clients.monitor.get(`/api/game/captures/${cid}/${pid}`)).status).toBe(404)
+    expect(((await world.clients.monitor.get(`/api/game/captures/${cid}`)).body as { id: number }[]).map((t) => t.id)).not.toContain(pid)
+    expect(await world.clients.monitor.delete(`/api/game/captures/${cid}/${pid}/all`)).toMatchObject({ status: 404, body: { title: '未找到相关捕获信息', status: 404 } })
   })
 })

@@ -184,6 +184,8 @@ export const NEWER_ENDPOINTS: (ContractEndpoint & { since: string })[] = [
   { n: 206, since: '0.22', method: 'GET', path: '/api/edit/games/{id}/hashsalt', caller: 'Admin', extra: [], rateLimit: null, success: 'string' },
   { n: 207, since: '1.0', method: 'POST', path: '/api/edit/games/{id}/scoreboard/flush', caller: 'Admin', extra: [], rateLimit: null, success: 'empty' },
   { n: 208, since: '1.7', method: 'GET', path: '/api/edit/games/{id}/divisions', caller: 'Admin', extra: [], rateLimit: null, success: 'Division[]' },
+  { n: 209, since: '1.0', method: 'DELETE', path: '/api/game/captures/{challengeId}/{partId}/all', caller: 'Monitor', extra: [], rateLimit: null, success: 'empty' },
+  { n: 210, since: '1.0', method: 'DELETE', path: '/api/game/captures/{challengeId}/{partId}/{filename}', caller: 'Monitor', extra: [], rateLimit: null, success: 'empty' },
 ]
 
 /** Every endpoint Flagwave serves: v0.17.6's index, the newer GZ::CTF rows and Flagwave's own additions. */
@@ -213,4 +215,11 @@ export const SHAPE_MEMBERS: Record<string, { v0176: string[]; newer: string[] }>
   ParticipationInfoModel: { v0176: ['id', 'team', 'registeredMembers', 'organization', 'status'], newer: ['division', 'divisionId'] },
   UserInfoModel: { v0176: ['registerTimeUTC', 'lastVisitedUTC'], newer: ['registerTimeUtc', 'lastVisitedUtc'] },
   WriteupInfoModel: { v0176: ['id', 'team', 'url', 'uploadTimeUTC'], newer: ['uploadTimeUtc'] },
+  ChallengeEditDetailModel: {
+    v0176: ['id', 'title', 'content', 'tag', 'type', 'hints', 'flagTemplate', 'isEnabled', 'acceptedCount', 'fileName', 'attachment', 'testContainer', 'flags', 'containerImage', 'memoryLimit', 'cpuCount', 'storageLimit', 'containerExposePort', 'enableTrafficCapture', 'originalScore', 'minScoreRate', 'difficulty'],
+    newer: ['category', 'exposePort', 'disableBloodBonus', 'submissionLimit', 'deadlineUtc', 'networkMode'],
+  },
+  ChallengeInfoModel: { v0176: ['id', 'title', 'tag', 'type', 'isEnabled', 'score', 'minScore', 'originalScore'], newer: ['category'] },
+  ChallengeTrafficModel: { v0176: ['id', 'title', 'tag', 'type', 'isEnabled', 'count'], newer: ['category'] },
+  ChallengeModel: { v0176: ['id', 'title', 'tag'], newer: ['category'] },
 }

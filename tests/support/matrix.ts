@@ -217,6 +217,9 @@ export const MATRIX: Record<string, MatrixRow> = {
   'GET /api/edit/games/:id/hashsalt': { path: (w) => `/api/edit/games/${g(w)}/hashsalt` },
   'POST /api/edit/games/:id/scoreboard/flush': { path: (w) => `/api/edit/games/${g(w)}/scoreboard/flush` },
   'GET /api/edit/games/:id/divisions': { path: (w) => `/api/edit/games/${g(w)}/divisions` },
+  // Harmless for a permitted caller: a team with no captures, a file that does not exist (404).
+  'DELETE /api/game/captures/:challengeId/:partId/all': { path: (w) => `/api/game/captures/${w.capture.challengeId}/999999/all` },
+  'DELETE /api/game/captures/:challengeId/:partId/:filename': { path: (w) => `/api/game/captures/${w.capture.challengeId}/${w.capture.participationId}/missing.pcap` },
 }
 
 /** What the contract prescribes for one caller on one endpoint. */

@@ -47,11 +47,12 @@ export const ScoreboardItem = z.object({
   organizationRank: intOut().nullable(),
   solvedCount: intOut(),
   lastSubmissionTime: wireDateOut(),
-  challenges: z.array(ChallengeItem),
-  /** Newer members: `solvedChallenges` = `challenges` (GZ::CTF 0.23); division ones (1.7), null until divisions exist. */
-  solvedChallenges: z.array(ChallengeItem),
+  /** GZ::CTF 1.7's division members, null until divisions exist (in wire order: before the cells, which the board serialises apart). */
   divisionId: intOut().nullable(),
   divisionRank: intOut().nullable(),
+  challenges: z.array(ChallengeItem),
+  /** `solvedChallenges` = `challenges` (GZ::CTF 0.23). */
+  solvedChallenges: z.array(ChallengeItem),
 })
 export type ScoreboardItem = z.infer<typeof ScoreboardItem>
 
