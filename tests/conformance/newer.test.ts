@@ -201,6 +201,10 @@ describe('monitors and admins', () => {
     const after = await world.clients.admin.get(`/api/game/${world.game.id}/participations`)
     expect((after.body as { id: number; status: string }[]).find((p) => p.id === part.id)?.status).toBe('Rejected')
     expect((await world.clients.admin.put(`/api/admin/participation/${part.id}/Pending`)).status).toBe(200)
+    // An unknown participation is 404 even when the body changes nothing.
+    for (const body of [{}, { status: null }, { divisionId: 3 }]) {
+      expect(await world.clients.admin.put('/api/admin/participation/999999', body)).toMatchObject({ status: 404, body: { title: '参与状态未找到', status: 404 } })
+    }
   })
 })
 

@@ -17,6 +17,8 @@ export const MEMBER_LIMIT_REACHED = '队伍参与人数超过比赛限制'
 export const CANNOT_LEAVE_UNJOINED = '无法退出未报名的比赛'
 const CANNOT_LEAVE_ACCEPTED = '审核通过后无法退出比赛'
 export const PARTICIPATION_NOT_FOUND = '参与状态未找到'
+/** GZ::CTF 1.7's refusal of a division that does not exist (games have none yet, docs/compatibility.md#newer-gzctf-versions). */
+export const DIVISION_NOT_FOUND = '分组不存在'
 
 /** The game-level join checks, in order: ended (unless practice), invite code, organization. */
 export function assertJoinable(game: Game, input: GameJoinModel, now = new Date()): void {
