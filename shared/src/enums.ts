@@ -11,8 +11,11 @@ export type Role = (typeof Role)[number]
 export const RegisterStatus = ['LoggedIn', 'AdminConfirmationRequired', 'EmailConfirmationRequired'] as const
 export type RegisterStatus = (typeof RegisterStatus)[number]
 
-/** TaskStatus codes start at -1 (Pending); `taskStatusCode` handles the offset. */
-export const TaskStatus = ['Pending', 'Success', 'Failed', 'Duplicate', 'Denied', 'NotFound', 'Exit'] as const
+/**
+ * TaskStatus codes start at -1 (Pending); `taskStatusCode` handles the offset. `Unhealthy` and
+ * `Degraded` are GZ::CTF 1.7's (docs/compatibility.md#newer-gzctf-versions): accepted, never written yet.
+ */
+export const TaskStatus = ['Pending', 'Success', 'Failed', 'Duplicate', 'Denied', 'NotFound', 'Exit', 'Unhealthy', 'Degraded'] as const
 export type TaskStatus = (typeof TaskStatus)[number]
 
 export const FileType = ['None', 'Local', 'Remote'] as const
@@ -47,6 +50,10 @@ export const ChallengeTag = [
   'Hardware',
   'Mobile',
   'PPC',
+  // Newer GZ::CTF categories (AI from 0.19, Pentest and OSINT from 0.23), codes 10–12.
+  'AI',
+  'Pentest',
+  'OSINT',
 ] as const
 export type ChallengeTag = (typeof ChallengeTag)[number]
 
@@ -59,6 +66,34 @@ export const maskedStatus = (status: AnswerResult): AnswerResult => (status === 
 
 export const CaptchaProvider = ['None', 'GoogleRecaptcha', 'CloudflareTurnstile'] as const
 export type CaptchaProvider = (typeof CaptchaProvider)[number]
+
+/**
+ * GZ::CTF 1.7's per-division permission flags (docs/compatibility.md#newer-gzctf-versions). Divisions are
+ * not built yet; the values name what `defaultPermissions` of a division will carry.
+ */
+export const GamePermission = {
+  JoinGame: 1,
+  RankOverall: 2,
+  RequireReview: 4,
+  ViewChallenge: 256,
+  SubmitFlags: 512,
+  GetScore: 1024,
+  GetBlood: 2048,
+  AffectDynamicScore: 4096,
+  All: 2147483647,
+} as const
+
+/**
+ * A challenge container's network (GZ::CTF 1.8). Flagwave puts every container on the platform's
+ * one container network (`CONTAINER_NETWORK`), which is `Open`; the others are refused on edit
+ * (docs/compatibility.md#newer-gzctf-versions).
+ */
+export const NetworkMode = ['Open', 'Isolated', 'Custom'] as const
+export type NetworkMode = (typeof NetworkMode)[number]
+
+/** How players reach containers, as `GET /api/config` names it (GZ::CTF 1.1). */
+export const PortMapping = ['Default', 'PlatformProxy'] as const
+export type PortMapping = (typeof PortMapping)[number]
 
 export const LogLevel = ['Information', 'Warning', 'Error', 'Fatal'] as const
 export type LogLevel = (typeof LogLevel)[number]

@@ -64,7 +64,7 @@ export function applyScoreboardDelta(board: ScoreboardModel, delta: ScoreboardDe
     })
     if (cells === null) return row
     reordered = true
-    return { ...row, ...totals(cells, row.lastSubmissionTime), challenges: cells }
+    return { ...row, ...totals(cells, row.lastSubmissionTime), challenges: cells, solvedChallenges: cells }
   })
 
   if (reordered) rows.sort(compareRows)
@@ -79,7 +79,18 @@ export function applyScoreboardDelta(board: ScoreboardModel, delta: ScoreboardDe
     return row.rank === rank && row.organizationRank === organizationRank ? row : { ...row, rank, organizationRank }
   })
 
-  return { updateTimeUTC: delta.updateTimeUTC, bloodBonus: board.bloodBonus, timeLines: timelines(items, board.timeLines), items, challenges }
+  const timeLines = timelines(items, board.timeLines)
+  return {
+    updateTimeUTC: delta.updateTimeUTC,
+    bloodBonus: board.bloodBonus,
+    timeLines,
+    items,
+    challenges,
+    updateTimeUtc: delta.updateTimeUTC,
+    timelines: [{ divisionId: 0, teams: timeLines.all ?? [] }],
+    challengeCount: board.challengeCount,
+    divisions: board.divisions,
+  }
 }
 
 function totals(cells: ChallengeItem[], previousLast: string): Pick<ScoreboardItem, 'score' | 'solvedCount' | 'lastSubmissionTime'> {

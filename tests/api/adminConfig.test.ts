@@ -20,10 +20,24 @@ import { DEFAULT_SETTINGS, SettingsStore, settingsFromRows } from '../../server/
 let server: TestServer
 let admin: ApiClient
 
+/** GZ::CTF 1.x's members of the admin global config, with their neutral values (docs/compatibility.md#newer-gzctf-versions). */
+const NEWER_GLOBAL = { description: null, customTheme: null, logoHash: null, faviconHash: null, apiEncryption: false }
+/** GZ::CTF 0.18's `containerPolicy` beside `gamePolicy`: the same switch and Flagwave's fixed container times. */
+const containerPolicy = (autoDestroyOnLimitReached: boolean) => ({
+  autoDestroyOnLimitReached,
+  maxExerciseContainerCountPerUser: 1,
+  defaultLifetime: 120,
+  extensionDuration: 120,
+  renewalWindow: 10,
+})
+/** The newer members of GET /api/config. */
+const NEWER_CLIENT_CONFIG = { defaultLifetime: 120, extensionDuration: 120, renewalWindow: 10, customTheme: null, logoUrl: null, portMapping: 'Default', apiPublicKey: null }
+
 const DEFAULTS = {
   accountPolicy: { allowRegister: true, activeOnRegister: true, useCaptcha: false, emailConfirmationRequired: false, emailDomainList: '', twoFactorPolicy: 'Off' },
-  globalConfig: { title: 'GZ', slogan: '黑客为乐，不为牟利', footerInfo: null, beianInfo: null },
+  globalConfig: { title: 'GZ', slogan: '黑客为乐，不为牟利', footerInfo: null, beianInfo: null, ...NEWER_GLOBAL },
   gamePolicy: { autoDestroyOnLimitReached: false },
+  containerPolicy: containerPolicy(false),
 }
 
 type Row = { key: string; value: string | null }
@@ -92,8 +106,9 @@ describe('PUT /api/admin/config', () => {
     expect(res.text).toBe('')
     const expected = {
       accountPolicy: { allowRegister: false, activeOnRegister: false, useCaptcha: true, emailConfirmationRequired: true, emailDomainList: 'example.com,example.org', twoFactorPolicy: 'Off' },
-      globalConfig: { title: 'Wave', slogan: 'Catch the flag', footerInfo: 'Footer text', beianInfo: '京ICP备00000000号' },
+      globalConfig: { title: 'Wave', slogan: 'Catch the flag', footerInfo: 'Footer text', beianInfo: '京ICP备00000000号', ...NEWER_GLOBAL },
       gamePolicy: { autoDestroyOnLimitReached: true },
+      containerPolicy: containerPolicy(true),
     }
     const got = await admin.get('/api/admin/config')
     expect(ConfigEditModel.parse(got.body)).toEqual(expected)
@@ -117,18 +132,48 @@ describe('PUT /api/admin/config', () => {
     let res = await admin.put('/api/admin/config', { accountPolicy: null, globalConfig: { title: 'Second', slogan: null, footerInfo: null }, gamePolicy: null })
     expect(res.status).toBe(200)
     let body = (await admin.get('/api/admin/config')).body
-    expect(body.globalConfig).toEqual({ title: 'Second', slogan: 'S', footerInfo: 'Foot', beianInfo: 'Beian' })
+    expect(body.globalConfig).toEqual({ title: 'Second', slogan: 'S', footerInfo: 'Foot', beianInfo: 'Beian', ...NEWER_GLOBAL })
     expect(body.accountPolicy).toEqual(DEFAULTS.accountPolicy)
     expect(body.gamePolicy).toEqual(DEFAULTS.gamePolicy)
 
     res = await admin.put('/api/admin/config', { globalConfig: { footerInfo: '' } })
     expect(res.status).toBe(200)
     body = (await admin.get('/api/admin/config')).body
-    expect(body.globalConfig).toEqual({ title: 'Second', slogan: 'S', footerInfo: '', beianInfo: 'Beian' })
+    expect(body.globalConfig).toEqual({ title: 'Second', slogan: 'S', footerInfo: '', beianInfo: 'Beian', ...NEWER_GLOBAL })
 
     res = await admin.put('/api/admin/config', {})
     expect(res.status).toBe(200)
     expect((await admin.get('/api/admin/config')).body.globalConfig.title).toBe('Second')
+  })
+
+  it('takes GZ::CTF 0.18\'s containerPolicy for gamePolicy (it wins) and the neutral newer members; refuses values of features Flagwave lacks', async () => {
+    // A newer client sends back what it read.
+    const read = (await admin.get('/api/admin/config')).body
+    expect((await admin.put('/api/admin/config', { ...read, containerPolicy: containerPolicy(true) })).status).toBe(200)
+    let body = (await admin.get('/api/admin/config')).body
+    expect(body).toMatchObject({ gamePolicy: { autoDestroyOnLimitReached: true }, containerPolicy: containerPolicy(true), globalConfig: NEWER_GLOBAL })
+    expect((await admin.put('/api/admin/config', { gamePolicy: { autoDestroyOnLimitReached: true }, containerPolicy: { autoDestroyOnLimitReached: false } })).status).toBe(200)
+    body = (await admin.get('/api/admin/config')).body
+    expect(body).toMatchObject({ gamePolicy: { autoDestroyOnLimitReached: false }, containerPolicy: { autoDestroyOnLimitReached: false } })
+    // containerPolicy is stored as gamePolicy's switch; nothing under its own name.
+    expect((await configRows()).filter((r) => !/^(accountPolicy|globalConfig)\./.test(r.key))).toEqual([{ key: 'gamePolicy.autoDestroyOnLimitReached', value: 'false' }])
+
+    const before = await configRows()
+    const cases: [unknown, string][] = [
+      [{ containerPolicy: { defaultLifetime: 60 } }, '容器时长不可修改'],
+      [{ containerPolicy: { renewalWindow: 5 } }, '容器时长不可修改'],
+      [{ containerPolicy: { maxExerciseContainerCountPerUser: 3 } }, '不支持练习容器'],
+      [{ containerPolicy: { autoDestroyOnLimitReached: 'yes' } }, 'The JSON value could not be converted to System.Boolean.'],
+      [{ globalConfig: { title: 'Half', customTheme: '{"primary":"red"}' } }, '不支持自定义主题'],
+      [{ globalConfig: { description: 'About us' } }, '不支持平台描述'],
+      [{ globalConfig: { logoHash: 'a'.repeat(64) } }, '不支持自定义图标'],
+      [{ globalConfig: { apiEncryption: true } }, '不支持载荷加密'],
+    ]
+    for (const [json, title] of cases) {
+      const res = await admin.put('/api/admin/config', json)
+      expect({ json, status: res.status, body: res.body }).toEqual({ json, status: 400, body: { title, status: 400 } })
+    }
+    expect(await configRows()).toEqual(before)
   })
 
   it('matches member names case-insensitively and ignores unknown members', async () => {
@@ -245,7 +290,7 @@ describe('robustness of the settings store', () => {
     expect(fromDb.globalConfig).toEqual({ title: 'T', slogan: 'S', footerInfo: 'F', beianInfo: 'B' })
     expect(fromDb.accountPolicy.useCaptcha).toBe(true)
     expect(fromDb.gamePolicy.autoDestroyOnLimitReached).toBe(true)
-    expect((await server.client().get('/api/config')).body).toEqual(fromDb.globalConfig)
+    expect((await server.client().get('/api/config')).body).toEqual({ ...fromDb.globalConfig, ...NEWER_CLIENT_CONFIG })
   })
 
   it('many concurrent writers of the same leaf: the cache holds the committed winner', async () => {
@@ -270,7 +315,7 @@ describe('robustness of the settings store', () => {
     server.services.settings.invalidate()
     const pub = await server.client().get('/api/config')
     expect(pub.status).toBe(200)
-    expect(pub.body).toEqual({ title: 'GZ', slogan: 'Still fine', footerInfo: null, beianInfo: null })
+    expect(pub.body).toEqual({ title: 'GZ', slogan: 'Still fine', footerInfo: null, beianInfo: null, ...NEWER_CLIENT_CONFIG })
     const res = await admin.get('/api/admin/config')
     expect(res.status).toBe(200)
     expect(res.body.accountPolicy).toEqual({ ...DEFAULTS.accountPolicy, useCaptcha: true })

@@ -90,6 +90,12 @@ describe('POST /api/edit/games/{id}/challenges', () => {
       originalScore: 500,
       minScoreRate: 0.25,
       difficulty: 5,
+      category: 'Web',
+      exposePort: 80,
+      disableBloodBonus: false,
+      submissionLimit: 0,
+      deadlineUtc: null,
+      networkMode: 'Open',
     })
     expect(await challengeRow(res.body.id)).toMatchObject({ title: 'Warmup', isEnabled: false, originalScore: 500 })
   })
@@ -122,8 +128,18 @@ describe('GET /api/edit/games/{id}/challenges', () => {
     expect(res.status).toBe(200)
     const list = ChallengeInfoModel.array().parse(res.body)
     expect(list).toEqual([
-      { id: a.id, title: 'A', tag: 'Crypto', type: 'StaticAttachment', isEnabled: true, score: 500, minScore: 125, originalScore: 500 },
-      { id: b.id, title: 'B', tag: 'Misc', type: 'StaticAttachment', isEnabled: false, score: challengeScore(1000, 0.1, 3, 6), minScore: 100, originalScore: 1000 },
+      { id: a.id, title: 'A', tag: 'Crypto', type: 'StaticAttachment', isEnabled: true, score: 500, minScore: 125, originalScore: 500, category: 'Crypto' },
+      {
+        id: b.id,
+        title: 'B',
+        tag: 'Misc',
+        type: 'StaticAttachment',
+        isEnabled: false,
+        score: challengeScore(1000, 0.1, 3, 6),
+        minScore: 100,
+        originalScore: 1000,
+        category: 'Misc',
+      },
     ])
     expect(list[1]!.score).toBe(Math.floor(1000 * (0.1 + 0.9 * Math.exp(-5 / 3))))
     const none = await admin.get(base(987654))

@@ -139,6 +139,9 @@ describe('POST /api/edit/games', () => {
       wpddl: '2030-01-02T03:00:00+00:00',
       wpNote: '',
       bloodBonus: DEFAULT_BLOOD_BONUS,
+      writeupDeadline: '2030-01-02T03:00:00+00:00',
+      writeupNote: '',
+      writeupRequired: false,
     })
     expect(Buffer.from(body.publicKey, 'base64')).toHaveLength(32)
     expect(body.publicKey).toHaveLength(44)
@@ -329,6 +332,9 @@ describe('PUT /api/edit/games/{id}', () => {
       wpddl: '2031-05-03T10:00:00+00:00',
       wpNote: '',
       bloodBonus: DEFAULT_BLOOD_BONUS,
+      writeupDeadline: '2031-05-03T10:00:00+00:00',
+      writeupNote: '',
+      writeupRequired: false,
     })
     expect((await admin.put(`/api/edit/games/${game.id}`, { title: 'New', organizations: null })).body.organizations).toEqual(['Org1', 'Org2'])
     expect((await admin.put(`/api/edit/games/${game.id}`, { title: 'New', organizations: ['B', 'B', 'C'] })).body.organizations).toEqual(['B', 'C'])

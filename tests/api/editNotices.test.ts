@@ -37,7 +37,7 @@ describe('POST /api/edit/games/{id}/notices', () => {
     const res = await admin.post(url(game.id), { content: '**Welcome** to the game' })
     expect(res.status).toBe(200)
     const notice = GameNoticeModel.parse(res.body)
-    expect(notice).toEqual({ id: expect.any(Number), type: 'Normal', content: '**Welcome** to the game', time: expect.stringMatching(/\+00:00$/) })
+    expect(notice).toEqual({ id: expect.any(Number), type: 'Normal', content: '**Welcome** to the game', time: expect.stringMatching(/\+00:00$/), values: ['**Welcome** to the game'] })
     expect(Date.parse(notice.time)).toBeGreaterThanOrEqual(before - 1000)
     expect(Date.parse(notice.time)).toBeLessThanOrEqual(Date.now() + 1000)
     expect(await noticeRow(notice.id)).toMatchObject({ type: 'Normal', content: '**Welcome** to the game' })

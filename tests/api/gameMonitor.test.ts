@@ -72,7 +72,14 @@ describe('GET /api/game/{id}/events', () => {
     expect(all.status).toBe(200)
     const list = z.array(GameEvent).parse(all.body)
     expect(list.map((e) => e.time)).toEqual([e4, e3, e2, e1].map((e) => toWireDate(e.publishTime)))
-    expect(list[3]).toEqual({ type: 'FlagSubmit', content: e1.content, time: toWireDate(e1.publishTime), user: player.user.userName, team: team.name })
+    expect(list[3]).toEqual({
+      type: 'FlagSubmit',
+      content: e1.content,
+      time: toWireDate(e1.publishTime),
+      user: player.user.userName,
+      team: team.name,
+      values: ['Accepted', 'flag{x}', 'Pwn me', '1'],
+    })
     expect(list[1]).toMatchObject({ type: 'CheatDetected', user: '', team: '' })
     const hidden = z.array(GameEvent).parse((await monitor.get(`/api/game/${game.id}/events?hideContainer=true`)).body)
     expect(hidden.map((e) => e.type)).toEqual(['CheatDetected', 'FlagSubmit'])

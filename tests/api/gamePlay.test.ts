@@ -100,6 +100,9 @@ describe('GET /api/game/{id}', () => {
       status: 'Unsubmitted',
       start: toWireDate(game.start),
       end: toWireDate(game.end),
+      writeupRequired: false,
+      division: null,
+      divisions: [],
     })
     const mine = await suspended.client.get(`/api/game/${game.id}`)
     expect(mine.body).toMatchObject({ status: 'Suspended', teamName: suspended.team.name, organization: 'A' })
@@ -163,9 +166,15 @@ describe('GET /api/game/{id}/details', () => {
         solvedCount: 0,
         lastSubmissionTime: MIN_DATE_WIRE,
         challenges: [],
+        solvedChallenges: [],
+        divisionId: null,
+        divisionRank: null,
       },
       teamToken: p.participation.token,
       wpddl: toWireDate(game.wpddl),
+      writeupDeadline: toWireDate(game.wpddl),
+      writeupRequired: false,
+      challengeCount: 0,
     })
   })
 
@@ -221,6 +230,10 @@ describe('GET /api/game/{id}/challenges/{challengeId}', () => {
       score: challengeScore(1000, 0.25, 5, 4),
       type: 'StaticAttachment',
       context: { closeTime: null, instanceEntry: null, url: `/assets/${file.hash}/statement.zip`, fileSize: 100 },
+      category: 'Crypto',
+      limit: 0,
+      attempts: 0,
+      deadline: null,
     })
     const r2 = await p.client.get(`/api/game/${game.id}/challenges/${remoteChallenge.id}`)
     expect(r2.body.context).toEqual({ closeTime: null, instanceEntry: null, url: 'https://example.com/x.bin', fileSize: null })
@@ -326,7 +339,8 @@ describe('GET /api/game/{id}/notices', () => {
     expect(res.status).toBe(200)
     const list = z.array(GameNotice).parse(res.body)
     expect(list.map((n) => n.id)).toEqual([n2.id, n1.id, hint.id, blood.id])
-    expect(list[2]).toEqual({ id: hint.id, type: 'NewHint', content: hint.content, time: toWireDate(hint.publishTime) })
+    // A text that does not follow the NewHint template keeps itself as its only value.
+    expect(list[2]).toEqual({ id: hint.id, type: 'NewHint', content: hint.content, time: toWireDate(hint.publishTime), values: [hint.content] })
     const page = await server.client().get(`/api/game/${game.id}/notices?count=2&skip=1`)
     expect(page.body.map((n: { id: number }) => n.id)).toEqual([n1.id, hint.id])
   })

@@ -13,7 +13,20 @@ describe('info', () => {
   it('GET /api/config answers the global config with the Flagwave additions', async () => {
     const res = await server.client().get('/api/config')
     expect(res.status).toBe(200)
-    expect(res.body).toEqual({ title: 'GZ', slogan: '黑客为乐，不为牟利', footerInfo: null, beianInfo: null })
+    expect(res.body).toEqual({
+      title: 'GZ',
+      slogan: '黑客为乐，不为牟利',
+      footerInfo: null,
+      beianInfo: null,
+      // The members of newer GZ::CTF versions (docs/compatibility.md#newer-gzctf-versions).
+      defaultLifetime: 120,
+      extensionDuration: 120,
+      renewalWindow: 10,
+      customTheme: null,
+      logoUrl: null,
+      portMapping: 'Default',
+      apiPublicKey: null,
+    })
   })
 
   it('GET /api/captcha answers None when captcha is off', async () => {

@@ -5,13 +5,20 @@
  */
 import { describe, expect, it } from 'vitest'
 import { allRoutes } from '../../server/src/routes/index.js'
-import { CONTRACT_ENDPOINTS, FLAGWAVE_ENDPOINTS } from '../support/contract.js'
+import { CONTRACT_ENDPOINTS, FLAGWAVE_ENDPOINTS, NEWER_ENDPOINTS } from '../support/contract.js'
 
 const normalize = (method: string, path: string) => `${method} ${path.toLowerCase().replace(/\{[^}]+\}|:\w+/g, '{}')}`
 const routeKeys = new Map(allRoutes.map((r) => [normalize(r.method, r.path), r]))
 
 describe('route table', () => {
   it.each([...CONTRACT_ENDPOINTS, ...FLAGWAVE_ENDPOINTS].map((e) => [`#${e.n} ${e.method} ${e.path}`, e] as const))('%s is served with the contract role', (_, endpoint) => {
+    const route = routeKeys.get(normalize(endpoint.method, endpoint.path))
+    expect(route, 'route missing').toBeDefined()
+    expect(route!.role ?? 'anon').toBe(endpoint.caller)
+    if (endpoint.rateLimit) expect(route!.rateLimit).toBe(endpoint.rateLimit)
+  })
+
+  it.each(NEWER_ENDPOINTS.map((e) => [`#${e.n} ${e.method} ${e.path} (GZ::CTF ${e.since})`, e] as const))('%s is served beside v0.17.6', (_, endpoint) => {
     const route = routeKeys.get(normalize(endpoint.method, endpoint.path))
     expect(route, 'route missing').toBeDefined()
     expect(route!.role ?? 'anon').toBe(endpoint.caller)
@@ -25,8 +32,8 @@ describe('route table', () => {
     expect(route!.rateLimit ?? null).toBe(endpoint.rateLimit)
   })
 
-  it('serves nothing outside the contract and the documented additions', () => {
-    const contract = new Set([...CONTRACT_ENDPOINTS, ...FLAGWAVE_ENDPOINTS].map((e) => normalize(e.method, e.path)))
+  it('serves nothing outside the contract, its newer rows and the documented additions', () => {
+    const contract = new Set([...CONTRACT_ENDPOINTS, ...NEWER_ENDPOINTS, ...FLAGWAVE_ENDPOINTS].map((e) => normalize(e.method, e.path)))
     const extra = [...routeKeys.keys()].filter((k) => !contract.has(k))
     expect(extra).toEqual([])
   })

@@ -45,7 +45,8 @@ async function rebuilt(gameId: number): Promise<ScoreboardModel> {
   const data = await loadGameData(await nativePool(server.services.orm), gameId)
   return ScoreboardState.build(data!).snapshot(Date.now()).model
 }
-const withoutTime = ({ updateTimeUTC: _t, ...rest }: ScoreboardModel) => rest
+// `updateTimeUtc` is the same time under GZ::CTF 0.18's name.
+const withoutTime = ({ updateTimeUTC: _t, updateTimeUtc: _u, ...rest }: ScoreboardModel) => rest
 
 /** Wait until the served board satisfies `ok` (engine pushes are coalesced, ≤ 100 ms). */
 async function eventually(ok: (board: ScoreboardModel, version: number) => boolean, timeoutMs = 5000): Promise<{ board: ScoreboardModel; version: number }> {
@@ -86,7 +87,9 @@ describe('GET /api/game/{id}/scoreboard', () => {
     const board = ScoreboardModel.parse(res.body)
     expect(board.bloodBonus).toBe(52459530)
     expect(Object.keys(board.challenges)).toEqual(['Misc', 'Pwn', 'Web'])
-    expect(board.challenges.Web).toEqual([{ id: web.id, title: 'SQLi', tag: 'Web', score: 500, solved: 0, bloods: [] }])
+    expect(board.challenges.Web).toEqual([
+      { id: web.id, title: 'SQLi', tag: 'Web', score: 500, solved: 0, bloods: [], category: 'Web', disableBloodBonus: false, deadline: null },
+    ])
     // no solve yet: all tied at 0 with the game start as last submission, in team id order
     expect(board.items.map((i) => i.id)).toEqual([a.team.id, b.team.id, c.team.id])
     expect(board.items[0]).toMatchObject({ rank: 1, organization: 'North', organizationRank: 1, score: 0, solvedCount: 0, lastSubmissionTime: toWireDate(game.start) })

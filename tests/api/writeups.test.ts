@@ -151,6 +151,7 @@ describe('admin write-ups', () => {
       team: { id: b.team.id, name: 'Bravo', bio: null, avatar: null, locked: false, members: null },
       url: `/assets/${bFile!.hash}/${bFile!.name}`,
       uploadTimeUTC: toWireDate(bPart.writeupTime!),
+      uploadTimeUtc: toWireDate(bPart.writeupTime!),
     })
 
     const zip = await fetch(`${server.url}/api/admin/writeups/${game.id}/all`, { headers: { cookie: admin.cookieHeader } })

@@ -405,7 +405,7 @@ describe.skipIf(!available)('containers on Docker', () => {
       const entry = body.data.find((d) => d.containerGuid === mine.id)
       expect(entry).toEqual({
         team: { id: player.team.id, name: player.team.name, avatar: null },
-        challenge: { id: challenge.id, title: challenge.title, tag: challenge.tag },
+        challenge: { id: challenge.id, title: challenge.title, tag: challenge.tag, category: challenge.tag },
         image: ds.image,
         containerGuid: mine.id,
         containerId: mine.containerId,

@@ -237,7 +237,7 @@ describe.skipIf(!available)('platform proxy on Docker', () => {
     // ---- the monitor endpoints ----
     const list = await monitor.client.get(`/api/game/games/${game.id}/captures`)
     expect(list.status).toBe(200)
-    expect(z.array(ChallengeTrafficModel).parse(list.body)).toEqual([{ id: challenge.id, title: 'Capture Me', tag: challenge.tag, type: 'DynamicContainer', isEnabled: true, count: 1 }])
+    expect(z.array(ChallengeTrafficModel).parse(list.body)).toEqual([{ id: challenge.id, title: 'Capture Me', tag: challenge.tag, type: 'DynamicContainer', isEnabled: true, count: 1, category: challenge.tag }])
     const teams = await monitor.client.get(`/api/game/captures/${challenge.id}`)
     expect(teams.status).toBe(200)
     expect(z.array(TeamTrafficModel).parse(teams.body)).toEqual([{ id: player.participation.id, teamId: player.team.id, name: player.team.name, organization: null, avatar: null, count: 1 }])

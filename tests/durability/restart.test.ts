@@ -41,7 +41,8 @@ async function stop(n: RunningServer) {
 async function rebuilt(): Promise<ScoreboardModel> {
   return ScoreboardState.build((await loadGameData(await pool(), game.id))!).snapshot(Date.now()).model
 }
-const withoutTime = ({ updateTimeUTC: _t, ...rest }: ScoreboardModel) => rest
+// `updateTimeUtc` is the same time under GZ::CTF 0.18's name.
+const withoutTime = ({ updateTimeUTC: _t, updateTimeUtc: _u, ...rest }: ScoreboardModel) => rest
 
 /** Wait until `url`'s scoreboard equals a full rebuild; returns its version. */
 async function converged(url: string, timeoutMs = 10_000): Promise<number> {

@@ -38,7 +38,7 @@ afterAll(async () => {
   await server?.close()
 })
 
-const notice = (id: number): GameNotice => ({ id, type: 'Normal', content: `notice ${id}`, time: '2026-01-01T00:00:00+00:00' })
+const notice = (id: number): GameNotice => ({ id, type: 'Normal', content: `notice ${id}`, time: '2026-01-01T00:00:00+00:00', values: [`notice ${id}`] })
 
 describe('/hub/user', () => {
   it('delivers a game notice to the sockets watching that game and to no other game', async () => {
@@ -114,7 +114,7 @@ describe('/hub/monitor', () => {
     const monitor = await createUser(server, { role: 'Monitor' })
     const socket = await connect(server, '/hub/monitor', { game: started, client: monitor.client })
     await joined(server, '/hub/monitor', socket, rooms.game(started))
-    const event: GameEvent = { type: 'FlagSubmit', content: 'flag{x} 答案错误', time: '2026-01-01T00:00:00+00:00', user: 'u', team: 't' }
+    const event: GameEvent = { type: 'FlagSubmit', content: 'flag{x} 答案错误', time: '2026-01-01T00:00:00+00:00', user: 'u', team: 't', values: ['flag{x} 答案错误'] }
     const received = nextEvent<GameEvent>(socket, 'ReceivedGameEvent')
     server.services.realtime.publish('monitor', rooms.game(started), 'ReceivedGameEvent', event)
     expect(GameEvent.parse(await received)).toEqual(event)

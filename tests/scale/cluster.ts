@@ -150,7 +150,8 @@ export async function expectSettledExactlyOnce(pool: pg.Pool, ids: number[]): Pr
   expect(counts, 'accepted counts').toEqual([])
 }
 
-const withoutTime = ({ updateTimeUTC: _t, ...rest }: ScoreboardModel) => rest
+// `updateTimeUtc` is the same time under GZ::CTF 0.18's name.
+const withoutTime = ({ updateTimeUTC: _t, updateTimeUtc: _u, ...rest }: ScoreboardModel) => rest
 
 /** Wait until `url` serves the scoreboard a full rebuild from the database computes now. */
 export async function expectBoardConverges(pool: pg.Pool, url: string, gameId: number, timeoutMs = 20_000): Promise<void> {

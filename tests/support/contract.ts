@@ -169,3 +169,57 @@ export const FLAGWAVE_ENDPOINTS: ContractEndpoint[] = [
   { n: 1413, method: 'POST', path: '/api/tokens/{id}/restore', caller: 'Admin', extra: [], rateLimit: null, success: 'empty' },
   { n: 1414, method: 'DELETE', path: '/api/tokens/{id}', caller: 'Admin', extra: [], rateLimit: null, success: 'empty' },
 ]
+
+/**
+ * Endpoints of newer GZ::CTF versions that Flagwave serves beside v0.17.6's
+ * (docs/compatibility.md#newer-gzctf-versions), with the version that introduced them. Numbered from 201 so that a
+ * row never shares a number with the v0.17.6 index.
+ */
+export const NEWER_ENDPOINTS: (ContractEndpoint & { since: string })[] = [
+  { n: 201, since: '1.2', method: 'GET', path: '/api/game/recent', caller: 'anon', extra: [], rateLimit: null, success: 'BasicGameInfoModel[]' },
+  { n: 202, since: '1.7', method: 'GET', path: '/api/game/{id}/check', caller: 'User', extra: [], rateLimit: null, success: 'GameJoinCheckInfoModel' },
+  { n: 203, since: '1.0', method: 'POST', path: '/api/team/verify', caller: 'anon', extra: [], rateLimit: null, success: 'empty' },
+  { n: 204, since: '1.7', method: 'PUT', path: '/api/admin/participation/{id}', caller: 'Admin', extra: [], rateLimit: null, success: 'empty' },
+  { n: 205, since: '0.18p', method: 'POST', path: '/api/game/{id}/container/{challengeId}/extend', caller: 'User', extra: ['gate'], rateLimit: 'Container', success: 'ContainerInfoModel' },
+  { n: 206, since: '0.22', method: 'GET', path: '/api/edit/games/{id}/hashsalt', caller: 'Admin', extra: [], rateLimit: null, success: 'string' },
+  { n: 207, since: '1.0', method: 'POST', path: '/api/edit/games/{id}/scoreboard/flush', caller: 'Admin', extra: [], rateLimit: null, success: 'empty' },
+  { n: 208, since: '1.7', method: 'GET', path: '/api/edit/games/{id}/divisions', caller: 'Admin', extra: [], rateLimit: null, success: 'Division[]' },
+  { n: 209, since: '1.0', method: 'DELETE', path: '/api/game/captures/{challengeId}/{partId}/all', caller: 'Monitor', extra: [], rateLimit: null, success: 'empty' },
+  { n: 210, since: '1.0', method: 'DELETE', path: '/api/game/captures/{challengeId}/{partId}/{filename}', caller: 'Monitor', extra: [], rateLimit: null, success: 'empty' },
+]
+
+/** Every endpoint Flagwave serves: v0.17.6's index, the newer GZ::CTF rows and Flagwave's own additions. */
+export const ALL_ENDPOINTS: ContractEndpoint[] = [...CONTRACT_ENDPOINTS, ...NEWER_ENDPOINTS, ...FLAGWAVE_ENDPOINTS]
+
+/**
+ * Per wire shape, the members v0.17.6 sends and the members newer GZ::CTF versions added beside
+ * them (docs/compatibility.md#newer-gzctf-versions). The conformance test checks that an answer carries both sets.
+ */
+export const SHAPE_MEMBERS: Record<string, { v0176: string[]; newer: string[] }> = {
+  GameNotice: { v0176: ['id', 'type', 'content', 'time'], newer: ['values'] },
+  GameEvent: { v0176: ['type', 'content', 'time', 'user', 'team'], newer: ['values'] },
+  DetailedGameInfoModel: {
+    v0176: ['id', 'title', 'summary', 'content', 'hidden', 'organizations', 'inviteCodeRequired', 'poster', 'limit', 'teamCount', 'organization', 'teamName', 'practiceMode', 'status', 'start', 'end'],
+    newer: ['writeupRequired', 'division', 'divisions'],
+  },
+  GameDetailModel: { v0176: ['challenges', 'rank', 'teamToken', 'wpddl'], newer: ['writeupDeadline', 'writeupRequired', 'challengeCount'] },
+  GameInfoModel: { v0176: ['wpddl', 'wpNote', 'bloodBonus'], newer: ['writeupDeadline', 'writeupNote', 'writeupRequired'] },
+  ScoreboardModel: { v0176: ['updateTimeUTC', 'bloodBonus', 'timeLines', 'items', 'challenges'], newer: ['updateTimeUtc', 'timelines', 'challengeCount', 'divisions'] },
+  ScoreboardItem: {
+    v0176: ['id', 'name', 'bio', 'organization', 'avatar', 'score', 'rank', 'organizationRank', 'solvedCount', 'lastSubmissionTime', 'challenges'],
+    newer: ['solvedChallenges', 'divisionId', 'divisionRank'],
+  },
+  ChallengeInfo: { v0176: ['id', 'title', 'tag', 'score', 'solved', 'bloods'], newer: ['category', 'disableBloodBonus', 'deadline'] },
+  Blood: { v0176: ['id', 'name', 'avatar', 'submitTimeUTC'], newer: ['submitTimeUtc'] },
+  ChallengeDetailModel: { v0176: ['id', 'title', 'content', 'tag', 'hints', 'score', 'type', 'context'], newer: ['category', 'limit', 'attempts', 'deadline'] },
+  ParticipationInfoModel: { v0176: ['id', 'team', 'registeredMembers', 'organization', 'status'], newer: ['division', 'divisionId'] },
+  UserInfoModel: { v0176: ['registerTimeUTC', 'lastVisitedUTC'], newer: ['registerTimeUtc', 'lastVisitedUtc'] },
+  WriteupInfoModel: { v0176: ['id', 'team', 'url', 'uploadTimeUTC'], newer: ['uploadTimeUtc'] },
+  ChallengeEditDetailModel: {
+    v0176: ['id', 'title', 'content', 'tag', 'type', 'hints', 'flagTemplate', 'isEnabled', 'acceptedCount', 'fileName', 'attachment', 'testContainer', 'flags', 'containerImage', 'memoryLimit', 'cpuCount', 'storageLimit', 'containerExposePort', 'enableTrafficCapture', 'originalScore', 'minScoreRate', 'difficulty'],
+    newer: ['category', 'exposePort', 'disableBloodBonus', 'submissionLimit', 'deadlineUtc', 'networkMode'],
+  },
+  ChallengeInfoModel: { v0176: ['id', 'title', 'tag', 'type', 'isEnabled', 'score', 'minScore', 'originalScore'], newer: ['category'] },
+  ChallengeTrafficModel: { v0176: ['id', 'title', 'tag', 'type', 'isEnabled', 'count'], newer: ['category'] },
+  ChallengeModel: { v0176: ['id', 'title', 'tag'], newer: ['category'] },
+}

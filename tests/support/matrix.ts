@@ -9,7 +9,7 @@
  */
 import type { RouteSpec } from '../../server/src/http/route.js'
 import { roleRank, type Role } from '@flagwave/shared/enums'
-import { CONTRACT_ENDPOINTS, FLAGWAVE_ENDPOINTS, type ContractEndpoint } from './contract.js'
+import { ALL_ENDPOINTS, type ContractEndpoint } from './contract.js'
 import { CALLER_ROLE, PDF_BYTES, type Caller, type World } from './fixtures.js'
 import type { ApiClient, ApiResponse } from './client.js'
 
@@ -207,6 +207,19 @@ export const MATRIX: Record<string, MatrixRow> = {
   'POST /api/tokens': { path: () => '/api/tokens', request: () => ({ json: {} }) },
   'POST /api/tokens/:id/restore': { path: () => `/api/tokens/${MISSING_ID}/restore` },
   'DELETE /api/tokens/:id': { path: () => `/api/tokens/${MISSING_ID}` },
+
+  /* ------------------------------------------- newer GZ::CTF (tests/support/contract.ts NEWER_ENDPOINTS) */
+  'GET /api/game/recent': { path: () => '/api/game/recent' },
+  'GET /api/game/:id/check': { path: (w) => `/api/game/${g(w)}/check` },
+  'POST /api/team/verify': { path: () => '/api/team/verify', request: () => ({ json: {} }) },
+  'PUT /api/admin/participation/:id': { path: (w) => `/api/admin/participation/${w.participations.a.id}`, request: () => ({ json: { status: 'Nonsense' } }) },
+  'POST /api/game/:id/container/:challengeId/extend': { path: (w) => `/api/game/${g(w)}/container/${w.challenges.container.id}/extend` },
+  'GET /api/edit/games/:id/hashsalt': { path: (w) => `/api/edit/games/${g(w)}/hashsalt` },
+  'POST /api/edit/games/:id/scoreboard/flush': { path: (w) => `/api/edit/games/${g(w)}/scoreboard/flush` },
+  'GET /api/edit/games/:id/divisions': { path: (w) => `/api/edit/games/${g(w)}/divisions` },
+  // Harmless for a permitted caller: a team with no captures, a file that does not exist (404).
+  'DELETE /api/game/captures/:challengeId/:partId/all': { path: (w) => `/api/game/captures/${w.capture.challengeId}/999999/all` },
+  'DELETE /api/game/captures/:challengeId/:partId/:filename': { path: (w) => `/api/game/captures/${w.capture.challengeId}/${w.capture.participationId}/missing.pcap` },
 }
 
 /** What the contract prescribes for one caller on one endpoint. */
@@ -233,7 +246,8 @@ export function expectedOutcome(route: RouteSpec, contract: ContractEndpoint, ca
   return 'permitted'
 }
 
-export const contractRowOf = (route: RouteSpec): ContractEndpoint | undefined => [...CONTRACT_ENDPOINTS, ...FLAGWAVE_ENDPOINTS].find((e) => routeKey(e.method, e.path) === routeKey(route.method, route.path))
+
+export const contractRowOf = (route: RouteSpec): ContractEndpoint | undefined => ALL_ENDPOINTS.find((e) => routeKey(e.method, e.path) === routeKey(route.method, route.path))
 
 export const specKey = (route: RouteSpec) => `${route.method} ${route.path}`
 

@@ -28,6 +28,8 @@ import {
   ChallengeTag,
   TaskStatus,
 } from '@flagwave/shared'
+import { ADMIN_LIST_MAX, ADMIN_LOG_MAX, pagingQuery } from '@flagwave/shared/schemas/common'
+import { LogsQuery } from '@flagwave/shared/schemas/admin'
 
 /** The message the server would put in the 400 title: the first issue's. */
 function firstError(schema: z.ZodType, input: unknown): string | undefined {
@@ -107,7 +109,19 @@ describe('request validation messages', () => {
       wpddl: new Date(0),
       wpNote: '',
       bloodBonus: 52459530,
+      // The newer names (GZ::CTF 0.18) parse to null when absent: the stored value (or the old name's) stays.
+      writeupDeadline: null,
+      writeupNote: null,
+      writeupRequired: null,
     })
+    expect(GameInfoInput.parse({ title: 'g', writeupDeadline: 1696118400000, writeupNote: 'n', writeupRequired: true })).toMatchObject({
+      writeupDeadline: new Date('2023-10-01T00:00:00.000Z'),
+      writeupNote: 'n',
+      writeupRequired: true,
+    })
+    // Request times: ISO or integer Unix milliseconds (GZ::CTF 1.1+), nothing else.
+    expect(GameInfoInput.parse({ title: 'g', start: 1696118400000 }).start.toISOString()).toBe('2023-10-01T00:00:00.000Z')
+    for (const start of [1.5, 9e15, true, '1696118400000', {}]) expect(firstError(GameInfoInput, { title: 'g', start })).toBe('The JSON value could not be converted to System.DateTimeOffset.')
     const h = GameInfoInput.parse({
       title: 'g',
       organizations: ['A', 'B', 'A'],
@@ -121,7 +135,8 @@ describe('request validation messages', () => {
     expect(h.bloodBonus).toBe(52459530)
     expect(GameInfoInput.parse({ title: 'g', bloodBonus: 0 }).bloodBonus).toBe(0)
     expect(firstError(GameInfoInput, { title: 'g', teamMemberCountLimit: 'x' })).toBe('The JSON value could not be converted to System.Int32.')
-    expect(GameJoinModel.parse({})).toEqual({ teamId: 0, organization: null, inviteCode: null })
+    expect(GameJoinModel.parse({})).toEqual({ teamId: 0, organization: null, division: null, divisionId: null, inviteCode: null })
+    expect(GameJoinModel.parse({ teamId: 5, division: 'A', divisionId: '3' })).toMatchObject({ division: 'A', divisionId: 3 })
     expect(GameJoinModel.parse({ teamId: '5' }).teamId).toBe(5)
     expect(firstError(GameNoticeModel, { content: '' })).toBe('内容是必需的')
   })
@@ -129,15 +144,41 @@ describe('request validation messages', () => {
   it('challenge creation', () => {
     expect(firstError(ChallengeCreateModel, {})).toBe('标题是必需的')
     expect(firstError(ChallengeCreateModel, { title: '' })).toBe('标题是必需的')
-    expect(ChallengeCreateModel.parse({ title: 't', score: 3 })).toEqual({ title: 't', tag: 'Misc', type: 'StaticAttachment' })
+    expect(ChallengeCreateModel.parse({ title: 't', score: 3 })).toEqual({ title: 't', tag: 'Misc', category: null, type: 'StaticAttachment' })
     expect(ChallengeCreateModel.parse({ title: 't', tag: 'web', type: 'DYNAMICCONTAINER' })).toMatchObject({ tag: 'Web', type: 'DynamicContainer' })
     expect(ChallengeCreateModel.parse({ title: 't', tag: 9, type: '2' })).toMatchObject({ tag: 'PPC', type: 'DynamicAttachment' })
     expect(firstError(ChallengeCreateModel, { title: 't', tag: 'Nope' })).toBe("The value 'Nope' is not valid.")
-    expect(firstError(ChallengeCreateModel, { title: 't', tag: 10 })).toBe("The value '10' is not valid.")
+    // GZ::CTF's newer categories (AI 10, Pentest 11, OSINT 12) by code and by name; 13 is no category.
+    expect(ChallengeCreateModel.parse({ title: 't', tag: 10 })).toMatchObject({ tag: 'AI' })
+    expect(ChallengeCreateModel.parse({ title: 't', tag: 'osint' })).toMatchObject({ tag: 'OSINT' })
+    expect(ChallengeCreateModel.parse({ title: 't', tag: 11 })).toMatchObject({ tag: 'Pentest' })
+    expect(firstError(ChallengeCreateModel, { title: 't', tag: 13 })).toBe("The value '13' is not valid.")
+  })
+
+  it('admin list caps (GZ::CTF 1.2): a larger count answers the cap, never a 400', () => {
+    expect(pagingQuery(100, ADMIN_LIST_MAX).parse({ count: '100000' })).toEqual({ count: 500, skip: 0 })
+    expect(pagingQuery(100, ADMIN_LIST_MAX).parse({ count: '500', skip: '3' })).toEqual({ count: 500, skip: 3 })
+    expect(pagingQuery(100, ADMIN_LIST_MAX).parse({})).toEqual({ count: 100, skip: 0 })
+    expect(pagingQuery(20).parse({ count: '100000' }).count).toBe(100000)
+    expect(LogsQuery.parse({ count: '5000' }).count).toBe(ADMIN_LOG_MAX)
+    expect(LogsQuery.parse({ count: '999' }).count).toBe(999)
+    expect(firstError(LogsQuery, { count: '-1' })).toBe('The field count must not be negative.')
   })
 
   it('challenge update', () => {
     expect(firstError(ChallengeUpdateModel, { memoryLimit: 1 })).toBe('MemoryLimit 的值必须介于 32 - 1048576')
+    // Newer members: aliases parse; the neutral values of features Flagwave lacks pass, others are refused.
+    expect(ChallengeUpdateModel.parse({ category: 11, exposePort: '8080', networkMode: 'open', submissionLimit: 0, deadlineUtc: null, disableBloodBonus: false })).toMatchObject({
+      category: 'Pentest',
+      exposePort: 8080,
+      networkMode: 'Open',
+      submissionLimit: 0,
+      tag: null,
+      containerExposePort: null,
+    })
+    expect(firstError(ChallengeUpdateModel, { submissionLimit: -1 })).toBe('不支持提交次数限制')
+    expect(firstError(ChallengeUpdateModel, { deadlineUtc: '2030-01-01T00:00:00Z' })).toBe('不支持题目截止时间')
+    expect(firstError(ChallengeUpdateModel, { networkMode: 'Custom' })).toBe('不支持该网络模式')
     expect(firstError(ChallengeUpdateModel, { memoryLimit: 1048577 })).toBe('MemoryLimit 的值必须介于 32 - 1048576')
     expect(firstError(ChallengeUpdateModel, { cpuCount: 0 })).toBe('CPUCount 的值必须介于 1 - 1024')
     expect(firstError(ChallengeUpdateModel, { storageLimit: 127 })).toBe('StorageLimit 的值必须介于 128 - 1048576')
@@ -175,12 +216,24 @@ describe('request validation messages', () => {
   })
 
   it('config edit', () => {
-    expect(ConfigEditInput.parse({})).toEqual({ accountPolicy: null, globalConfig: null, gamePolicy: null })
+    expect(ConfigEditInput.parse({})).toEqual({ accountPolicy: null, globalConfig: null, gamePolicy: null, containerPolicy: null })
     expect(ConfigEditInput.parse({ globalConfig: { title: 'X', footerInfo: null }, gamePolicy: { autoDestroyOnLimitReached: true } })).toEqual({
       accountPolicy: null,
-      globalConfig: { title: 'X', slogan: null, footerInfo: null, beianInfo: null },
+      globalConfig: { title: 'X', slogan: null, footerInfo: null, beianInfo: null, description: null, customTheme: null, logoHash: null, faviconHash: null, apiEncryption: null },
       gamePolicy: { autoDestroyOnLimitReached: true },
+      containerPolicy: null,
     })
+    // GZ::CTF 0.18's containerPolicy: the switch, and only the fixed times.
+    expect(ConfigEditInput.parse({ containerPolicy: { autoDestroyOnLimitReached: false, defaultLifetime: 120, renewalWindow: '10' } }).containerPolicy).toEqual({
+      autoDestroyOnLimitReached: false,
+      maxExerciseContainerCountPerUser: null,
+      defaultLifetime: 120,
+      extensionDuration: null,
+      renewalWindow: 10,
+    })
+    expect(firstError(ConfigEditInput, { containerPolicy: { extensionDuration: 30 } })).toBe('容器时长不可修改')
+    expect(firstError(ConfigEditInput, { globalConfig: { customTheme: 'x' } })).toBe('不支持自定义主题')
+    expect(ConfigEditInput.parse({ globalConfig: { customTheme: '', apiEncryption: false } }).globalConfig).toMatchObject({ customTheme: '', apiEncryption: false })
     expect(firstError(ConfigEditInput, { accountPolicy: { allowRegister: 'yes' } })).toBe('The JSON value could not be converted to System.Boolean.')
   })
 })
@@ -220,8 +273,13 @@ describe('response schemas', () => {
       wpddl: now,
       wpNote: '',
       bloodBonus: 52459530,
+      writeupDeadline: now,
+      writeupNote: '',
+      writeupRequired: false,
     }
     expect(GameInfoModel.parse(game)).toEqual(game)
+    const { writeupRequired: _r, ...olderOnly } = game
+    expect(GameInfoModel.safeParse(olderOnly).success).toBe(false)
     const { wpNote: _w, ...missing } = game
     expect(GameInfoModel.safeParse(missing).success).toBe(false)
     expect(GameInfoModel.safeParse({ ...game, end: '2023-10-01T00:00:00.000Z' }).success).toBe(false)
@@ -246,11 +304,34 @@ describe('response schemas', () => {
           solvedCount: 1,
           lastSubmissionTime: now,
           challenges: [{ id: 3, score: 525, type: 'FirstBlood', userName: 'alice', time: now }],
+          solvedChallenges: [{ id: 3, score: 525, type: 'FirstBlood', userName: 'alice', time: now }],
+          divisionId: null,
+          divisionRank: null,
         },
       ],
-      challenges: { Web: [{ id: 3, title: 'c', tag: 'Web', score: 500, solved: 1, bloods: [{ id: 1, name: 't', avatar: null, submitTimeUTC: now }] }] },
+      challenges: {
+        Web: [
+          {
+            id: 3,
+            title: 'c',
+            tag: 'Web',
+            score: 500,
+            solved: 1,
+            bloods: [{ id: 1, name: 't', avatar: null, submitTimeUTC: now, submitTimeUtc: now }],
+            category: 'Web',
+            disableBloodBonus: false,
+            deadline: null,
+          },
+        ],
+      },
+      updateTimeUtc: now,
+      timelines: [{ divisionId: 0, teams: [{ id: 1, name: 't', items: [{ time: now, score: 525 }] }] }],
+      challengeCount: 1,
+      divisions: [],
     }
     expect(ScoreboardModel.parse(board)).toEqual(board)
+    const { solvedChallenges: _s, ...olderItem } = board.items[0]!
+    expect(ScoreboardModel.safeParse({ ...board, items: [olderItem] }).success).toBe(false)
     expect(ScoreboardModel.safeParse({ ...board, challenges: { Nope: [] } }).success).toBe(false)
   })
 
@@ -264,6 +345,8 @@ describe('response schemas', () => {
       bio: '',
       registerTimeUTC: '1970-01-01T00:00:00+00:00',
       lastVisitedUTC: now,
+      registerTimeUtc: '1970-01-01T00:00:00+00:00',
+      lastVisitedUtc: now,
       ip: '0.0.0.0',
       email: 'a@b.c',
       avatar: null,
@@ -278,8 +361,9 @@ describe('response schemas', () => {
     expect(
       ConfigEditModel.parse({
         accountPolicy: { allowRegister: true, activeOnRegister: true, useCaptcha: false, emailConfirmationRequired: false, emailDomainList: '' },
-        globalConfig: { title: 'GZ', slogan: 's', footerInfo: null, beianInfo: '京ICP备00000000号' },
+        globalConfig: { title: 'GZ', slogan: 's', footerInfo: null, beianInfo: '京ICP备00000000号', description: null, customTheme: null, logoHash: null, faviconHash: null, apiEncryption: false },
         gamePolicy: { autoDestroyOnLimitReached: false },
+        containerPolicy: { autoDestroyOnLimitReached: false, maxExerciseContainerCountPerUser: 1, defaultLifetime: 120, extensionDuration: 120, renewalWindow: 10 },
       }).globalConfig?.beianInfo,
     ).toBe('京ICP备00000000号')
   })

@@ -89,7 +89,7 @@ describe('score formula and blood bonus', () => {
       [1004, 330, 'Normal'],
     ])
     expect(model.challenges.Misc![0]!.bloods.map((b) => b.id)).toEqual([1001, 1002, 1003])
-    expect(model.challenges.Misc![0]!.bloods[0]).toEqual({ id: 1001, name: 'team1', avatar: null, submitTimeUTC: toWireDate(min(10)) })
+    expect(model.challenges.Misc![0]!.bloods[0]).toEqual({ id: 1001, name: 'team1', avatar: null, submitTimeUTC: toWireDate(min(10)), submitTimeUtc: toWireDate(min(10)) })
   })
 
   it('a single solver keeps the original score; 432 · 1.05f = 453.59998f → 454 at two solvers', () => {

@@ -29,9 +29,16 @@ const board = (score: number): ScoreboardModel => ({
       solvedCount: score > 0 ? 1 : 0,
       lastSubmissionTime: START,
       challenges: [{ id: 10, score, type: score > 0 ? 'Normal' : 'Unaccepted', userName: null, time: score > 0 ? START : null }],
+      solvedChallenges: [{ id: 10, score, type: score > 0 ? 'Normal' : 'Unaccepted', userName: null, time: score > 0 ? START : null }],
+      divisionId: null,
+      divisionRank: null,
     },
   ],
-  challenges: { Misc: [{ id: 10, title: 'c', tag: 'Misc', score: 100, solved: 0, bloods: [] }] },
+  challenges: { Misc: [{ id: 10, title: 'c', tag: 'Misc', score: 100, solved: 0, bloods: [], category: 'Misc', disableBloodBonus: false, deadline: null }] },
+  updateTimeUtc: START,
+  timelines: [{ divisionId: 0, teams: [] }],
+  challengeCount: 1,
+  divisions: [],
 })
 
 const solveDelta = (version: number, base: number): ScoreboardUpdate => ({
@@ -40,7 +47,7 @@ const solveDelta = (version: number, base: number): ScoreboardUpdate => ({
   base,
   delta: {
     updateTimeUTC: '2026-01-01T08:05:00+00:00',
-    challenges: [{ id: 10, score: 100, solved: 1, bloods: [{ id: 1, name: 'one', avatar: null, submitTimeUTC: '2026-01-01T08:04:00+00:00' }] }],
+    challenges: [{ id: 10, score: 100, solved: 1, bloods: [{ id: 1, name: 'one', avatar: null, submitTimeUTC: '2026-01-01T08:04:00+00:00', submitTimeUtc: '2026-01-01T08:04:00+00:00' }] }],
     items: [{ id: 1, challenges: [{ id: 10, score: 100, type: 'FirstBlood', userName: 'u', time: '2026-01-01T08:04:00+00:00' }] }],
   },
 })

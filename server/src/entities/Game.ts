@@ -25,6 +25,8 @@ export const GameSchema = defineEntity({
     end: p.datetime(),
     wpddl: p.datetime(),
     wpNote: p.text().default(''),
+    /** GZ::CTF 0.18's `writeupRequired`: shown to players; uploads work either way. */
+    writeupRequired: p.boolean().default(false),
     bloodBonus: p.bigint('number').default(DEFAULT_BLOOD_BONUS),
     /** `GET /api/game/{id}/ctftime` is served (docs/webhooks.md#ctftime-feed); a Flagwave setting, outside GameInfoModel. */
     ctftimeFeed: p.boolean().default(false),

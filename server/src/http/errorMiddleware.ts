@@ -11,6 +11,7 @@ import { StorageUnavailableError } from '../storage/blobStore.js'
 
 /** How soon a client may try again after the store was unreachable (seconds). */
 const STORAGE_RETRY_AFTER = '30'
+import { wantsNewerForms } from './compat.js'
 
 export function errorMiddleware(): Middleware {
   return async (ctx, next) => {
@@ -27,7 +28,7 @@ export function errorMiddleware(): Middleware {
         } else {
           const body: Record<string, unknown> = { title: localizedTitle(err.title, ctx.get('Accept-Language') || undefined) }
           if (err.body.data !== undefined) body.data = err.body.data
-          body.status = err.bodyStatus
+          body.status = err.newerBodyStatus !== undefined && wantsNewerForms(ctx) ? err.newerBodyStatus : err.bodyStatus
           if (err.body.extra) Object.assign(body, err.body.extra)
           ctx.body = body
         }

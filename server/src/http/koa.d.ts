@@ -20,6 +20,8 @@ declare module 'koa' {
     input?: unknown
     /** Typed path parameters, set by the route table once they passed their constraints. */
     params?: unknown
+    /** The request opted in to GZ::CTF's newer wire forms (http/compat.ts); set on first use. */
+    newerForms?: boolean
   }
   interface DefaultContext {
     services: Services

@@ -16,7 +16,9 @@ import { assertEnrolled, assertRole, assertTokenScope } from './auth.js'
 import type { TokenScope } from '@flagwave/shared/schemas/tokens'
 import { bodyLimit, jsonBody, multipartBody } from './body.js'
 import type { UploadedFile } from '../lib/uploads.js'
-import { JsonText } from '../lib/jsonText.js'
+import { JsonText, msTimesJson } from '../lib/jsonText.js'
+import { wantsNewerForms } from './compat.js'
+import { ifNoneMatch } from './scoreboardRead.js'
 import type { Scope } from '../domain/scope.js'
 import type { Actor } from '../domain/actor.js'
 import { parseOrThrow, parseParamsOrNotFound } from './validate.js'
@@ -98,6 +100,13 @@ export function route<
   return spec as unknown as RouteSpec
 }
 
+/**
+ * The same route under a second path: GZ::CTF renamed some paths (`…/prolong` → `…/extend`,
+ * `teamhashsalt` → `hashsalt`) and clients of both generations call them
+ * (docs/compatibility.md#newer-gzctf-versions).
+ */
+export const servedAlsoAt = (spec: RouteSpec, path: string, summary: string): RouteSpec => ({ ...spec, path, summary })
+
 export function mountRoutes(router: Router, routes: RouteSpec[]): void {
   for (const spec of routes) {
     const chain: Middleware[] = []
@@ -146,7 +155,20 @@ export function mountRoutes(router: Router, routes: RouteSpec[]): void {
         return
       }
       ctx.type = 'application/json; charset=utf-8'
-      ctx.body = result instanceof JsonText ? result.text : JSON.stringify(result)
+      const newer = wantsNewerForms(ctx)
+      if (!(result instanceof JsonText)) {
+        ctx.body = newer ? msTimesJson(result) : JSON.stringify(result)
+        return
+      }
+      if (result.etag) {
+        ctx.set('ETag', result.etag)
+        ctx.vary('X-GZCTF-Compat')
+        if (ifNoneMatch(ctx.get('If-None-Match'), result.etag)) {
+          ctx.status = 304
+          return
+        }
+      }
+      ctx.body = newer ? result.ms : result.text
     })
     const method = spec.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'
     router[method](spec.path, ...chain)

@@ -11,6 +11,7 @@ import type { ScoreboardSnapshot } from '../domain/scoreboard/snapshot.js'
 import type { Services } from '../services.js'
 import { isLoopback, resolveClientAddress, type ProxyTrust } from '../lib/clientAddress.js'
 import { routeLabel } from '../lib/metrics.js'
+import { wantsNewerForms } from './compat.js'
 
 /** Below this size a gzipped copy is not worth it. */
 const GZIP_MIN_BYTES = 2048
@@ -20,10 +21,12 @@ const SCOREBOARD_URL = /^\/api\/game\/(\d{1,9})\/scoreboard\/?$/i
 const SCOREBOARD_ROUTE = routeLabel('GET', '/api/game/:id/scoreboard')
 
 export async function sendSnapshot(ctx: Context, snapshot: ScoreboardSnapshot): Promise<void> {
-  const gzip = snapshot.json.length >= GZIP_MIN_BYTES && acceptsGzip(ctx)
-  const body = gzip ? (snapshot.gzippedNow() ?? (await snapshot.gzipped())) : snapshot.json
+  // Clients of newer GZ::CTF versions that opted in read times as milliseconds: the version's second encoding.
+  const encoding = wantsNewerForms(ctx) ? snapshot.ms : snapshot
+  const gzip = encoding.json.length >= GZIP_MIN_BYTES && acceptsGzip(ctx)
+  const body = gzip ? (encoding.gzippedNow() ?? (await encoding.gzipped())) : encoding.json
   ctx.set(snapshot.headers)
-  if (matches(ctx.get('If-None-Match'), snapshot.etag)) {
+  if (ifNoneMatch(ctx.get('If-None-Match'), snapshot.etag)) {
     ctx.status = 304
     return
   }
@@ -43,8 +46,8 @@ export async function sendSnapshot(ctx: Context, snapshot: ScoreboardSnapshot): 
  * router or security headers (only nosniff, which concerns a JSON body, comes with the snapshot's
  * headers; the others govern documents), and Koa's own per-request work was half of this path's CPU
  * time (docs/scoring.md#scoreboard-fast-path). Every other case goes to Koa unchanged — no local
- * snapshot, a game not started, a query string, an `Accept-Encoding` value not seen yet (Koa's
- * negotiation learns it), a gzipped copy not ready — and so does a caller
+ * snapshot, a game not started, a query string, an `X-GZCTF-Compat` opt-in, an `Accept-Encoding`
+ * value not seen yet (Koa's negotiation learns it), a gzipped copy not ready — and so does a caller
  * whom the global rate limit refuses, to get the contract's 429. The limit still applies here, per
  * address: the session is not read.
  */
@@ -63,7 +66,8 @@ export function scoreboardReads(services: Services, trust: ProxyTrust, next: Req
 }
 
 function boardOf(services: Services, req: IncomingMessage): ScoreboardSnapshot | null {
-  if ((req.method !== 'GET' && req.method !== 'HEAD') || !req.url) return null
+  // A client opting in to GZ::CTF's newer forms (http/compat.ts) is answered by the route.
+  if ((req.method !== 'GET' && req.method !== 'HEAD') || !req.url || req.headers['x-gzctf-compat'] !== undefined) return null
   const match = SCOREBOARD_URL.exec(req.url)
   const snapshot = match ? services.scoreboard.inMemory(Number(match[1])) : null
   return snapshot && Date.now() >= snapshot.start ? snapshot : null
@@ -71,7 +75,7 @@ function boardOf(services: Services, req: IncomingMessage): ScoreboardSnapshot |
 
 /** Writes the answer; returns its status (for the request metrics). */
 function answer(req: IncomingMessage, res: ServerResponse, snapshot: ScoreboardSnapshot, gzip: boolean): number {
-  if (matches(req.headers['if-none-match'] ?? '', snapshot.etag)) {
+  if (ifNoneMatch(req.headers['if-none-match'] ?? '', snapshot.etag)) {
     res.writeHead(304, snapshot.rawHeaders('notModified'))
     res.end()
     return 304
@@ -98,7 +102,7 @@ function acceptsGzip(ctx: Context): boolean {
 }
 
 /** Weak comparison of an If-None-Match list against our validator (RFC 9110 §13.1.2). */
-function matches(header: string, etag: string): boolean {
+export function ifNoneMatch(header: string, etag: string): boolean {
   if (!header) return false
   if (header.trim() === '*') return true
   const opaque = (tag: string) => tag.trim().replace(/^W\//, '')

@@ -16,6 +16,8 @@ export class AppError extends Error {
     readonly bodyStatus: number = status,
     readonly body: ErrorBody = { kind: 'request' },
     readonly headers: Record<string, string> = {},
+    /** The body status GZ::CTF 0.19.4+ sends instead, to clients that opted in (http/compat.ts). */
+    readonly newerBodyStatus?: number,
   ) {
     super(title)
   }
@@ -25,6 +27,8 @@ export const badRequest = (title: string, bodyStatus = 400) => new AppError(400,
 export const unauthorized = (title = '请先登录') => new AppError(401, title)
 export const forbidden = (title = '无权访问') => new AppError(403, title)
 export const notFound = (title: string, bodyStatus = 404) => new AppError(404, title, bodyStatus)
+/** "The game has ended": body status 400 as v0.17.6, 10002 for clients of newer GZ::CTF versions that opted in. */
+export const gameEnded = () => new AppError(400, '比赛已结束', 400, { kind: 'request' }, {}, 10002)
 export const tooManyRequests = (title: string, retryAfterSeconds?: number) =>
   new AppError(429, title, 429, { kind: 'request' }, retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) })
 

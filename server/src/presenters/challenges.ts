@@ -35,6 +35,7 @@ export function presentChallengeInfo(c: Challenge): ChallengeInfoModel {
     score: currentScore(c),
     minScore: minScore(c.originalScore, Number(c.minScoreRate)),
     originalScore: c.originalScore,
+    category: c.tag,
   }
 }
 
@@ -101,5 +102,11 @@ export function presentChallengeEditDetail({ challenge: c, flags, files, testCon
     originalScore: c.originalScore,
     minScoreRate: Number(c.minScoreRate),
     difficulty: Number(c.difficulty),
+    category: c.tag,
+    exposePort: c.containerExposePort,
+    disableBloodBonus: false,
+    submissionLimit: 0,
+    deadlineUtc: null,
+    networkMode: 'Open',
   }
 }

@@ -21,7 +21,7 @@ function containerEntry(container: Pick<Container, 'id' | 'isProxy' | 'ip' | 'po
 export function presentContainerInstance(container: Container, team: Team | null, challenge: Challenge | null): ContainerInstanceModel {
   return {
     team: team ? presentTeamModel(team) : null,
-    challenge: challenge ? { id: challenge.id, title: challenge.title, tag: challenge.tag } : null,
+    challenge: challenge ? { id: challenge.id, title: challenge.title, tag: challenge.tag, category: challenge.tag } : null,
     image: container.image,
     containerGuid: container.id,
     containerId: container.containerId,
@@ -43,7 +43,7 @@ export function presentFileRecord(fileName: string, size: number, modified: Date
 }
 
 export function presentChallengeTraffic(challenge: Challenge, count: number): ChallengeTrafficModel {
-  return { id: challenge.id, title: challenge.title, tag: challenge.tag, type: challenge.type, isEnabled: challenge.isEnabled, count }
+  return { id: challenge.id, title: challenge.title, tag: challenge.tag, type: challenge.type, isEnabled: challenge.isEnabled, count, category: challenge.tag }
 }
 
 export function presentTeamTraffic(participationId: number, team: Team, organization: string | null, count: number): TeamTrafficModel {

@@ -8,6 +8,7 @@ import type { Participation } from '../entities/Participation.js'
 import type { Team } from '../entities/Team.js'
 import type { User } from '../entities/User.js'
 import { presentParticipation } from './participations.js'
+import { eventValues } from './values.js'
 
 /** `user` and `team` must be loaded when set; `""` when gone. */
 export function presentGameEvent(event: GameEvent): GameEventModel {
@@ -16,7 +17,14 @@ export function presentGameEvent(event: GameEvent): GameEventModel {
 
 /** An event whose user and team are known by name (a row just written, holding references only). */
 export function presentGameEventBy(event: Pick<GameEvent, 'type' | 'content' | 'publishTime'>, userName: string, teamName: string): GameEventModel {
-  return { type: event.type, content: event.content, time: toWireDate(event.publishTime), user: userName, team: teamName }
+  return {
+    type: event.type,
+    content: event.content,
+    time: toWireDate(event.publishTime),
+    user: userName,
+    team: teamName,
+    values: eventValues(event.type, event.content),
+  }
 }
 
 /** `submission` must be presented by the caller (presenters/submissions.ts). */

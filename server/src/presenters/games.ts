@@ -7,6 +7,7 @@ import type { ParticipationStatus } from '@flagwave/shared/enums'
 import { toWireDate } from '@flagwave/shared/format'
 import type { Game } from '../entities/Game.js'
 import { posterUrl } from '../lib/assetUrls.js'
+import { derivedJsonText, type JsonText } from '../lib/jsonText.js'
 
 export function presentGameInfo(game: Game): GameInfoModel {
   return {
@@ -28,10 +29,13 @@ export function presentGameInfo(game: Game): GameInfoModel {
     wpddl: toWireDate(game.wpddl),
     wpNote: game.wpNote,
     bloodBonus: Number(game.bloodBonus),
+    writeupDeadline: toWireDate(game.wpddl),
+    writeupNote: game.wpNote,
+    writeupRequired: game.writeupRequired,
   }
 }
 
-export function presentBasicGame(game: Game): BasicGameInfoModel {
+export function presentBasicGame(game: Pick<Game, 'id' | 'title' | 'summary' | 'posterHash' | 'teamMemberCountLimit' | 'start' | 'end'>): BasicGameInfoModel {
   return {
     id: game.id,
     title: game.title,
@@ -68,5 +72,20 @@ export function presentDetailedGame(game: Game, teamCount: number, caller: Calle
     status: caller?.status ?? 'Unsubmitted',
     start: toWireDate(game.start),
     end: toWireDate(game.end),
+    // Newer members (docs/compatibility.md#newer-gzctf-versions): games have no divisions yet.
+    writeupRequired: game.writeupRequired,
+    division: null,
+    divisions: [],
   }
+}
+
+/**
+ * A page of the game list as JSON text, serialised once per cached page: the bare array of
+ * v0.17.6 (and of `GET /api/game/recent`), or GZ::CTF 1.2's `{data, length, total}`.
+ */
+export function presentGameList(page: { games: readonly Parameters<typeof presentBasicGame>[0][]; total: number }, form: 'array' | 'page'): JsonText {
+  return derivedJsonText(page, form, () => {
+    const data = page.games.map(presentBasicGame)
+    return form === 'array' ? data : { data, length: data.length, total: page.total }
+  })
 }

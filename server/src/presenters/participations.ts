@@ -12,6 +12,8 @@ export function presentParticipationInfo(participation: Participation, registere
     registeredMembers,
     organization: participation.organization ?? null,
     status: participation.status,
+    division: participation.organization ?? null,
+    divisionId: null,
   }
 }
 

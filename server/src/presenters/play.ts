@@ -11,7 +11,7 @@ import type { Game } from '../entities/Game.js'
 import type { Team } from '../entities/Team.js'
 import type { Participation } from '../entities/Participation.js'
 import { assetUrl, avatarUrl } from '../lib/assetUrls.js'
-import { JsonText } from '../lib/jsonText.js'
+import { JsonText, msTimesJson, msTimesOfText } from '../lib/jsonText.js'
 import { currentScore, presentContainerInfo } from './challenges.js'
 import type { Attachment } from '../entities/Attachment.js'
 import type { Container } from '../entities/Container.js'
@@ -60,6 +60,11 @@ export function presentChallengeDetail(view: TeamChallenge): ChallengeDetailMode
     score: currentScore(c),
     type: c.type,
     context: presentFlagContext(view),
+    // Newer members (docs/compatibility.md#newer-gzctf-versions): no attempt limit nor deadline yet.
+    category: c.tag,
+    limit: 0,
+    attempts: 0,
+    deadline: null,
   }
 }
 
@@ -77,14 +82,20 @@ function syntheticScoreboardRow(team: Pick<Team, 'id' | 'name' | 'avatarHash'>):
     solvedCount: 0,
     lastSubmissionTime: MIN_DATE_WIRE,
     challenges: [],
+    solvedChallenges: [],
+    divisionId: null,
+    divisionRank: null,
   }
 }
 
-/** The parts of GameDetailModel every team shares, serialised once per board version. */
+/** The parts of GameDetailModel every team shares, serialised once per board version (and once more with millisecond times). */
 interface BoardParts {
   challenges: string
+  challengesMs: string | undefined
+  challengeCount: number
   items: Map<number, ScoreboardItem>
   rows: Map<number, string>
+  rowsMs: Map<number, string>
 }
 const boardParts = new WeakMap<ScoreboardModel, BoardParts>()
 
@@ -92,24 +103,53 @@ function partsOf(scoreboard: ScoreboardModel): BoardParts {
   let parts = boardParts.get(scoreboard)
   if (!parts) {
     const items = new Map(scoreboard.items.map((item) => [item.id, item]))
-    boardParts.set(scoreboard, (parts = { challenges: JSON.stringify(scoreboard.challenges), items, rows: new Map() }))
+    const challengeCount = Object.values(scoreboard.challenges).reduce((n, list) => n + (list?.length ?? 0), 0)
+    parts = { challenges: JSON.stringify(scoreboard.challenges), challengesMs: undefined, challengeCount, items, rows: new Map(), rowsMs: new Map() }
+    boardParts.set(scoreboard, parts)
   }
   return parts
+}
+
+/** A short hash for validators of small texts (FNV-1a, 32 bits). */
+function shortHash(text: string): string {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193)
+  return (hash >>> 0).toString(36)
 }
 
 /**
  * GameDetailModel as JSON text: the challenges and the team's row are spliced in from the board
  * version's cached text (a board model is immutable once published, docs/scoring.md#snapshots-and-etag).
+ * Its validator is the board version with the team and a hash of the team's own members, so a
+ * poll that changes nothing is a 304 without any serialisation.
  */
-export function presentGameDetail(game: Game, participation: Participation, team: Team, scoreboard: ScoreboardModel): JsonText {
-  const parts = partsOf(scoreboard)
+export function presentGameDetail(game: Game, participation: Participation, team: Team, board: { model: ScoreboardModel; version: number }): JsonText {
+  const parts = partsOf(board.model)
+  const item = parts.items.get(team.id)
   let row = parts.rows.get(team.id)
   if (row === undefined) {
-    const item = parts.items.get(team.id)
     row = JSON.stringify(item ?? syntheticScoreboardRow(team))
     // A team not on the board yet is not kept: its name or avatar may change before it is.
     if (item) parts.rows.set(team.id, row)
   }
-  const rest: Omit<GameDetailModel, 'challenges' | 'rank'> = { teamToken: participation.token, wpddl: toWireDate(game.wpddl) }
-  return new JsonText(`{"challenges":${parts.challenges},"rank":${row},${JSON.stringify(rest).slice(1)}`)
+  const wpddl = toWireDate(game.wpddl)
+  const rest: Omit<GameDetailModel, 'challenges' | 'rank'> = {
+    teamToken: participation.token,
+    wpddl,
+    writeupDeadline: wpddl,
+    writeupRequired: game.writeupRequired,
+    challengeCount: parts.challengeCount,
+  }
+  const restJson = JSON.stringify(rest).slice(1)
+  const etag = `W/"${board.version}-${team.id}-${shortHash(item ? restJson : row + restJson)}"`
+  const rowText = row
+  return new JsonText(`{"challenges":${parts.challenges},"rank":${rowText},${restJson}`, etag, () => {
+    parts.challengesMs ??= msTimesOfText(parts.challenges)
+    let rowMs = parts.rowsMs.get(team.id)
+    if (rowMs === undefined) {
+      rowMs = msTimesOfText(rowText)
+      if (item) parts.rowsMs.set(team.id, rowMs)
+    }
+    return `{"challenges":${parts.challengesMs},"rank":${rowMs},${msTimesJson(rest).slice(1)}`
+  })
 }

@@ -54,7 +54,7 @@ export function presentChallengeItem(challengeId: number, solve: SolveLike | und
 }
 
 /** A team's row without its cells (the board serialises the cells apart, once per change). */
-export function presentRowHead(team: RowTeamLike, row: RowLike): Omit<ScoreboardItem, 'challenges'> {
+export function presentRowHead(team: RowTeamLike, row: RowLike): Omit<ScoreboardItem, 'challenges' | 'solvedChallenges'> {
   return {
     id: team.teamId,
     name: team.name,
@@ -66,6 +66,9 @@ export function presentRowHead(team: RowTeamLike, row: RowLike): Omit<Scoreboard
     organizationRank: row.orgRank,
     solvedCount: row.solved,
     lastSubmissionTime: toWireDate(row.last),
+    // GZ::CTF 1.7's division members: no divisions yet (docs/compatibility.md#newer-gzctf-versions).
+    divisionId: null,
+    divisionRank: null,
   }
 }
 
@@ -78,11 +81,16 @@ export function presentChallengeInfo(challenge: ChallengeLike, score: number, so
     score,
     solved,
     bloods: bloods.map((b) => presentBlood(b.team, b.time)),
+    category: challenge.tag,
+    // No per-challenge blood bonus switch nor deadline yet: their neutral values.
+    disableBloodBonus: false,
+    deadline: null,
   }
 }
 
-function presentBlood(team: TeamLike, time: number): Blood {
-  return { id: team.teamId, name: team.name, avatar: avatarUrl(team.avatarHash), submitTimeUTC: toWireDate(time) }
+export function presentBlood(team: TeamLike, time: number | Date | string): Blood {
+  const at = toWireDate(time)
+  return { id: team.teamId, name: team.name, avatar: avatarUrl(team.avatarHash), submitTimeUTC: at, submitTimeUtc: at }
 }
 
 /** A team's cumulative score after each solve, in time order (`solves` already sorted). */

@@ -31,6 +31,8 @@ export function presentUserInfo(user: User): UserInfoModel {
     bio: user.bio ?? '',
     registerTimeUTC: toWireDate(user.registerTime),
     lastVisitedUTC: toWireDate(user.lastVisited),
+    registerTimeUtc: toWireDate(user.registerTime),
+    lastVisitedUtc: toWireDate(user.lastVisited),
     ip: user.ip || '0.0.0.0',
     email: user.email,
     avatar: avatarUrl(user.avatarHash),

@@ -20,10 +20,12 @@ export function presentBasicWriteup(game: Game, writeup: Pick<LocalFile, 'name' 
 /** An uploaded write-up in the admin list; `team` loaded, its members left out (null). */
 export function presentWriteupInfo(participation: Participation, writeup: LocalFile): WriteupInfoModel {
   const team = participation.team as Team
+  const uploaded = toWireDate(participation.writeupTime ?? writeup.uploadTime)
   return {
     id: participation.id,
     team: { id: team.id, name: team.name, bio: team.bio ?? null, avatar: avatarUrl(team.avatarHash), locked: team.locked, members: null },
     url: assetUrl(writeup.hash, participation.writeupName ?? writeup.name),
-    uploadTimeUTC: toWireDate(participation.writeupTime ?? writeup.uploadTime),
+    uploadTimeUTC: uploaded,
+    uploadTimeUtc: uploaded,
   }
 }

@@ -4,7 +4,7 @@
  * user's sockets are dropped after the commit (they reconnect with what they may now see).
  */
 import { z } from 'zod'
-import { arrayResponseOf, pagingQuery } from '@flagwave/shared/schemas/common'
+import { ADMIN_LIST_MAX, arrayResponseOf, pagingQuery } from '@flagwave/shared/schemas/common'
 import { AdminUserInfoModel, SearchHintQuery, UserCreateModelList, UserInfoModel } from '@flagwave/shared/schemas/users'
 import { ProfileUserInfoModel } from '@flagwave/shared/schemas/account'
 import { AdminTeamModel, TeamInfoModel } from '@flagwave/shared/schemas/teams'
@@ -27,7 +27,7 @@ export const adminUserRoutes = [
     method: 'GET',
     path: '/api/admin/users',
     role: 'Admin',
-    query: pagingQuery(100),
+    query: pagingQuery(100, ADMIN_LIST_MAX),
     response: arrayResponseOf(UserInfoModel),
     summary: 'Users by id, paged',
     handler: async (ctx, { query }) => {
@@ -63,7 +63,7 @@ export const adminUserRoutes = [
     method: 'GET',
     path: '/api/admin/teams',
     role: 'Admin',
-    query: pagingQuery(100),
+    query: pagingQuery(100, ADMIN_LIST_MAX),
     response: arrayResponseOf(TeamInfoModel),
     summary: 'Teams by id with members, paged',
     handler: async (ctx, { query }) => {
@@ -154,7 +154,7 @@ export const adminUserRoutes = [
     method: 'GET',
     path: '/api/admin/files',
     role: 'Admin',
-    query: pagingQuery(50),
+    query: pagingQuery(50, ADMIN_LIST_MAX),
     response: arrayResponseOf(LocalFile),
     summary: 'Stored files by name, paged (`total` is the page length)',
     handler: async (ctx, { query }) => {

@@ -5,7 +5,7 @@
 import { z } from 'zod'
 import { intParam, RAW, route } from '../http/route.js'
 import { ChallengeTrafficModel, FileRecord, TeamTrafficModel } from '@flagwave/shared/schemas/admin'
-import { captureArchive, captureFile, challengeCaptures, gameCaptures, teamCaptures } from '../domain/containers/captures.js'
+import { captureArchive, captureFile, challengeCaptures, deleteAllCaptures, deleteCapture, gameCaptures, teamCaptures } from '../domain/containers/captures.js'
 import { presentChallengeTraffic, presentFileRecord, presentTeamTraffic } from '../presenters/containers.js'
 import type { Team } from '../entities/Team.js'
 import { sendDownload } from './gameMonitor.js'
@@ -72,6 +72,31 @@ export const captureRoutes = [
       ctx.set('Last-Modified', file.modified.toUTCString())
       await sendBytes(ctx, { size: file.size, mtime: file.modified, open: (range) => scope.services.captures.open(ref, range) })
       return RAW
+    },
+  }),
+  // Capture deletion (GZ::CTF 1.0, docs/compatibility.md#newer-gzctf-versions); `all` before `{filename}` as above.
+  route({
+    method: 'DELETE',
+    path: '/api/game/captures/:challengeId/:partId/all',
+    role: 'Monitor',
+    params: TeamCaptureParams,
+    response: 'empty',
+    summary: "Delete all of a team's capture files for a challenge",
+    handler: async (_ctx, { params, actor, scope }) => {
+      await deleteAllCaptures(scope, actor, params.challengeId, params.partId)
+      return undefined
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/api/game/captures/:challengeId/:partId/:filename',
+    role: 'Monitor',
+    params: z.object({ challengeId: intParam, partId: intParam, filename: z.string() }),
+    response: 'empty',
+    summary: 'Delete one capture file',
+    handler: async (_ctx, { params, actor, scope }) => {
+      await deleteCapture(scope, actor, params.challengeId, params.partId, params.filename)
+      return undefined
     },
   }),
 ]

@@ -5,7 +5,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { z } from 'zod'
-import { GameInfoInput, GameInfoModel, GameNotice, GameNoticeModel } from '@flagwave/shared/schemas/games'
+import { Division, GameInfoInput, GameInfoModel, GameNotice, GameNoticeModel } from '@flagwave/shared/schemas/games'
 import {
   AttachmentCreateModel,
   ChallengeCreateModel,
@@ -16,11 +16,11 @@ import {
 } from '@flagwave/shared/schemas/challenges'
 import { arrayResponseOf, pagingQuery, type ArrayResponse } from '@flagwave/shared/schemas/common'
 import { BODY_LIMITS } from '@flagwave/shared/limits'
-import { intParam, route } from '../http/route.js'
+import { intParam, route, servedAlsoAt } from '../http/route.js'
 import { requireFile } from '../lib/uploads.js'
 import type { Challenge } from '../entities/Challenge.js'
 import { teamHashSalt } from '../domain/games/keys.js'
-import { createGame, deleteGame, deleteWriteups, findGame, listGames, setPoster, updateGame } from '../domain/games/games.js'
+import { createGame, deleteGame, deleteWriteups, findGame, flushScoreboard, listGames, setPoster, updateGame } from '../domain/games/games.js'
 import { editNotice, listNormalNotices, postNotice, removeNotice } from '../domain/notices/notices.js'
 import {
   createChallenge,
@@ -44,6 +44,16 @@ const flagParams = z.object({ id: intParam, cId: intParam, fId: intParam })
 async function presentChallengeDetail(em: EntityManager, challenge: Challenge): Promise<ChallengeEditDetailModel> {
   return presentChallengeEditDetail(await loadChallengeDetail(em, challenge))
 }
+
+const teamHashSaltRoute = route({
+    method: 'GET',
+    path: '/api/edit/games/:id/teamhashsalt',
+    role: 'Admin',
+    response: z.string(),
+    params: gameParams,
+    summary: 'Salt of the [TEAM_HASH] flag placeholder',
+    handler: async (_ctx, { params, scope }) => teamHashSalt(await findGame(scope.em, params.id)),
+  })
 
 export const editGameRoutes = [
   /* ------------------------------------------------------------------ games */
@@ -78,15 +88,31 @@ export const editGameRoutes = [
     params: gameParams,
     handler: async (_ctx, { params, scope }) => presentGameInfo(await findGame(scope.em, params.id)),
   }),
+  teamHashSaltRoute,
+  route({
+    method: 'POST',
+    path: '/api/edit/games/:id/scoreboard/flush',
+    role: 'Admin',
+    response: 'empty',
+    params: gameParams,
+    summary: "GZ::CTF 1.x: rebuild the game's scoreboard from the database",
+    handler: async (_ctx, { params, actor, scope }) => {
+      await flushScoreboard(scope, actor, params.id)
+    },
+  }),
   route({
     method: 'GET',
-    path: '/api/edit/games/:id/teamhashsalt',
+    path: '/api/edit/games/:id/divisions',
     role: 'Admin',
-    response: z.string(),
+    response: z.array(Division),
     params: gameParams,
-    summary: 'Salt of the [TEAM_HASH] flag placeholder',
-    handler: async (_ctx, { params, scope }) => teamHashSalt(await findGame(scope.em, params.id)),
+    summary: "GZ::CTF 1.7: the game's divisions (none until divisions exist)",
+    handler: async (_ctx, { params, scope }) => {
+      await findGame(scope.em, params.id)
+      return []
+    },
   }),
+  servedAlsoAt(teamHashSaltRoute, '/api/edit/games/:id/hashsalt', 'GZ::CTF 0.22 name of …/teamhashsalt'),
   route({
     method: 'PUT',
     path: '/api/edit/games/:id',

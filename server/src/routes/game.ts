@@ -5,23 +5,24 @@
  * Monitor reads live in routes/gameMonitor.ts; flag submission in routes/submissions.ts.
  */
 import { z } from 'zod'
-import { BasicGameInfoModel, DetailedGameInfoModel, GameDetailModel, GameJoinModel, GameNotice } from '@flagwave/shared/schemas/games'
+import { BasicGameInfoModel, DetailedGameInfoModel, GameDetailModel, GameJoinCheckInfoModel, GameJoinModel, GameNotice } from '@flagwave/shared/schemas/games'
 import { BasicWriteupInfoModel, ChallengeDetailModel } from '@flagwave/shared/schemas/play'
 import { ParticipationInfoModel } from '@flagwave/shared/schemas/teams'
 import { BODY_LIMITS } from '@flagwave/shared/limits'
 import { intParam, route } from '../http/route.js'
 import { requireFile } from '../lib/uploads.js'
-import { notFound } from '../lib/errors.js'
+import { badRequest, notFound } from '../lib/errors.js'
 import { gameContext } from '../domain/play/gate.js'
-import { gameInfoFor, gameNotices, recentGames } from '../domain/play/games.js'
+import { GAME_NOT_FOUND, gameInfoFor, gameNotices, listGames } from '../domain/play/games.js'
 import { loadInstance } from '../domain/play/instances.js'
-import { PageQuery } from '@flagwave/shared/schemas/gameQueries'
+import { GameListQuery, PageQuery, RecentGamesQuery } from '@flagwave/shared/schemas/gameQueries'
+import { arrayResponseOf } from '@flagwave/shared/schemas/common'
 import { joinGame, leaveGame } from '../domain/participations/join.js'
-import { gameParticipations } from '../domain/participations/queries.js'
+import { gameParticipations, joinedTeams } from '../domain/participations/queries.js'
 import { teamWriteup, uploadWriteup } from '../domain/writeups/writeups.js'
 import { presentChallengeDetail, presentGameDetail } from '../presenters/play.js'
-import { presentBasicGame, presentDetailedGame } from '../presenters/games.js'
-import { presentNotice } from '../presenters/notices.js'
+import { presentDetailedGame, presentGameList } from '../presenters/games.js'
+import { presentNoticePage } from '../presenters/notices.js'
 import { presentParticipationInfo } from '../presenters/participations.js'
 import { presentBasicWriteup } from '../presenters/writeups.js'
 import type { Team } from '../entities/Team.js'
@@ -33,9 +34,21 @@ export const gameRoutes = [
   route({
     method: 'GET',
     path: '/api/game',
+    response: z.union([z.array(BasicGameInfoModel), arrayResponseOf(BasicGameInfoModel)]),
+    query: GameListQuery,
+    summary: 'The 10 most recent non-hidden games (BasicGameInfoModel[]); with count/skip (GZ::CTF 1.2) a page as ArrayResponse',
+    handler: async (_ctx, { query, scope }) => {
+      if (query.count === null && query.skip === null) return presentGameList(await listGames(scope.em, 0, 10), 'array')
+      return presentGameList(await listGames(scope.em, query.skip ?? 0, query.count ?? 10), 'page')
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/game/recent',
     response: z.array(BasicGameInfoModel),
-    summary: 'The 10 most recent non-hidden games (BasicGameInfoModel[])',
-    handler: async (_ctx, { scope }) => (await recentGames(scope.em)).map(presentBasicGame),
+    query: RecentGamesQuery,
+    summary: 'GZ::CTF 1.2: the most recent non-hidden games (BasicGameInfoModel[]), `limit` 0–50 (default 10)',
+    handler: async (_ctx, { query, scope }) => presentGameList(await listGames(scope.em, 0, query.limit ?? 10), 'array'),
   }),
   route({
     method: 'GET',
@@ -57,7 +70,9 @@ export const gameRoutes = [
     body: GameJoinModel,
     summary: 'Join a game with a team',
     handler: async (_ctx, { params, body, actor, scope }) => {
-      await joinGame(scope, actor, params.id, body)
+      // GZ::CTF 1.0 calls the organization `division`; 1.7 joins a division by id, and games have none yet.
+      if (body.divisionId !== null) throw badRequest('分组不存在')
+      await joinGame(scope, actor, params.id, { ...body, organization: body.organization ?? body.division })
       return undefined
     },
   }),
@@ -82,9 +97,22 @@ export const gameRoutes = [
     summary: "The team's view of the game (GameDetailModel)",
     handler: async (_ctx, { params, actor, scope }) => {
       const { game, participation } = await gameContext(scope.em, params.id, actor.user, { refuseEnded: true })
-      const scoreboard = await scope.services.scoreboard.get(game.id)
-      return presentGameDetail(game, participation, participation.team as Team, scoreboard)
+      const snapshot = await scope.services.scoreboard.snapshot(game.id)
+      if (!snapshot) throw notFound(GAME_NOT_FOUND)
+      return presentGameDetail(game, participation, participation.team as Team, snapshot)
     },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/game/:id/check',
+    response: GameJoinCheckInfoModel,
+    role: 'User',
+    params: GameParams,
+    summary: "GZ::CTF 1.7: the caller's teams in the game and the divisions they may join (none: no divisions yet)",
+    handler: async (_ctx, { params, actor, scope }) => ({
+      joinedTeams: (await joinedTeams(scope.em, params.id, actor.user)).map((id) => ({ id, division: null })),
+      joinableDivisions: [],
+    }),
   }),
   route({
     method: 'GET',
@@ -103,7 +131,7 @@ export const gameRoutes = [
     params: GameParams,
     query: PageQuery,
     summary: 'Notices: admin notices first, then system notices, newest first (GameNotice[])',
-    handler: async (_ctx, { params, query, scope }) => (await gameNotices(scope.em, params.id, query.count, query.skip)).map(presentNotice),
+    handler: async (_ctx, { params, query, scope }) => presentNoticePage(await gameNotices(scope.em, params.id), query.skip, query.count),
   }),
   route({
     method: 'GET',

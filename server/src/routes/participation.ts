@@ -4,10 +4,12 @@
  */
 import { z } from 'zod'
 import { ParticipationStatus, wireEnum } from '@flagwave/shared/enums'
-import { WriteupInfoModel } from '@flagwave/shared/schemas/play'
+import { WriteupInfoModel, WriteupsOfDivisions } from '@flagwave/shared/schemas/play'
+import { ParticipationEditModel } from '@flagwave/shared/schemas/teams'
+import { wantsNewerForms } from '../http/compat.js'
 import { intParam, route } from '../http/route.js'
 import { badRequest } from '../lib/errors.js'
-import { setParticipationStatus } from '../domain/participations/review.js'
+import { editParticipation, setParticipationStatus } from '../domain/participations/review.js'
 import { uploadedWriteups, writeupArchive } from '../domain/writeups/writeups.js'
 import { sendDownload } from './gameMonitor.js'
 import { presentWriteupInfo } from '../presenters/writeups.js'
@@ -30,13 +32,29 @@ export const participationRoutes = [
     },
   }),
   route({
-    method: 'GET',
-    path: '/api/admin/writeups/:id',
-    response: z.array(WriteupInfoModel),
+    method: 'PUT',
+    path: '/api/admin/participation/:id',
+    response: 'empty',
     role: 'Admin',
     params: z.object({ id: intParam }),
-    summary: 'Uploaded write-ups of a game, newest first (WriteupInfoModel[])',
-    handler: async (_ctx, { params, scope }) => (await uploadedWriteups(scope.em, params.id)).rows.map((r) => presentWriteupInfo(r.participation, r.file)),
+    body: ParticipationEditModel,
+    summary: 'GZ::CTF 1.7: change a participation ({status?, divisionId?}); divisions do not exist yet',
+    handler: async (_ctx, { params, body, actor, scope }) => {
+      await editParticipation(scope, actor, params.id, body)
+      return undefined
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/admin/writeups/:id',
+    response: z.union([z.array(WriteupInfoModel), WriteupsOfDivisions]),
+    role: 'Admin',
+    params: z.object({ id: intParam }),
+    summary: 'Uploaded write-ups of a game, newest first (WriteupInfoModel[]); under X-GZCTF-Compat, the 1.8 {divisions, writeups}',
+    handler: async (ctx, { params, scope }) => {
+      const writeups = (await uploadedWriteups(scope.em, params.id)).rows.map((r) => presentWriteupInfo(r.participation, r.file))
+      return wantsNewerForms(ctx) ? { divisions: {}, writeups } : writeups
+    },
   }),
   route({
     method: 'GET',

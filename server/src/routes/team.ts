@@ -1,10 +1,10 @@
 /** Group `team` (docs/compatibility.md#group-team): 12 endpoints. Membership changes are pushed live (docs/realtime.md#room-moves). */
 import { z } from 'zod'
-import { TeamAcceptCode, TeamInfoModel, TeamTransferModel, TeamUpdateModel } from '@flagwave/shared/schemas/teams'
+import { SignatureVerifyModel, TeamAcceptCode, TeamInfoModel, TeamTransferModel, TeamUpdateModel } from '@flagwave/shared/schemas/teams'
 import { BODY_LIMITS } from '@flagwave/shared/limits'
 import { intParam, route } from '../http/route.js'
 import { requireFile } from '../lib/uploads.js'
-import { notFound } from '../lib/errors.js'
+import { badRequest, notFound, unauthorized } from '../lib/errors.js'
 import { presentTeamInfo } from '../presenters/teams.js'
 import {
   acceptInvite,
@@ -20,12 +20,25 @@ import {
   updateTeam,
 } from '../domain/teams/teams.js'
 import { inviteCode } from '../domain/teams/inviteCode.js'
+import { verifyTeamToken } from '../domain/games/keys.js'
 
 const idParams = z.object({ id: intParam })
 const kickParams = z.object({ id: intParam, userid: z.string().min(1) })
 
 export const teamRoutes = [
   // Literal segments before `/api/team/:id`.
+  route({
+    method: 'POST',
+    path: '/api/team/verify',
+    body: SignatureVerifyModel,
+    response: 'empty',
+    summary: "GZ::CTF 1.x: check a team token against a game's public key (200, 400 malformed, 401 wrong signature)",
+    handler: async (_ctx, { body }) => {
+      const valid = verifyTeamToken(body.teamToken, body.publicKey)
+      if (valid === null) throw badRequest('队伍 Token 无效')
+      if (!valid) throw unauthorized('签名无效')
+    },
+  }),
   route({
     method: 'POST',
     path: '/api/team/accept',

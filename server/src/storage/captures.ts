@@ -35,6 +35,8 @@ export interface CaptureStore {
   files(challengeId: number, participationId: number): Promise<CaptureFile[] | null>
   stat(ref: CaptureRef): Promise<CaptureFile | null>
   open(ref: CaptureRef, range?: ByteRange): Promise<Readable>
+  /** Deletes a finished capture; false when there was none. */
+  remove(ref: CaptureRef): Promise<boolean>
   /** Stop retrying uploads (shutdown). */
   close(): void
 }
@@ -88,6 +90,14 @@ export class LocalCaptureStore implements CaptureStore {
 
   async open(ref: CaptureRef, range?: ByteRange): Promise<Readable> {
     return fs.createReadStream(this.spoolPath(ref), range)
+  }
+
+  async remove(ref: CaptureRef): Promise<boolean> {
+    if (!(await this.stat(ref))) return false
+    await fs.promises.rm(this.spoolPath(ref), { force: true })
+    // The team's directory goes with its last file, so that it is no longer listed as having captures.
+    await fs.promises.rmdir(this.teamDir(ref.challengeId, ref.participationId)).catch(() => undefined)
+    return true
   }
 
   close(): void {}

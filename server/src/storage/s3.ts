@@ -262,6 +262,12 @@ export class S3CaptureStore implements CaptureStore {
     return this.bucket.open(this.keyOf(ref), range)
   }
 
+  async remove(ref: CaptureRef): Promise<boolean> {
+    if (!(await this.stat(ref))) return false
+    await this.bucket.client.send(new DeleteObjectCommand({ Bucket: this.bucket.location.bucket, Key: this.keyOf(ref) }))
+    return true
+  }
+
   close(): void {
     if (this.retry) clearTimeout(this.retry)
     this.retry = null

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { ChallengeTag, ChallengeType } from '../enums.js'
 import { ChallengeModel } from './challenges.js'
 import { intOut, wireDateOut } from './fields.js'
-import { queryInt } from './common.js'
+import { ADMIN_LOG_MAX, queryInt } from './common.js'
 import { TeamModel } from './teams.js'
 
 export const ContainerInstanceModel = z.object({
@@ -46,7 +46,7 @@ export const LogsQuery = z.object({
       const value = Array.isArray(raw) ? raw[0] : raw
       return value === undefined || value === null || value === '' || value === 'All' ? null : value
     }),
-  count: nonNegative('count', 50),
+  count: nonNegative('count', 50).transform((count) => Math.min(count, ADMIN_LOG_MAX)),
   skip: nonNegative('skip', 0),
 })
 export type LogsQuery = z.infer<typeof LogsQuery>
@@ -71,6 +71,8 @@ export const ChallengeTrafficModel = z.object({
   type: z.enum(ChallengeType),
   isEnabled: z.boolean(),
   count: intOut(),
+  /** GZ::CTF 0.25's name of `tag`. */
+  category: z.enum(ChallengeTag),
 })
 export type ChallengeTrafficModel = z.infer<typeof ChallengeTrafficModel>
 

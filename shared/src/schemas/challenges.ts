@@ -1,6 +1,6 @@
 /** Challenge administration shapes (docs/compatibility.md#challenge-shapes, #group-edit). */
 import { z } from 'zod'
-import { ChallengeTag, ChallengeType, ContainerStatus, FileType, wireEnum } from '../enums.js'
+import { ChallengeTag, ChallengeType, ContainerStatus, FileType, NetworkMode, wireEnum } from '../enums.js'
 import { DYNAMIC_FLAG_MAX, FLAG_MAX, FLAG_TEMPLATE_MAX } from '../limits.js'
 import { longestGeneratedFlag } from '../flags.js'
 import {
@@ -12,6 +12,7 @@ import {
   requiredString,
   stringArray,
   wireBool,
+  wireDate,
   wireDateOut,
   wireDouble,
   wireInt,
@@ -35,17 +36,20 @@ export const ChallengeInfoModel = z.object({
   score: intOut(),
   minScore: intOut(),
   originalScore: intOut(),
+  /** GZ::CTF 0.25's name of `tag`. */
+  category: z.enum(ChallengeTag),
 })
 export type ChallengeInfoModel = z.infer<typeof ChallengeInfoModel>
 
 /**
  * Request of `POST /api/edit/games/{id}/challenges` (ChallengeInfoModel on the wire): only
- * `title`, `tag` and `type` are used; `id`, `isEnabled`, `score`, `minScore`, `originalScore`
- * are ignored (stripped).
+ * `title`, `tag` (or GZ::CTF 0.25's `category`, which wins) and `type` are used; `id`,
+ * `isEnabled`, `score`, `minScore`, `originalScore` are ignored (stripped).
  */
 export const ChallengeCreateModel = z.object({
   title: requiredString('标题是必需的').min(1, '标题过短').max(CHALLENGE_TITLE_MAX, '标题过长'),
   tag: wireEnum(ChallengeTag).default('Misc'),
+  category: keep(wireEnum(ChallengeTag)),
   type: wireEnum(ChallengeType).default('StaticAttachment'),
 })
 export type ChallengeCreateModel = z.infer<typeof ChallengeCreateModel>
@@ -96,6 +100,18 @@ export const ChallengeEditDetailModel = z.object({
   originalScore: intOut(),
   minScoreRate: z.number(),
   difficulty: z.number(),
+  /**
+   * Newer members (docs/compatibility.md#newer-gzctf-versions): `category` = `tag` (0.25), `exposePort` =
+   * `containerExposePort` (1.8), and the neutral values of features Flagwave does not have:
+   * `disableBloodBonus` false (1.0), `submissionLimit` 0 = unlimited (1.6), `deadlineUtc` null
+   * (1.7), `networkMode` `Open` (1.8).
+   */
+  category: z.enum(ChallengeTag),
+  exposePort: intOut().nullable(),
+  disableBloodBonus: z.boolean(),
+  submissionLimit: intOut(),
+  deadlineUtc: wireDateOut().nullable(),
+  networkMode: z.enum(NetworkMode),
 })
 export type ChallengeEditDetailModel = z.infer<typeof ChallengeEditDetailModel>
 
@@ -147,6 +163,15 @@ export const ChallengeUpdateModel = z.object({
   originalScore: keep(wireInt()),
   minScoreRate: keep(wireDouble({ min: 0, max: 1, message: 'The field MinScoreRate must be between 0 and 1.' })),
   difficulty: keep(wireDouble()),
+  // Newer names (docs/compatibility.md#newer-gzctf-versions), which win over the old ones when both are sent.
+  category: keep(wireEnum(ChallengeTag)),
+  exposePort: keep(wireInt()),
+  // Members of features Flagwave does not have: their neutral values are accepted (a newer client
+  // sends back what it read), any other value is refused rather than silently dropped.
+  disableBloodBonus: keep(wireBool()).refine((v) => v !== true, '不支持关闭单题的血量奖励'),
+  submissionLimit: keep(wireInt()).refine((v) => v === null || v === 0, '不支持提交次数限制'),
+  deadlineUtc: keep(wireDate()).refine((v) => v === null, '不支持题目截止时间'),
+  networkMode: keep(wireEnum(NetworkMode)).refine((v) => v === null || v === 'Open', '不支持该网络模式'),
 })
 export type ChallengeUpdateModel = z.infer<typeof ChallengeUpdateModel>
 
@@ -185,5 +210,7 @@ export const ChallengeModel = z.object({
   id: intOut(),
   title: z.string(),
   tag: z.enum(ChallengeTag),
+  /** GZ::CTF 0.25's name of `tag`. */
+  category: z.enum(ChallengeTag),
 })
 export type ChallengeModel = z.infer<typeof ChallengeModel>

@@ -36,9 +36,17 @@ export const queryInt = (name: string, fallback: number) =>
     return Number(value)
   })
 
-/** `count` and `skip` of a paged list; the default `count` differs per endpoint (docs/compatibility.md#lists-and-paging). */
-export const pagingQuery = (defaultCount: number) =>
+/**
+ * `count` and `skip` of a paged list; the default `count` differs per endpoint (docs/compatibility.md#lists-and-paging).
+ * With `maxCount`, a larger `count` answers that many rows (GZ::CTF 1.2's caps of the admin lists,
+ * applied as a bound rather than a 400 so that no v0.17.6 request is refused).
+ */
+export const pagingQuery = (defaultCount: number, maxCount = Number.POSITIVE_INFINITY) =>
   z.object({
-    count: queryInt('count', defaultCount),
+    count: queryInt('count', defaultCount).transform((count) => Math.min(count, maxCount)),
     skip: queryInt('skip', 0),
   })
+
+/** GZ::CTF 1.2's caps of the admin lists: users, teams and files 500, the audit log 1000. */
+export const ADMIN_LIST_MAX = 500
+export const ADMIN_LOG_MAX = 1000

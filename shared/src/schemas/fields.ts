@@ -68,14 +68,25 @@ export const wireDouble = (opts: { min?: number; max?: number; message?: string 
 export const wireBool = () => z.boolean({ error: (issue) => typeMessage(issue.input, 'Boolean') })
 
 /** ISO-8601 date input with `Z` or an offset; yields a Date. */
+const DATE_UNREADABLE = 'The JSON value could not be converted to System.DateTimeOffset.'
+/** The range of a JavaScript date, in milliseconds either side of the epoch. */
+const MAX_DATE_MS = 8.64e15
+
+/**
+ * A request time: ISO 8601 with an offset (v0.17.6), or Unix milliseconds as an integer, which
+ * GZ::CTF 1.1+ clients send (docs/compatibility.md#newer-gzctf-versions). Both forms, always.
+ */
 export const wireDate = () =>
   z
-    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? 'The value is required.' : 'The JSON value could not be converted to System.DateTimeOffset.') })
-    .refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(s) && !Number.isNaN(Date.parse(s)), {
-      message: 'The JSON value could not be converted to System.DateTimeOffset.',
-    })
-    .transform((s) => new Date(s))
-
+    .union([z.string(), z.number()], { error: (issue) => (issue.input === undefined || issue.input === null ? 'The value is required.' : DATE_UNREADABLE) })
+    .refine(
+      (v) =>
+        typeof v === 'number'
+          ? Number.isSafeInteger(v) && Math.abs(v) <= MAX_DATE_MS
+          : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)),
+      { message: DATE_UNREADABLE },
+    )
+    .transform((v) => new Date(v))
 
 /** .NET [EmailAddress]: exactly one '@', neither first nor last. */
 export const isEmailLike = (s: string): boolean => {

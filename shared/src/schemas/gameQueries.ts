@@ -62,3 +62,35 @@ const queryAnswerResult = z.preprocess(
 export const PageQuery = z.object({ count: queryInt(100), skip: queryInt(0) })
 export const EventsQuery = PageQuery.extend({ hideContainer: queryBool(false) })
 export const SubmissionsQuery = PageQuery.extend({ type: queryAnswerResult })
+
+/** An optional `int` query parameter within [min, max] (.NET's [Range] message); absent → null. */
+const queryIntInRange = (name: string, min: number, max: number) =>
+  z.preprocess(
+    first,
+    z
+      .string()
+      .optional()
+      .transform((v, ctx): number | null => {
+        if (v === undefined || v === '') return null
+        if (!/^\s*[+-]?\d+\s*$/.test(v) || Math.abs(Number(v)) > 2147483647) {
+          ctx.addIssue({ code: 'custom', message: invalid(v) })
+          return z.NEVER
+        }
+        const n = Number(v)
+        if (n < min || n > max) {
+          ctx.addIssue({ code: 'custom', message: `The field ${name} must be between ${min} and ${max}.` })
+          return z.NEVER
+        }
+        return n
+      }),
+  )
+
+/**
+ * `GET /api/game`: v0.17.6 takes no query (the 10 most recent games, a bare array); GZ::CTF 1.2
+ * pages with `count` (0–50, default 10) and `skip`, and either one asks for the `{data, length,
+ * total}` answer (docs/compatibility.md#newer-gzctf-versions).
+ */
+export const GameListQuery = z.object({ count: queryIntInRange('count', 0, 50), skip: queryIntInRange('skip', 0, 2147483647) })
+
+/** `GET /api/game/recent` (GZ::CTF 1.2): `limit` 0–50, default 10. */
+export const RecentGamesQuery = z.object({ limit: queryIntInRange('limit', 0, 50) })

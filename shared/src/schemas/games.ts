@@ -39,6 +39,10 @@ export const GameInfoModel = z.object({
   wpddl: wireDateOut(),
   wpNote: z.string(),
   bloodBonus: intOut(),
+  /** Newer names (GZ::CTF 0.18) of `wpddl`, `wpNote`, and `writeupRequired`. */
+  writeupDeadline: wireDateOut(),
+  writeupNote: z.string(),
+  writeupRequired: z.boolean(),
 })
 export type GameInfoModel = z.infer<typeof GameInfoModel>
 
@@ -74,6 +78,11 @@ export const GameInfoInput = z.object({
   wpddl: wireDate().default(epoch),
   wpNote: defaultedString('WpNote'),
   bloodBonus: wireLong().default(DEFAULT_BLOOD_BONUS).transform(normalizeBloodBonus),
+  // The newer names (docs/compatibility.md#newer-gzctf-versions) win over the old ones when both are sent.
+  writeupDeadline: keep(wireDate()),
+  writeupNote: optionalString(),
+  /** Absent or null keeps the stored value (false on create): a v0.17.6 client's full replace does not know it. */
+  writeupRequired: keep(wireBool()),
 })
 export type GameInfoInput = z.infer<typeof GameInfoInput>
 
@@ -107,16 +116,41 @@ export const DetailedGameInfoModel = z.object({
   status: z.enum(ParticipationStatus),
   start: wireDateOut(),
   end: wireDateOut(),
+  /** Newer members (GZ::CTF 0.18 `writeupRequired`; 1.7 `division` id and `divisions`, none until divisions exist). */
+  writeupRequired: z.boolean(),
+  division: intOut().nullable(),
+  divisions: z.array(z.object({ id: intOut(), name: z.string(), inviteCodeRequired: z.boolean() })),
 })
 export type DetailedGameInfoModel = z.infer<typeof DetailedGameInfoModel>
 
-/** Request of `POST /api/game/{id}`; `teamId` 0 (the default) then fails with `队伍未找到`. */
+/**
+ * Request of `POST /api/game/{id}`; `teamId` 0 (the default) then fails with `队伍未找到`.
+ * GZ::CTF 1.0 renamed `organization` to `division` (a name); 1.7 sends `divisionId`, which is
+ * accepted and ignored while games have no divisions (docs/compatibility.md#newer-gzctf-versions).
+ */
 export const GameJoinModel = z.object({
   teamId: wireInt().default(0),
   organization: optionalMaxString(ORGANIZATION_MAX, ORGANIZATION_TOO_LONG),
+  division: optionalMaxString(ORGANIZATION_MAX, ORGANIZATION_TOO_LONG),
+  divisionId: keep(wireInt()),
   inviteCode: optionalString(),
 })
 export type GameJoinModel = z.infer<typeof GameJoinModel>
+
+/** A division of a game (GZ::CTF 1.7), listed by `GET /api/edit/games/{id}/divisions`. */
+export const Division = z.object({
+  id: intOut(),
+  name: z.string(),
+  inviteCode: z.string().nullable(),
+  defaultPermissions: intOut(),
+  challengeConfigs: z.array(z.object({ challengeId: intOut(), permissions: intOut() })),
+})
+
+/** Response of `GET /api/game/{id}/check` (GZ::CTF 1.7). */
+export const GameJoinCheckInfoModel = z.object({
+  joinedTeams: z.array(z.object({ id: intOut(), division: intOut().nullable() })),
+  joinableDivisions: z.array(intOut()),
+})
 
 /** Response of `GET /api/game/{id}/details`. */
 export const GameDetailModel = z.object({
@@ -124,6 +158,10 @@ export const GameDetailModel = z.object({
   rank: ScoreboardItem,
   teamToken: z.string(),
   wpddl: wireDateOut(),
+  /** Newer members: `writeupDeadline` = `wpddl` (0.18), `writeupRequired`, `challengeCount` (0.23). */
+  writeupDeadline: wireDateOut(),
+  writeupRequired: z.boolean(),
+  challengeCount: intOut(),
 })
 export type GameDetailModel = z.infer<typeof GameDetailModel>
 
@@ -132,6 +170,8 @@ export const GameNotice = z.object({
   type: z.enum(NoticeType),
   content: z.string(),
   time: wireDateOut(),
+  /** GZ::CTF 0.18's parts of `content`: Normal [text], bloods [team, challenge], NewHint/NewChallenge [challenge]. */
+  values: z.array(z.string()),
 })
 export type GameNotice = z.infer<typeof GameNotice>
 
@@ -147,5 +187,10 @@ export const GameEvent = z.object({
   time: wireDateOut(),
   user: z.string(),
   team: z.string(),
+  /**
+   * GZ::CTF 0.18's parts of `content`: ContainerStart/Destroy [challengeId, title], FlagSubmit
+   * [result, answer, title, challengeId], CheatDetected [title, team, sourceTeam], Normal [text].
+   */
+  values: z.array(z.string()),
 })
 export type GameEvent = z.infer<typeof GameEvent>

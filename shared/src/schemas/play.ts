@@ -22,6 +22,11 @@ export const ChallengeDetailModel = z.object({
   score: intOut(),
   type: z.enum(ChallengeType),
   context: ClientFlagContext,
+  /** Newer members: `category` = `tag` (GZ::CTF 0.25), attempt `limit` (0 = none) and `attempts` (1.6), `deadline` (1.7). */
+  category: z.enum(ChallengeTag),
+  limit: intOut(),
+  attempts: intOut(),
+  deadline: wireDateOut().nullable(),
 })
 export type ChallengeDetailModel = z.infer<typeof ChallengeDetailModel>
 
@@ -66,5 +71,13 @@ export const WriteupInfoModel = z.object({
   team: TeamInfoModel,
   url: z.string(),
   uploadTimeUTC: wireDateOut(),
+  /** GZ::CTF 0.18's name, same value. */
+  uploadTimeUtc: wireDateOut(),
 })
 export type WriteupInfoModel = z.infer<typeof WriteupInfoModel>
+
+/** `GET /api/admin/writeups/{id}` of GZ::CTF 1.8 (under the opt-in): division names by id, and the list. */
+export const WriteupsOfDivisions = z.object({
+  divisions: z.record(z.string(), z.string()),
+  writeups: z.array(WriteupInfoModel),
+})

@@ -1,6 +1,6 @@
 /** Scoreboard shapes (docs/compatibility.md#scoreboard-shapes; computation rules in docs/scoring.md#dynamic-score and ../scoring.ts). */
 import { z } from 'zod'
-import { ChallengeTag, SubmissionType } from '../enums.js'
+import { ChallengeTag, GamePermission, SubmissionType } from '../enums.js'
 import { intOut, wireDateOut } from './fields.js'
 
 export const Blood = z.object({
@@ -8,6 +8,8 @@ export const Blood = z.object({
   name: z.string(),
   avatar: z.string().nullable(),
   submitTimeUTC: wireDateOut().nullable(),
+  /** Newer name (GZ::CTF 0.18), same value (docs/compatibility.md#newer-gzctf-versions). */
+  submitTimeUtc: wireDateOut().nullable(),
 })
 export type Blood = z.infer<typeof Blood>
 
@@ -18,6 +20,10 @@ export const ChallengeInfo = z.object({
   score: intOut(),
   solved: intOut(),
   bloods: z.array(Blood),
+  /** Newer members (GZ::CTF 0.25 `category` = `tag`; 1.0 `disableBloodBonus`; 1.7 `deadline`, none yet). */
+  category: z.enum(ChallengeTag),
+  disableBloodBonus: z.boolean(),
+  deadline: wireDateOut().nullable(),
 })
 export type ChallengeInfo = z.infer<typeof ChallengeInfo>
 
@@ -41,7 +47,12 @@ export const ScoreboardItem = z.object({
   organizationRank: intOut().nullable(),
   solvedCount: intOut(),
   lastSubmissionTime: wireDateOut(),
+  /** GZ::CTF 1.7's division members, null until divisions exist (in wire order: before the cells, which the board serialises apart). */
+  divisionId: intOut().nullable(),
+  divisionRank: intOut().nullable(),
   challenges: z.array(ChallengeItem),
+  /** `solvedChallenges` = `challenges` (GZ::CTF 0.23). */
+  solvedChallenges: z.array(ChallengeItem),
 })
 export type ScoreboardItem = z.infer<typeof ScoreboardItem>
 
@@ -62,6 +73,20 @@ export type TopTimeLine = z.infer<typeof TopTimeLine>
 export const ChallengesByTag = z.partialRecord(z.enum(ChallengeTag), z.array(ChallengeInfo))
 export type ChallengesByTag = z.infer<typeof ChallengesByTag>
 
+/** GZ::CTF 1.7's timeline list: `divisionId` 0 is the overall board. */
+const DivisionTimeLine = z.object({
+  divisionId: intOut(),
+  teams: z.array(TopTimeLine),
+})
+
+/** A division as the 1.7 scoreboard lists it (none until divisions exist). */
+const ScoreboardDivision = z.object({
+  id: intOut(),
+  name: z.string(),
+  defaultPermissions: intOut().max(GamePermission.All),
+  challengeConfigs: z.record(z.string(), z.object({ challengeId: intOut(), permissions: intOut() })),
+})
+
 export const ScoreboardModel = z.object({
   updateTimeUTC: wireDateOut(),
   bloodBonus: intOut(),
@@ -69,6 +94,11 @@ export const ScoreboardModel = z.object({
   timeLines: z.record(z.string(), z.array(TopTimeLine)),
   items: z.array(ScoreboardItem),
   challenges: ChallengesByTag,
+  /** Newer members (docs/compatibility.md#newer-gzctf-versions): same time, overall timeline, challenge count, divisions. */
+  updateTimeUtc: wireDateOut(),
+  timelines: z.array(DivisionTimeLine),
+  challengeCount: intOut(),
+  divisions: z.array(ScoreboardDivision),
 })
 export type ScoreboardModel = z.infer<typeof ScoreboardModel>
 

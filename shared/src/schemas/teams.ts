@@ -1,9 +1,9 @@
 /** Teams and participations (docs/compatibility.md#team-shapes). */
 import { z } from 'zod'
-import { ParticipationStatus } from '../enums.js'
+import { ParticipationStatus, wireEnum } from '../enums.js'
 import { TEAM_BIO_MAX, TEAM_NAME_MAX } from '../limits.js'
 import { ProfileUserInfoModel } from './account.js'
-import { intOut, keep, optionalMaxString, requiredString, typeMessage, wireBool } from './fields.js'
+import { intOut, keep, optionalMaxString, requiredString, typeMessage, wireBool, wireInt } from './fields.js'
 
 export const TeamUserInfoModel = z.object({
   id: z.string(),
@@ -92,5 +92,21 @@ export const ParticipationInfoModel = z.object({
   registeredMembers: z.array(z.string()),
   organization: z.string().nullable(),
   status: z.enum(ParticipationStatus),
+  /** GZ::CTF 1.0's `division` (the organization's name) and 1.7's `divisionId` (none yet). */
+  division: z.string().nullable(),
+  divisionId: intOut().nullable(),
 })
 export type ParticipationInfoModel = z.infer<typeof ParticipationInfoModel>
+
+/** Request of `POST /api/team/verify` (GZ::CTF 1.x): a team token and the game's public key. */
+export const SignatureVerifyModel = z.object({
+  teamToken: requiredString('The TeamToken field is required.').max(256, '队伍 Token 无效'),
+  publicKey: requiredString('The PublicKey field is required.').max(128, '队伍 Token 无效'),
+})
+export type SignatureVerifyModel = z.infer<typeof SignatureVerifyModel>
+
+/** Request of `PUT /api/admin/participation/{id}` (GZ::CTF 1.7): absent or null members are left as they are. */
+export const ParticipationEditModel = z.object({
+  status: keep(wireEnum(ParticipationStatus)),
+  divisionId: keep(wireInt()),
+})

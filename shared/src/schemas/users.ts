@@ -27,6 +27,9 @@ export const UserInfoModel = z.object({
   registerTimeUTC: wireDateOut(),
   lastVisitedUTC: wireDateOut(),
   ip: z.string(),
+  /** GZ::CTF 0.18's names, same values. */
+  registerTimeUtc: wireDateOut(),
+  lastVisitedUtc: wireDateOut(),
   email: z.string().nullable(),
   avatar: z.string().nullable(),
   role: z.enum(Role).nullable(),

@@ -3,6 +3,7 @@ import { Badge, type BadgeProps } from '@mantine/core'
 import {
   IconArrowsShuffle,
   IconBolt,
+  IconBrain,
   IconCode,
   IconCpu,
   IconCurrencyEthereum,
@@ -10,6 +11,8 @@ import {
   IconFingerprint,
   IconLock,
   IconPuzzle,
+  IconSpy,
+  IconTarget,
   IconWorldWww,
   type Icon,
 } from '@tabler/icons-react'
@@ -32,6 +35,9 @@ export const TAG_META: Record<ChallengeTag, TagMeta> = {
   Hardware: { label: 'Hardware', color: 'violet', icon: IconCpu },
   Mobile: { label: 'Mobile', color: 'pink', icon: IconDeviceMobile },
   PPC: { label: 'PPC', color: 'yellow', icon: IconCode },
+  AI: { label: 'AI', color: 'grape', icon: IconBrain },
+  Pentest: { label: 'Pentest', color: 'red', icon: IconTarget },
+  OSINT: { label: 'OSINT', color: 'gray', icon: IconSpy },
 }
 
 /** The tags in contract order. */

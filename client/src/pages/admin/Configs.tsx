@@ -114,7 +114,7 @@ export default function Configs() {
   const [saving, setSaving] = useState(false)
   const form = useForm<ConfigValues>({
     mode: 'controlled',
-    initialValues: toValues({ accountPolicy: null, globalConfig: null, gamePolicy: null }),
+    initialValues: toValues({ accountPolicy: null, globalConfig: null, gamePolicy: null, containerPolicy: null }),
     validateInputOnChange: true,
     validate: {
       accountPolicy: {

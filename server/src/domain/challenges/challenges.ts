@@ -46,7 +46,7 @@ export async function createChallenge(scope: Scope, actor: Actor, game: Game, mo
     hints: [],
     game,
     title: model.title,
-    tag: model.tag,
+    tag: model.category ?? model.tag,
     type: model.type,
     acceptedCount: 0,
     attachment: null,
@@ -114,14 +114,16 @@ export async function updateChallenge(
 
     if (model.title !== null) c.title = model.title
     if (model.content !== null) c.content = model.content
-    if (model.tag !== null) c.tag = model.tag
+    const tag = model.category ?? model.tag
+    if (tag !== null) c.tag = tag
     if (model.hints !== null) c.hints = model.hints
     if (model.isEnabled !== null) c.isEnabled = model.isEnabled
     if (model.cpuCount !== null) c.cpuCount = model.cpuCount
     if (model.memoryLimit !== null) c.memoryLimit = model.memoryLimit
     if (model.storageLimit !== null) c.storageLimit = model.storageLimit
     if (model.containerImage !== null) c.containerImage = model.containerImage
-    if (model.containerExposePort !== null) c.containerExposePort = model.containerExposePort
+    const exposePort = model.exposePort ?? model.containerExposePort
+    if (exposePort !== null) c.containerExposePort = exposePort
     if (model.originalScore !== null) c.originalScore = model.originalScore
     if (model.minScoreRate !== null) c.minScoreRate = model.minScoreRate
     if (model.difficulty !== null) c.difficulty = model.difficulty

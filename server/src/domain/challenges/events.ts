@@ -3,18 +3,17 @@
  * of challenges whose scoring changed, to the game room.
  */
 import { rooms, type ChallengeUpdate } from '@flagwave/shared/events'
-import { toWireDate } from '@flagwave/shared/format'
 import type { Challenge } from '../../entities/Challenge.js'
 import type { Game } from '../../entities/Game.js'
 import { currentScore } from '../../presenters/challenges.js'
-import { avatarUrl } from '../../lib/assetUrls.js'
+import { presentBlood } from '../../presenters/scoreboard.js'
 import type { Scope } from '../scope.js'
 import { challengeBloods } from './scores.js'
 
 async function challengeUpdateOf(em: Scope['em'], game: Pick<Game, 'id' | 'end'>, challenges: Challenge[]): Promise<ChallengeUpdate> {
   const items: ChallengeUpdate['challenges'] = []
   for (const c of challenges) {
-    const bloods = (await challengeBloods(em, game, c.id)).map((b) => ({ id: b.id, name: b.name, avatar: avatarUrl(b.avatarHash), submitTimeUTC: toWireDate(b.time) }))
+    const bloods = (await challengeBloods(em, game, c.id)).map((b) => presentBlood({ teamId: b.id, name: b.name, avatarHash: b.avatarHash }, b.time))
     items.push({ id: c.id, score: currentScore(c), solved: c.acceptedCount, bloods })
   }
   return { gameId: game.id, challenges: items }

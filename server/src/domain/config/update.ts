@@ -11,7 +11,10 @@ import type { Settings } from './settings.js'
 const CONFIG_UPDATED = '全局设置已更新'
 
 export async function updateConfig(scope: Scope, actor: Actor, input: ConfigEditInput): Promise<Settings> {
-  const settings = await scope.services.settings.update(scope.em, input)
+  // GZ::CTF 0.18's `containerPolicy` carries `gamePolicy`'s switch and wins; its other members are fixed (validated).
+  const autoDestroy = input.containerPolicy?.autoDestroyOnLimitReached ?? input.gamePolicy?.autoDestroyOnLimitReached ?? null
+  const { accountPolicy, globalConfig } = input
+  const settings = await scope.services.settings.update(scope.em, { accountPolicy, globalConfig, gamePolicy: { autoDestroyOnLimitReached: autoDestroy } })
   await scope.services.audit.success(actor, CONFIG_UPDATED)
   return settings
 }

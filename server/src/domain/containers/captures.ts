@@ -10,6 +10,8 @@ import type { Readable } from 'node:stream'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { ZipArchive } from 'archiver'
 import type { Services } from '../../services.js'
+import type { Actor } from '../actor.js'
+import type { Scope } from '../scope.js'
 import { Challenge } from '../../entities/Challenge.js'
 import { Participation } from '../../entities/Participation.js'
 import { notFound } from '../../lib/errors.js'
@@ -56,6 +58,24 @@ export async function captureFile(services: Services, challengeId: number, parti
   const file = await services.captures.stat(ref)
   if (!file) throw missing()
   return { ref, file }
+}
+
+/**
+ * `DELETE /api/game/captures/{challengeId}/{partId}/{filename}` (GZ::CTF 1.0): one capture file,
+ * found as the download finds it (so nothing outside the team's captures can be named).
+ */
+export async function deleteCapture(scope: Scope, actor: Actor, challengeId: number, participationId: number, fileName: string): Promise<void> {
+  const { ref } = await captureFile(scope.services, challengeId, participationId, fileName)
+  if (!(await scope.services.captures.remove(ref))) throw notFound(NO_CAPTURE, 400)
+  await scope.services.audit.success(actor, `删除了题目 #${challengeId} 队伍 #${participationId} 的流量捕获 ${ref.name}`)
+}
+
+/** `DELETE /api/game/captures/{challengeId}/{partId}/all` (GZ::CTF 1.0): every capture file of the team for the challenge. */
+export async function deleteAllCaptures(scope: Scope, actor: Actor, challengeId: number, participationId: number): Promise<void> {
+  const files = await scope.services.captures.files(challengeId, participationId)
+  if (!files || files.length === 0) throw notFound(NO_CAPTURE)
+  for (const f of files) await scope.services.captures.remove({ challengeId, participationId, name: f.name })
+  await scope.services.audit.success(actor, `删除了题目 #${challengeId} 队伍 #${participationId} 的全部流量捕获（${files.length} 个）`)
 }
 
 /**

@@ -22,6 +22,7 @@ import { assetUrl } from '../../lib/assetUrls.js'
 import { invalidateAfterCommit, tags } from '../../cache/invalidation.js'
 import { generateGameKeys } from './keys.js'
 import { rebuildScoreboardAfterEdit } from './rebuild.js'
+import { requestScoreboardRebuild } from '../scoreboard/hooks.js'
 
 /** Game lookup of the edit endpoints: 404 `比赛未找到`. */
 export async function findGame(em: EntityManager, id: number): Promise<Game> {
@@ -48,12 +49,13 @@ function assign(game: Game, input: GameInfoInput): void {
   game.inviteCode = input.inviteCode
   game.start = input.start
   game.end = input.end
-  game.wpddl = input.wpddl
+  game.wpddl = input.writeupDeadline ?? input.wpddl
   game.teamMemberCountLimit = input.teamMemberCountLimit
   game.containerCountLimit = input.containerCountLimit
-  game.wpNote = input.wpNote
+  game.wpNote = input.writeupNote ?? input.wpNote
   game.bloodBonus = input.bloodBonus
   if (input.organizations !== null) game.organizations = input.organizations
+  if (input.writeupRequired !== null) game.writeupRequired = input.writeupRequired
 }
 
 /** `POST /api/edit/games`: a new game with its own Ed25519 key pair. */
@@ -74,8 +76,9 @@ export async function createGame(scope: Scope, actor: Actor, input: GameInfoInpu
     posterHash: null,
     start: input.start,
     end: input.end,
-    wpddl: input.wpddl,
-    wpNote: input.wpNote,
+    wpddl: input.writeupDeadline ?? input.wpddl,
+    wpNote: input.writeupNote ?? input.wpNote,
+    writeupRequired: input.writeupRequired ?? false,
     bloodBonus: input.bloodBonus,
   })
   await scope.em.flush()
@@ -193,4 +196,15 @@ export async function setPoster(scope: Scope, actor: Actor, gameId: number, file
   game.posterHash = hash
   await services.audit.success(actor, `更新了比赛 #${game.id} ${game.title} 的海报`)
   return assetUrl(hash, name)
+}
+
+/**
+ * `POST /api/edit/games/{id}/scoreboard/flush` (GZ::CTF 1.x): rebuild the game's board from the
+ * database now. Flagwave's board is never stale after a settled solve, so this only repairs a
+ * board after changes made behind the server's back (docs/scoring.md#rebuilds).
+ */
+export async function flushScoreboard(scope: Scope, actor: Actor, gameId: number): Promise<void> {
+  const game = await findGame(scope.em, gameId)
+  await requestScoreboardRebuild(scope.services, game.id)
+  await scope.services.audit.success(actor, `刷新了比赛 #${game.id} 的积分榜`)
 }

@@ -3,7 +3,7 @@
  * 32 bytes; the private seed is stored Base64, XOR-protected with XOR_KEY so a database dump
  * alone cannot forge team tokens.
  */
-import { createHash, createPrivateKey, generateKeyPairSync, sign } from 'node:crypto'
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify } from 'node:crypto'
 
 export interface GameKeys {
   publicKey: string
@@ -43,3 +43,17 @@ export function teamHashSalt(game: { privateKey: string }): string {
 }
 
 export const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex')
+
+/**
+ * `POST /api/team/verify` (GZ::CTF 1.x): whether `teamToken` (`{teamId}:{signature}`) is signed by
+ * the game key `publicKey` (Base64 of the raw 32 bytes). Null when either is malformed.
+ */
+export function verifyTeamToken(token: string, publicKey: string): boolean | null {
+  const colon = token.indexOf(':')
+  const teamId = token.slice(0, colon)
+  const signature = Buffer.from(token.slice(colon + 1), 'base64')
+  const key = Buffer.from(publicKey, 'base64')
+  if (colon <= 0 || !/^\d{1,10}$/.test(teamId) || signature.length !== 64 || key.length !== 32) return null
+  const keyObject = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: key.toString('base64url') }, format: 'jwk' })
+  return verify(null, Buffer.from(`GZCTF_TEAM_${teamId}`, 'utf8'), keyObject, signature)
+}

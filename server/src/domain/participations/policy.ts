@@ -5,10 +5,9 @@
 import type { ParticipationStatus } from '@flagwave/shared/enums'
 import type { GameJoinModel } from '@flagwave/shared/schemas/games'
 import type { Game } from '../../entities/Game.js'
-import { badRequest } from '../../lib/errors.js'
+import { badRequest, gameEnded } from '../../lib/errors.js'
 import { isEnded, isRunning } from '../play/gate.js'
 
-const GAME_ENDED = '比赛已结束'
 const WRONG_INVITE_CODE = '比赛邀请码错误'
 const INVALID_ORGANIZATION = '无效的参赛单位'
 export const TEAM_NOT_FOUND = '队伍未找到'
@@ -18,10 +17,12 @@ export const MEMBER_LIMIT_REACHED = '队伍参与人数超过比赛限制'
 export const CANNOT_LEAVE_UNJOINED = '无法退出未报名的比赛'
 const CANNOT_LEAVE_ACCEPTED = '审核通过后无法退出比赛'
 export const PARTICIPATION_NOT_FOUND = '参与状态未找到'
+/** GZ::CTF 1.7's refusal of a division that does not exist (games have none yet, docs/compatibility.md#newer-gzctf-versions). */
+export const DIVISION_NOT_FOUND = '分组不存在'
 
 /** The game-level join checks, in order: ended (unless practice), invite code, organization. */
 export function assertJoinable(game: Game, input: GameJoinModel, now = new Date()): void {
-  if (!game.practiceMode && isEnded(game, now)) throw badRequest(GAME_ENDED)
+  if (!game.practiceMode && isEnded(game, now)) throw gameEnded()
   if (game.inviteCode && game.inviteCode !== input.inviteCode) throw badRequest(WRONG_INVITE_CODE)
   const organizations = game.organizations ?? []
   if (organizations.length > 0 && !organizations.some((o) => o === input.organization)) throw badRequest(INVALID_ORGANIZATION)

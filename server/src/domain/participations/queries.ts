@@ -4,6 +4,8 @@ import { Game } from '../../entities/Game.js'
 import { Participation } from '../../entities/Participation.js'
 import { Registration } from '../../entities/Registration.js'
 import type { User } from '../../entities/User.js'
+import type { Team } from '../../entities/Team.js'
+import { readGame } from '../play/gate.js'
 import { notFound } from '../../lib/errors.js'
 import { GAME_NOT_FOUND } from '../play/games.js'
 
@@ -27,4 +29,16 @@ export async function gameParticipations(em: EntityManager, gameId: number): Pro
     byParticipation.set(pid, list)
   }
   return participations.map((participation) => ({ participation, registeredMembers: byParticipation.get(participation.id) ?? [] }))
+}
+
+/**
+ * `GET /api/game/{id}/check` (GZ::CTF 1.7): the caller's teams that joined the game. Games have no
+ * divisions yet, so each team's division is null and no division is joinable
+ * (docs/compatibility.md#newer-gzctf-versions). Hidden games answer as `GET /api/game/{id}` does.
+ */
+export async function joinedTeams(em: EntityManager, gameId: number, user: User): Promise<number[]> {
+  const game = await readGame(em, gameId)
+  if (!game) throw notFound(GAME_NOT_FOUND)
+  const participations = await em.find(Participation, { game: gameId, team: { members: user.id } }, { fields: ['team'], orderBy: { team: { id: 'asc' } } })
+  return participations.map((p) => (p.team as Team).id)
 }

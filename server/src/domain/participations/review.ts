@@ -14,12 +14,12 @@ import { Participation } from '../../entities/Participation.js'
 import { Registration } from '../../entities/Registration.js'
 import { Team } from '../../entities/Team.js'
 import { Game } from '../../entities/Game.js'
-import { notFound } from '../../lib/errors.js'
+import { badRequest, notFound } from '../../lib/errors.js'
 import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
 import { ensureInstances } from '../play/instances.js'
 import { requestScoreboardRebuild } from '../scoreboard/hooks.js'
-import { PARTICIPATION_NOT_FOUND, statusChangeRefreshesBoard } from './policy.js'
+import { DIVISION_NOT_FOUND, PARTICIPATION_NOT_FOUND, statusChangeRefreshesBoard } from './policy.js'
 
 /** What changed, for the effects that follow the commit. */
 export interface StatusChange {
@@ -83,4 +83,14 @@ export async function setParticipationStatus(scope: Scope, actor: Actor, partici
   await afterStatusChange(scope, change)
   await scope.services.audit.success(actor, `参赛审核：[${change.teamName}] 在比赛 [${change.gameTitle}] 中的状态 ${participationStatusText[change.from]} → ${participationStatusText[change.to]}`)
   return change
+}
+
+/**
+ * `PUT /api/admin/participation/{id}` (GZ::CTF 1.7, docs/compatibility.md#newer-gzctf-versions): the status when given.
+ * An unknown participation is 404 even when nothing would change; a division is refused while games have none.
+ */
+export async function editParticipation(scope: Scope, actor: Actor, participationId: number, edit: { status: ParticipationStatus | null; divisionId: number | null }): Promise<void> {
+  if (!(await scope.em.count(Participation, { id: participationId }))) throw notFound(PARTICIPATION_NOT_FOUND)
+  if (edit.divisionId !== null) throw badRequest(DIVISION_NOT_FOUND)
+  if (edit.status !== null) await setParticipationStatus(scope, actor, participationId, edit.status)
 }

@@ -12,22 +12,39 @@ import { badRequest, notFound } from '../../lib/errors.js'
 import { isStarted, readGame, readRegistration } from './gate.js'
 import { playerNotices, type NoticeRecord } from '../notices/notices.js'
 import { readCacheOf, tags } from '../../cache/invalidation.js'
-import { wrap } from '@mikro-orm/core'
 
 export const GAME_NOT_FOUND = '比赛未找到'
 const GAME_NOT_STARTED = '比赛未开始'
 
+/** A game as the game lists show it (BasicGameInfoModel), a plain copy kept by the read cache. */
+type ListedGame = Pick<Game, 'id' | 'title' | 'summary' | 'posterHash' | 'teamMemberCountLimit' | 'start' | 'end'>
+
+/** One page of the non-hidden games, newest start first, and how many there are in all. */
+export interface GamePage {
+  games: readonly ListedGame[]
+  total: number
+}
+
+/** Pages further in than this are read from the database each time, so that no query can fill the cache. */
+const CACHED_PAGE_END = 500
+
 /**
- * `GET /api/game`: the 10 most recent non-hidden games by start time, descending, from the read
- * cache: any change to a game drops it when it commits, so edits and posters show at once (the
- * reference's up-to-2-hour cache served older data).
+ * The non-hidden games by start time, descending, `count` of them from `skip`: `GET /api/game`
+ * (the 10 most recent without paging, the `{data, length, total}` page of GZ::CTF 1.2 with it)
+ * and `GET /api/game/recent`. From the read cache: any change to a game drops every page when it
+ * commits, so edits and posters show at once (the reference's up-to-2-hour cache served older
+ * data). The page is shared between requests (do not change it); the presenter keeps its JSON.
  */
-export async function recentGames(em: EntityManager): Promise<Game[]> {
-  const list = await readCacheOf(em).read('games:recent', async () => {
-    const games = await em.find(Game, { hidden: false }, { orderBy: { start: 'desc', id: 'desc' }, limit: 10 })
-    return { value: games.map((g) => wrap(g).toPOJO()), tags: [tags.games] }
-  })
-  return list!.map((dto) => em.merge(Game, dto))
+export async function listGames(em: EntityManager, skip: number, count: number): Promise<GamePage> {
+  const load = async (): Promise<GamePage> => {
+    const [games, total] = await em.findAndCount(Game, { hidden: false }, { orderBy: { start: 'desc', id: 'desc' }, limit: count, offset: skip })
+    return {
+      games: games.map(({ id, title, summary, posterHash, teamMemberCountLimit, start, end }) => ({ id, title, summary, posterHash, teamMemberCountLimit, start, end })),
+      total,
+    }
+  }
+  if (skip + count > CACHED_PAGE_END) return load()
+  return (await readCacheOf(em).read(`games:list:${skip}:${count}`, async () => ({ value: await load(), tags: [tags.games] })))!
 }
 
 /** The caller's own registration in a game, as the game detail shows it. */
@@ -76,10 +93,9 @@ export async function startedGame(em: EntityManager, gameId: number, notFoundBod
 
 /**
  * `GET /api/game/{id}/notices`: admin (`Normal`) notices first, then the system notices, each
- * newest first. `count`/`skip` page the whole list.
+ * newest first; the cached list, shared between requests (the presenter pages it).
  */
-export async function gameNotices(em: EntityManager, gameId: number, count: number, skip: number): Promise<readonly NoticeRecord[]> {
+export async function gameNotices(em: EntityManager, gameId: number): Promise<readonly NoticeRecord[]> {
   await startedGame(em, gameId)
-  const from = Math.max(0, skip)
-  return (await playerNotices(em, gameId)).slice(from, from + Math.max(0, count))
+  return playerNotices(em, gameId)
 }

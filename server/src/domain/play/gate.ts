@@ -12,7 +12,7 @@ import type { User } from '../../entities/User.js'
 import { Team } from '../../entities/Team.js'
 import { wrap, type EntityData, type EntityDTO } from '@mikro-orm/core'
 import { readCacheOf, tags } from '../../cache/invalidation.js'
-import { badRequest, notFound } from '../../lib/errors.js'
+import { badRequest, gameEnded, notFound } from '../../lib/errors.js'
 
 export interface GameContext {
   game: Game
@@ -61,7 +61,7 @@ export async function gateRows(em: EntityManager, gameId: number, userId: string
   if (!registration) throw badRequest('您尚未参赛')
   if (registration.participation.status !== 'Accepted') throw badRequest('您的参赛申请尚未通过或被禁赛')
   if (!isStarted(game, now)) throw badRequest('比赛未开始')
-  if (options.refuseEnded && !game.practiceMode && isEnded(game, now)) throw badRequest('比赛已结束')
+  if (options.refuseEnded && !game.practiceMode && isEnded(game, now)) throw gameEnded()
   if (options.challengeId !== undefined) {
     const challenge = await challengeRow(em, gameId, options.challengeId)
     if (!challenge) throw notFound('题目未找到')

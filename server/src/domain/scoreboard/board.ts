@@ -122,10 +122,26 @@ export class ScoreboardState {
 
     const { bloodBonus } = this.engine.game
     const updateTimeUTC = toWireDate(now)
-    const model: ScoreboardModel = { updateTimeUTC, bloodBonus, timeLines, items, challenges }
+    // The newer GZ::CTF members follow the v0.17.6 ones (docs/compatibility.md#newer-gzctf-versions):
+    // the same time and overall timeline under their later names, no divisions yet.
+    const timelines = [{ divisionId: 0, teams: timeLines.all! }]
+    const model: ScoreboardModel = {
+      updateTimeUTC,
+      bloodBonus,
+      timeLines,
+      items,
+      challenges,
+      updateTimeUtc: updateTimeUTC,
+      timelines,
+      challengeCount: infos.length,
+      divisions: [],
+    }
+    const timeLinesJson = JSON.stringify(timeLines)
+    const time = JSON.stringify(updateTimeUTC)
     const json =
-      `{"updateTimeUTC":${JSON.stringify(updateTimeUTC)},"bloodBonus":${bloodBonus},"timeLines":${JSON.stringify(timeLines)},` +
-      `"items":[${rowJsons.join(',')}],"challenges":{${challengeParts.join(',')}}}`
+      `{"updateTimeUTC":${time},"bloodBonus":${bloodBonus},"timeLines":${timeLinesJson},` +
+      `"items":[${rowJsons.join(',')}],"challenges":{${challengeParts.join(',')}},` +
+      `"updateTimeUtc":${time},"timelines":[{"divisionId":0,"teams":${JSON.stringify(timeLines.all)}}],"challengeCount":${infos.length},"divisions":[]}`
     const delta = this.fresh ? null : changedCells
     this.fresh = false
     return { model, json, changedCells: delta, challenges: infos }
@@ -160,14 +176,16 @@ export class ScoreboardState {
       ;({ items, itemJsons, challengesJson } = before)
     }
     const head = presentRowHead(team.data, team)
+    const cells = items.slice()
     return {
       rank: team.rank,
       orgRank: team.orgRank,
       items,
       itemJsons,
       challengesJson,
-      row: { ...head, challenges: items.slice() },
-      json: `${JSON.stringify(head).slice(0, -1)},"challenges":${challengesJson}}`,
+      row: { ...head, challenges: cells, solvedChallenges: cells },
+      // `solvedChallenges` is GZ::CTF 0.23's name of `challenges`: the same cells, serialised once.
+      json: `${JSON.stringify(head).slice(0, -1)},"challenges":${challengesJson},"solvedChallenges":${challengesJson}}`,
     }
   }
 

@@ -5,6 +5,7 @@
 import { promisify } from 'node:util'
 import { gzip as gzipCallback } from 'node:zlib'
 import type { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
+import { msTimesOfText } from '../../lib/jsonText.js'
 
 const gzip = promisify(gzipCallback)
 
@@ -14,11 +15,11 @@ type RawAnswer = 'json' | 'gzip' | 'notModified'
 /** One version of a game's scoreboard. */
 export class ScoreboardSnapshot {
   private parsed: ScoreboardModel | undefined
-  private compressed: Promise<Buffer> | undefined
-  private compressedBuffer: Buffer | undefined
+  private readonly plain: Encoding
   private validators: Readonly<Record<string, string>> | undefined
   private jsonBytes: Buffer | undefined
   private readonly raw = new Map<RawAnswer, string[]>()
+  private msVariant: Encoding | undefined
 
   constructor(
     readonly gameId: number,
@@ -29,6 +30,7 @@ export class ScoreboardSnapshot {
     model?: ScoreboardModel,
   ) {
     this.parsed = model
+    this.plain = new Encoding(json)
   }
 
   /** A weak validator carrying the version (both encodings share it). */
@@ -42,7 +44,7 @@ export class ScoreboardSnapshot {
       ETag: this.etag,
       'X-Scoreboard-Version': String(this.version),
       'Cache-Control': 'no-cache',
-      Vary: 'Accept-Encoding',
+      Vary: 'Accept-Encoding, X-GZCTF-Compat',
       'X-Content-Type-Options': 'nosniff',
     }))
   }
@@ -73,12 +75,35 @@ export class ScoreboardSnapshot {
     return (this.parsed ??= JSON.parse(this.json) as ScoreboardModel)
   }
 
+  /**
+   * The JSON with times as Unix milliseconds, for clients that opted in to GZ::CTF's newer forms
+   * (http/compat.ts): converted and gzipped once per version, on first demand.
+   */
+  get ms(): Encoding {
+    return (this.msVariant ??= new Encoding(msTimesOfText(this.json)))
+  }
+
   /** The JSON gzipped, computed once per version off the event loop. */
+  gzipped(): Promise<Buffer> {
+    return this.plain.gzipped()
+  }
+
+  /** The gzipped JSON if it is ready (starting it otherwise), without waiting. */
+  gzippedNow(): Buffer | undefined {
+    return this.plain.gzippedNow()
+  }
+}
+
+/** One encoding of a version's JSON with its gzipped copy, computed once off the event loop. */
+class Encoding {
+  private compressed: Promise<Buffer> | undefined
+  private compressedBuffer: Buffer | undefined
+  constructor(readonly json: string) {}
+
   gzipped(): Promise<Buffer> {
     return (this.compressed ??= gzip(this.json, { level: 6 }).then((buffer) => (this.compressedBuffer = buffer)))
   }
 
-  /** The gzipped JSON if it is ready (starting it otherwise), without waiting. */
   gzippedNow(): Buffer | undefined {
     if (!this.compressedBuffer) void this.gzipped().catch(() => undefined)
     return this.compressedBuffer
