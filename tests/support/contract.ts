@@ -184,6 +184,9 @@ export const NEWER_ENDPOINTS: (ContractEndpoint & { since: string })[] = [
   { n: 206, since: '0.22', method: 'GET', path: '/api/edit/games/{id}/hashsalt', caller: 'Admin', extra: [], rateLimit: null, success: 'string' },
   { n: 207, since: '1.0', method: 'POST', path: '/api/edit/games/{id}/scoreboard/flush', caller: 'Admin', extra: [], rateLimit: null, success: 'empty' },
   { n: 208, since: '1.7', method: 'GET', path: '/api/edit/games/{id}/divisions', caller: 'Admin', extra: [], rateLimit: null, success: 'Division[]' },
+  { n: 209, since: '1.7', method: 'POST', path: '/api/edit/games/{id}/divisions', caller: 'Admin', extra: [], rateLimit: null, success: 'Division' },
+  { n: 210, since: '1.7', method: 'PUT', path: '/api/edit/games/{id}/divisions/{divisionId}', caller: 'Admin', extra: [], rateLimit: null, success: 'Division' },
+  { n: 211, since: '1.7', method: 'DELETE', path: '/api/edit/games/{id}/divisions/{divisionId}', caller: 'Admin', extra: [], rateLimit: null, success: 'empty' },
 ]
 
 /** Every endpoint Flagwave serves: v0.17.6's index, the newer GZ::CTF rows and Flagwave's own additions. */

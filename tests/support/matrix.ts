@@ -217,6 +217,9 @@ export const MATRIX: Record<string, MatrixRow> = {
   'GET /api/edit/games/:id/hashsalt': { path: (w) => `/api/edit/games/${g(w)}/hashsalt` },
   'POST /api/edit/games/:id/scoreboard/flush': { path: (w) => `/api/edit/games/${g(w)}/scoreboard/flush` },
   'GET /api/edit/games/:id/divisions': { path: (w) => `/api/edit/games/${g(w)}/divisions` },
+  'POST /api/edit/games/:id/divisions': { path: (w) => `/api/edit/games/${g(w)}/divisions`, request: () => ({ json: { name: '' } }) },
+  'PUT /api/edit/games/:id/divisions/:divisionId': { path: (w) => `/api/edit/games/${g(w)}/divisions/999999`, request: () => ({ json: { name: 'x' } }) },
+  'DELETE /api/edit/games/:id/divisions/:divisionId': { path: (w) => `/api/edit/games/${g(w)}/divisions/999999` },
 }
 
 /** What the contract prescribes for one caller on one endpoint. */

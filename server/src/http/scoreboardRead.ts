@@ -75,7 +75,7 @@ function boardOf(services: Services, req: IncomingMessage): ScoreboardSnapshot |
 
 /** Writes the answer; returns its status (for the request metrics). */
 function answer(req: IncomingMessage, res: ServerResponse, snapshot: ScoreboardSnapshot, gzip: boolean): number {
-  if (matches(req.headers['if-none-match'] ?? '', snapshot.etag)) {
+  if (ifNoneMatch(req.headers['if-none-match'] ?? '', snapshot.etag)) {
     res.writeHead(304, snapshot.rawHeaders('notModified'))
     res.end()
     return 304

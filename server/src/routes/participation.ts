@@ -9,7 +9,7 @@ import { ParticipationEditModel } from '@flagwave/shared/schemas/teams'
 import { wantsNewerForms } from '../http/compat.js'
 import { intParam, route } from '../http/route.js'
 import { badRequest } from '../lib/errors.js'
-import { setParticipationStatus } from '../domain/participations/review.js'
+import { editParticipation, setParticipationStatus } from '../domain/participations/review.js'
 import { uploadedWriteups, writeupArchive } from '../domain/writeups/writeups.js'
 import { sendDownload } from './gameMonitor.js'
 import { presentWriteupInfo } from '../presenters/writeups.js'
@@ -38,10 +38,9 @@ export const participationRoutes = [
     role: 'Admin',
     params: z.object({ id: intParam }),
     body: ParticipationEditModel,
-    summary: 'GZ::CTF 1.7: change a participation ({status?, divisionId?}); divisions do not exist yet',
+    summary: 'GZ::CTF 1.7: change a participation ({status?, divisionId?}): move it to another division of its game, set its status',
     handler: async (_ctx, { params, body, actor, scope }) => {
-      if (body.divisionId !== null) throw badRequest('分组不存在')
-      if (body.status !== null) await setParticipationStatus(scope, actor, params.id, body.status)
+      await editParticipation(scope, actor, params.id, body)
       return undefined
     },
   }),

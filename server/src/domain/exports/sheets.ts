@@ -125,7 +125,7 @@ export async function scoreboardSheet(em: EntityManager, services: Services, gam
   const { out, workbook } = startWorkbook(services, 'scoreboard sheet')
   run(services, out, 'scoreboard sheet', async () => {
     const sheet = workbook.addWorksheet(SCOREBOARD_SHEET)
-    const withOrganization = (game.organizations ?? []).length > 0
+    const withOrganization = scoreboard.divisions.length > 0
     const header: string[] = [...SCOREBOARD_HEADER]
     if (withOrganization) header.splice(2, 0, ORGANIZATION_HEADER)
     const challenges = Object.values(scoreboard.challenges).flatMap((list) => list ?? [])

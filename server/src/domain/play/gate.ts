@@ -12,7 +12,9 @@ import type { User } from '../../entities/User.js'
 import { Team } from '../../entities/Team.js'
 import { wrap, type EntityData, type EntityDTO } from '@mikro-orm/core'
 import { readCacheOf, tags } from '../../cache/invalidation.js'
-import { badRequest, gameEnded, notFound } from '../../lib/errors.js'
+import { badRequest, forbidden, gameEnded, notFound } from '../../lib/errors.js'
+import { DivisionPermissions } from '@flagwave/shared/divisions'
+import { gameDivisions } from '../divisions/divisions.js'
 
 export interface GameContext {
   game: Game
@@ -48,6 +50,21 @@ export async function gameContext(em: EntityManager, gameId: number, user: User,
     return { game, participation, registration, challenge }
   }
   return { game, participation, registration }
+}
+
+const CANNOT_SUBMIT = '你所在的分组无法提交此题'
+
+/**
+ * The division rules of the gate (docs/scoring.md#divisions): a challenge the team's division may
+ * not view is not found (404 `题目未找到`, as if it did not exist); one it may view but not
+ * submit to is refused (403). A team without a division may do everything.
+ */
+export async function assertDivisionMay(em: EntityManager, participation: Participation, challengeId: number, flag: 'ViewChallenge' | 'SubmitFlags'): Promise<void> {
+  const divisionId = (participation.division as { id: number } | null | undefined)?.id
+  if (divisionId === undefined) return
+  const permissions = new DivisionPermissions(await gameDivisions(em, (participation.game as { id: number }).id))
+  if (!permissions.may(divisionId, 'ViewChallenge', challengeId)) throw notFound('题目未找到')
+  if (flag === 'SubmitFlags' && !permissions.may(divisionId, 'SubmitFlags', challengeId)) throw forbidden(CANNOT_SUBMIT)
 }
 
 /*

@@ -4,7 +4,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { maskedStatus, type AnswerResult } from '@flagwave/shared/enums'
-import { gameContext } from '../play/gate.js'
+import { assertDivisionMay, gameContext } from '../play/gate.js'
 import { Submission } from '../../entities/Submission.js'
 import type { User } from '../../entities/User.js'
 import { notFound } from '../../lib/errors.js'
@@ -21,6 +21,7 @@ export async function submitFlag(scope: Scope, actor: Actor, gameId: number, cha
   const { em } = scope
   const user = actor.user
   const { game, participation, challenge } = await gameContext(em, gameId, user, { refuseEnded: true, challengeId })
+  await assertDivisionMay(em, participation, challenge!.id, 'SubmitFlags')
   // One autocommitted statement, the hot path of a contest; the checkers are woken after it
   // (queue.ts says why not by a NOTIFY inside it).
   const pool = await nativePool(em.getConnection())
