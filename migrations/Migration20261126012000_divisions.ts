@@ -19,10 +19,12 @@ export class Migration20261126012000_divisions extends Migration {
     this.addSql(`create index "participations_division_id_index" on "participations" ("division_id");`);
 
     this.addSql(`insert into "divisions" ("game_id", "name", "challenge_configs")
-      select distinct g."id", left(o, 64), '[]'::jsonb from "games" g cross join lateral unnest(g."organizations") as o
+      select g."id", left(u.o, 64), '[]'::jsonb from "games" g cross join lateral unnest(g."organizations") with ordinality as u(o, i)
+      order by g."id", u.i
       on conflict ("game_id", "name") do nothing;`);
     this.addSql(`insert into "divisions" ("game_id", "name", "challenge_configs")
-      select distinct p."game_id", p."organization", '[]'::jsonb from "participations" p where p."organization" is not null
+      select p."game_id", p."organization", '[]'::jsonb from "participations" p where p."organization" is not null
+      order by p."id"
       on conflict ("game_id", "name") do nothing;`);
     this.addSql(`update "participations" p set "division_id" = d."id" from "divisions" d where d."game_id" = p."game_id" and d."name" = p."organization";`);
 
