@@ -68,8 +68,7 @@ export const CaptchaProvider = ['None', 'GoogleRecaptcha', 'CloudflareTurnstile'
 export type CaptchaProvider = (typeof CaptchaProvider)[number]
 
 /**
- * GZ::CTF 1.7's per-division permission flags (docs/compatibility.md#newer-gzctf-versions). Divisions are
- * not built yet; the values name what `defaultPermissions` of a division will carry.
+ * GZ::CTF 1.7's per-division permission flags (docs/scoring.md#divisions), read by shared/src/divisions.ts.
  */
 export const GamePermission = {
   JoinGame: 1,

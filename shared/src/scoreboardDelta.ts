@@ -4,13 +4,15 @@
  * renders the same board from its own state; the rules below are the engine's, restated on the
  * contract shape, and tests fold every pushed delta to check that both agree member for member:
  *
- * - a solved cell is worth `solveScore(challenge score, its blood rank, bloodBonus)`;
+ * - a solved cell is worth `solveScore(challenge score, its blood rank, bloodBonus)`, 0 when the
+ *   row's division may not score that challenge (docs/scoring.md#divisions);
  * - a row's score is the sum of its cells, `solvedCount` the solved cells, `lastSubmissionTime`
  *   the latest solve (rows without a solve never change by a delta);
- * - rows are ranked by score descending, last submission ascending, team id ascending;
- *   organization ranks count within each organization in that order;
- * - timelines are the cumulative scores of the top ten (overall and per organization) in solve
- *   time order, ties by challenge id.
+ * - rows are ranked by score descending, last submission ascending, team id ascending; the
+ *   overall rank counts only rows of divisions ranked overall (0 for the others), division
+ *   (organization) ranks count within each division in that order;
+ * - timelines are the cumulative scores of the top ten (overall among ranked rows, and per
+ *   division) in solve time order, ties by challenge id.
  *
  * Pure and copy-on-write: unchanged rows, cells and challenges keep their identity, so React
  * re-renders only what moved.
@@ -18,6 +20,7 @@
 import type { ScoreboardUpdate } from './events.js'
 import type { ChallengeChange, ChallengeInfo, ChallengeItem, ScoreboardDelta, ScoreboardItem, ScoreboardModel, TimeLine, TopTimeLine } from './schemas/scoreboard.js'
 import { bloodRankOf, compareRanking, solveScore } from './scoring.js'
+import { boardPermissions } from './divisions.js'
 
 const isSolved = (item: Pick<ChallengeItem, 'type'>): boolean => item.type !== 'Unaccepted'
 
@@ -44,6 +47,7 @@ function rowTimeline(row: Pick<ScoreboardItem, 'id' | 'name' | 'challenges'>): T
 }
 
 export function applyScoreboardDelta(board: ScoreboardModel, delta: ScoreboardDelta): ScoreboardModel {
+  const permissions = boardPermissions(board.divisions)
   const challenges = patchChallengeInfos(board.challenges, delta.challenges)
   // Challenges whose current score may have moved: every solved cell of theirs is re-scored.
   const rescored = new Map(delta.challenges.map((c) => [c.id, c.score]))
@@ -57,7 +61,7 @@ export function applyScoreboardDelta(board: ScoreboardModel, delta: ScoreboardDe
       let next = explicit?.get(cell.id) ?? cell
       const base = rescored.get(next.id)
       if (base !== undefined && isSolved(next)) {
-        const score = solveScore(base, bloodRankOf(next.type), board.bloodBonus)
+        const score = permissions.may(row.divisionId, 'GetScore', next.id) ? solveScore(base, bloodRankOf(next.type), board.bloodBonus) : 0
         if (score !== next.score) next = { ...next, score }
       }
       if (next !== cell) (cells ??= row.challenges.slice())[i] = next
@@ -68,18 +72,19 @@ export function applyScoreboardDelta(board: ScoreboardModel, delta: ScoreboardDe
   })
 
   if (reordered) rows.sort(compareRows)
-  const orgCounters = new Map<string, number>()
-  const items = rows.map((row, index) => {
-    const rank = index + 1
-    let organizationRank: number | null = null
-    if (row.organization !== null) {
-      organizationRank = (orgCounters.get(row.organization) ?? 0) + 1
-      orgCounters.set(row.organization, organizationRank)
+  const divisionCounters = new Map<number, number>()
+  let overall = 0
+  const items = rows.map((row) => {
+    const rank = permissions.may(row.divisionId, 'RankOverall') ? ++overall : 0
+    let divisionRank: number | null = null
+    if (row.divisionId !== null) {
+      divisionRank = (divisionCounters.get(row.divisionId) ?? 0) + 1
+      divisionCounters.set(row.divisionId, divisionRank)
     }
-    return row.rank === rank && row.organizationRank === organizationRank ? row : { ...row, rank, organizationRank }
+    return row.rank === rank && row.divisionRank === divisionRank ? row : { ...row, rank, divisionRank, organizationRank: divisionRank }
   })
 
-  const timeLines = timelines(items, board.timeLines)
+  const { timeLines, byDivision } = timelines(items, board)
   return {
     updateTimeUTC: delta.updateTimeUTC,
     bloodBonus: board.bloodBonus,
@@ -87,7 +92,7 @@ export function applyScoreboardDelta(board: ScoreboardModel, delta: ScoreboardDe
     items,
     challenges,
     updateTimeUtc: delta.updateTimeUTC,
-    timelines: [{ divisionId: 0, teams: timeLines.all ?? [] }],
+    timelines: byDivision,
     challengeCount: board.challengeCount,
     divisions: board.divisions,
   }
@@ -133,19 +138,18 @@ export function patchChallengeInfos<M extends Partial<Record<string, ChallengeIn
   return changed ? (next as M) : map
 }
 
-/** The top ten overall (`all`) and per organization listed in the previous board. */
-function timelines(items: ScoreboardItem[], previous: Record<string, TopTimeLine[]>): Record<string, TopTimeLine[]> {
-  const result: Record<string, TopTimeLine[]> = { all: items.slice(0, 10).map(rowTimeline) }
-  for (const org of Object.keys(previous)) {
-    if (org === 'all') continue
-    const list: TopTimeLine[] = []
-    for (const row of items) {
-      if (list.length === 10) break
-      if (row.organization === org) list.push(rowTimeline(row))
-    }
-    result[org] = list
+/** The top ten overall (`all`, rows ranked overall) and per division of the board, by name and by id (0 = overall). */
+function timelines(items: ScoreboardItem[], board: ScoreboardModel): Pick<ScoreboardModel, 'timeLines'> & { byDivision: ScoreboardModel['timelines'] } {
+  const overall: TopTimeLine[] = []
+  const perDivision = new Map<number, TopTimeLine[]>(board.divisions.map((d) => [d.id, []]))
+  for (const row of items) {
+    if (row.rank > 0 && overall.length < 10) overall.push(rowTimeline(row))
+    const list = row.divisionId !== null ? perDivision.get(row.divisionId) : undefined
+    if (list && list.length < 10) list.push(rowTimeline(row))
   }
-  return result
+  const timeLines: Record<string, TopTimeLine[]> = { all: overall }
+  for (const d of board.divisions) timeLines[d.name] = perDivision.get(d.id)!
+  return { timeLines, byDivision: [{ divisionId: 0, teams: overall }, ...board.divisions.map((d) => ({ divisionId: d.id, teams: perDivision.get(d.id)! }))] }
 }
 
 /** A board and its version, as a client holds it (`version` -1 when unknown, e.g. after reconnecting). */

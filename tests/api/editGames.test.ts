@@ -338,9 +338,10 @@ describe('PUT /api/edit/games/{id}', () => {
     })
     expect((await admin.put(`/api/edit/games/${game.id}`, { title: 'New', organizations: null })).body.organizations).toEqual(['Org1', 'Org2'])
     expect((await admin.put(`/api/edit/games/${game.id}`, { title: 'New', organizations: ['B', 'B', 'C'] })).body.organizations).toEqual(['B', 'C'])
-    expect((await admin.put(`/api/edit/games/${game.id}`, { title: 'New', organizations: [] })).body.organizations).toEqual([])
+    // Organizations are the game's divisions (docs/scoring.md#divisions): none read as null.
+    expect((await admin.put(`/api/edit/games/${game.id}`, { title: 'New', organizations: [] })).body.organizations).toBeNull()
     const stored = (await gameRow(game.id))!
-    expect(stored.organizations).toEqual([])
+    expect(await countRows(server, 'divisions', 'game_id = ?', [game.id])).toBe(0)
     expect(stored.privateKey).toBe(game.privateKey)
     expect((await admin.put(`/api/edit/games/${game.id}`, { title: 'New', publicKey: 'x', id: 1, bloodBonus: 2 ** 30 - 1 })).body).toMatchObject({
       id: game.id,

@@ -84,7 +84,10 @@ describe('GET /api/game/{id}/scoreboardsheet', () => {
     const local = (d: Date) => `${d.getFullYear()}${String(d.getMonth() + 1).padStart(2, '0')}${String(d.getDate()).padStart(2, '0')}`
     expect(stamp.slice(0, 8)).toBe(local(before))
 
-    expect(workbook.worksheets.map((s) => s.name)).toEqual(['排行榜'])
+    // The overall sheet first, then one sheet per division (docs/scoring.md#divisions), ranked within it.
+    expect(workbook.worksheets.map((s) => s.name)).toEqual(['排行榜', 'Uni A', 'Uni B'])
+    expect(rowsOf(workbook.worksheets[1]!).slice(1).map((r) => r.slice(0, 3))).toEqual([[1, 'Alpha', 'Uni A']])
+    expect(rowsOf(workbook.worksheets[2]!).slice(1).map((r) => r.slice(0, 3))).toEqual([[1, 'Beta', 'Uni B']])
     const rows = rowsOf(workbook.worksheets[0]!)
     expect(rows[0]).toEqual(['排名', '战队', '所属组织', '队长', '队员', '学号', '手机号', '解题数量', '得分时间', '总分', 'Warmup', 'SQLi'])
     expect(rows).toHaveLength(3)

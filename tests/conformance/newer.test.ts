@@ -242,13 +242,15 @@ describe('renamed routes and newer endpoints', () => {
     expect((await world.clients.admin.get('/api/edit/games/999999/divisions')).status).toBe(404)
   })
 
-  it('joining accepts the 1.0 name of the organization; a division id is refused while there are none', async () => {
+  it('joining accepts the 1.0 name of the organization (a division); a division id not of the game is refused', async () => {
     const game = await createGame(server, { title: 'Orgs', organizations: ['Uni'], start: new Date(Date.now() - 3600_000), end: new Date(Date.now() + 3600_000) })
     const captain = await createUser(server)
     const team = await createTeam(server, captain.user, [], { name: `dv${Date.now() % 100000}` })
-    expect(await captain.client.post(`/api/game/${game.id}`, { teamId: team.id, divisionId: 1 })).toMatchObject({ status: 400, body: { title: '分组不存在' } })
+    expect(await captain.client.post(`/api/game/${game.id}`, { teamId: team.id, divisionId: 999_999 })).toMatchObject({ status: 400, body: { title: '分组不存在' } })
     expect((await captain.client.post(`/api/game/${game.id}`, { teamId: team.id, division: 'Uni' })).status).toBe(200)
-    expect((await captain.client.get(`/api/game/${game.id}`)).body).toMatchObject({ organization: 'Uni', organizations: ['Uni'], divisions: [] })
+    const info = (await captain.client.get(`/api/game/${game.id}`)).body
+    expect(info).toMatchObject({ organization: 'Uni', organizations: ['Uni'], divisions: [{ id: info.division, name: 'Uni', inviteCodeRequired: false }] })
+    expect(info.division).toEqual(expect.any(Number))
   })
 
   it('game ended: 400 for v0.17.6 clients, 10002 under the opt-in', async () => {

@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { browserAvailable, launchBrowser, newSession, screenshot, type BrowserSession } from '../support/browser.js'
-import { createChallenge, createGame, createStoredFile } from '../support/factories/games.js'
+import { createChallenge, createDivision, createGame, createStoredFile } from '../support/factories/games.js'
 import { createInstances, createPlayer, isolateIds, type Player } from '../support/factories/play.js'
 import { createUser } from '../support/factories/users.js'
 import { createTeam } from '../support/factories/teams.js'
@@ -278,6 +278,39 @@ describe.skipIf(!browserAvailable())('playing a game (Chromium)', () => {
         expect(session.errors.filter((e) => e.startsWith('pageerror'))).toEqual([])
       } catch (error) {
         await screenshot(page, 'play-failure-join').catch(() => undefined)
+        console.error('browser errors:', session.errors)
+        throw error
+      }
+    },
+    E2E_TIMEOUT,
+  )
+
+  it(
+    'joining a division with its own invite code asks for the code only when that division is chosen',
+    async () => {
+      const joinGame = await createGame(server, { title: `Division CTF ${randomBytes(2).toString('hex')}`, acceptWithoutReview: true })
+      await createDivision(server, joinGame, { name: 'Open' })
+      await createDivision(server, joinGame, { name: 'Invited', inviteCode: 'vip' })
+      const user = await createUser(server)
+      const team = await createTeam(server, user.user, [], { name: 'Delta' })
+      const session = await open(user, 'D')
+      const { page } = session
+      try {
+        await page.goto(`/games/${joinGame.id}`)
+        await page.getByTestId('game-join-open').click()
+        await page.getByTestId('join-submit').waitFor()
+        await page.getByTestId('join-org-select').click()
+        await page.getByRole('option', { name: 'Open' }).click()
+        expect(await page.getByTestId('join-invite-code').count()).toBe(0)
+        await page.getByTestId('join-org-select').click()
+        await page.getByRole('option', { name: 'Invited' }).click()
+        await page.getByTestId('join-invite-code').fill('vip')
+        await page.getByTestId('join-submit').click()
+        await page.waitForFunction(() => document.querySelector('[data-testid="game-status"]')?.getAttribute('data-status') === 'Accepted', undefined, { timeout: LIVE_TIMEOUT })
+        await expect(page.getByTestId('game-team-name').textContent()).resolves.toBe(`${team.name} · Invited`)
+        expect(session.errors.filter((e) => e.startsWith('pageerror'))).toEqual([])
+      } catch (error) {
+        await screenshot(page, 'play-failure-division').catch(() => undefined)
         console.error('browser errors:', session.errors)
         throw error
       }

@@ -14,7 +14,7 @@ import { RegisterModel, MailChangeModel, ProfileUpdateModel } from '@flagwave/sh
 import { AdminUserInfoModel, UserCreateModel } from '@flagwave/shared/schemas/users'
 import { AdminTeamModel, TeamUpdateModel } from '@flagwave/shared/schemas/teams'
 import { PostEditModel } from '@flagwave/shared/schemas/posts'
-import { GameInfoInput, GameJoinModel } from '@flagwave/shared/schemas/games'
+import { DivisionInput, GameInfoInput, GameJoinModel } from '@flagwave/shared/schemas/games'
 import { ChallengeCreateModel, ChallengeUpdateModel, FlagCreateModel } from '@flagwave/shared/schemas/challenges'
 import { FlagSubmitModel } from '@flagwave/shared/schemas/play'
 import { SsoProviderCreateInput, SsoProviderInput } from '@flagwave/shared/schemas/sso'
@@ -90,7 +90,9 @@ export const COLUMN_GUARDS: Record<string, Guard> = {
   'Game.posterHash': { generated: 'a SHA-256 hex digest' },
   'Game.publicKey': { generated: 'Base64 of an Ed25519 public key' },
   'Game.privateKey': { generated: 'Base64 of an Ed25519 seed' },
-  'Participation.organization': { members: [[GameJoinModel, 'organization'], [GameInfoInput, 'organizations', (n) => ['a'.repeat(n)]]] },
+  // A join names a division by `organization` or `division`; longer names can match none and are refused first.
+  'Division.name': { members: [[DivisionInput, 'name'], [GameJoinModel, 'organization'], [GameJoinModel, 'division'], [GameInfoInput, 'organizations', (n) => ['a'.repeat(n)]]] },
+  'Division.inviteCode': { members: [[DivisionInput, 'inviteCode']] },
   'Participation.token': { generated: 'domain/games/keys.ts teamToken: `{teamId}:{signature}`' },
   'Attachment.fileName': { guardedBy: "domain/challenges/attachments.ts: the stored file's own name (LocalFile.name, the same bound)" },
   'Participation.writeupName': { generated: 'domain/writeups/writeups.ts writeupFileName: `Writeup-{game}-{team}-{yyyyMMdd-HH.mm.ss}Z.pdf`' },

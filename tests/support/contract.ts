@@ -186,6 +186,9 @@ export const NEWER_ENDPOINTS: (ContractEndpoint & { since: string })[] = [
   { n: 208, since: '1.7', method: 'GET', path: '/api/edit/games/{id}/divisions', caller: 'Admin', extra: [], rateLimit: null, success: 'Division[]' },
   { n: 209, since: '1.0', method: 'DELETE', path: '/api/game/captures/{challengeId}/{partId}/all', caller: 'Monitor', extra: [], rateLimit: null, success: 'empty' },
   { n: 210, since: '1.0', method: 'DELETE', path: '/api/game/captures/{challengeId}/{partId}/{filename}', caller: 'Monitor', extra: [], rateLimit: null, success: 'empty' },
+  { n: 211, since: '1.7', method: 'POST', path: '/api/edit/games/{id}/divisions', caller: 'Admin', extra: [], rateLimit: null, success: 'Division' },
+  { n: 212, since: '1.7', method: 'PUT', path: '/api/edit/games/{id}/divisions/{divisionId}', caller: 'Admin', extra: [], rateLimit: null, success: 'Division' },
+  { n: 213, since: '1.7', method: 'DELETE', path: '/api/edit/games/{id}/divisions/{divisionId}', caller: 'Admin', extra: [], rateLimit: null, success: 'empty' },
 ]
 
 /** Every endpoint Flagwave serves: v0.17.6's index, the newer GZ::CTF rows and Flagwave's own additions. */

@@ -220,6 +220,9 @@ export const MATRIX: Record<string, MatrixRow> = {
   // Harmless for a permitted caller: a team with no captures, a file that does not exist (404).
   'DELETE /api/game/captures/:challengeId/:partId/all': { path: (w) => `/api/game/captures/${w.capture.challengeId}/999999/all` },
   'DELETE /api/game/captures/:challengeId/:partId/:filename': { path: (w) => `/api/game/captures/${w.capture.challengeId}/${w.capture.participationId}/missing.pcap` },
+  'POST /api/edit/games/:id/divisions': { path: (w) => `/api/edit/games/${g(w)}/divisions`, request: () => ({ json: { name: '' } }) },
+  'PUT /api/edit/games/:id/divisions/:divisionId': { path: (w) => `/api/edit/games/${g(w)}/divisions/999999`, request: () => ({ json: { name: 'x' } }) },
+  'DELETE /api/edit/games/:id/divisions/:divisionId': { path: (w) => `/api/edit/games/${g(w)}/divisions/999999` },
 }
 
 /** What the contract prescribes for one caller on one endpoint. */

@@ -3,7 +3,8 @@
  * values (docs/compatibility.md#scoreboard-shapes; docs/scoring.md#blood-bonus, #dynamic-score) and against its own full rebuild after random solve sequences.
  */
 import { describe, expect, it } from 'vitest'
-import { ChallengeTag } from '@flagwave/shared/enums'
+import { ChallengeTag, GamePermission } from '@flagwave/shared/enums'
+import { DivisionPermissions, type ChallengeConfig } from '@flagwave/shared/divisions'
 import { ScoreboardDelta, ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
 import { applyScoreboardDelta } from '@flagwave/shared/scoreboardDelta'
 import { DEFAULT_BLOOD_BONUS } from '@flagwave/shared/limits'
@@ -12,7 +13,7 @@ import { toWireDate } from '@flagwave/shared/format'
 import { ChallengeChanges } from '../../server/src/domain/scoreboard/delta.js'
 import { PUSH_INTERVAL_MS, pushSpacing } from '../../server/src/domain/scoreboard/pacing.js'
 import { ScoreboardState } from '../../server/src/domain/scoreboard/board.js'
-import type { ChallengeData, GameData, SolveData, TeamData } from '../../server/src/domain/scoreboard/engine.js'
+import type { ChallengeData, DivisionMeta, GameData, SolveData, TeamData } from '../../server/src/domain/scoreboard/engine.js'
 
 const START = Date.UTC(2026, 0, 1, 8)
 const END = START + 8 * 3600_000
@@ -35,8 +36,14 @@ const team = (pid: number, overrides: Partial<TeamData> = {}): TeamData => ({
   name: `team${pid}`,
   bio: null,
   avatarHash: null,
-  organization: null,
+  divisionId: null,
   ...overrides,
+})
+const division = (id: number, name: string, defaultPermissions: number = GamePermission.All, challengeConfigs: ChallengeConfig[] = []): DivisionMeta => ({
+  id,
+  name,
+  defaultPermissions,
+  challengeConfigs,
 })
 let sid = 0
 const solve = (pid: number, cid: number, time: number, overrides: Partial<SolveData> = {}): SolveData => ({
@@ -54,7 +61,7 @@ function data(partial: Partial<GameData> & { holds?: Record<number, number[]> })
   const instances = new Map<number, number[]>()
   for (const t of teams) instances.set(t.participationId, partial.holds?.[t.participationId] ?? challenges.map((c) => c.id))
   return {
-    game: { id: 1, start: START, end: END, bloodBonus: DEFAULT_BLOOD_BONUS, organizations: null },
+    game: { id: 1, start: START, end: END, bloodBonus: DEFAULT_BLOOD_BONUS, divisions: [] },
     challenges,
     teams,
     instances: partial.instances ?? instances,
@@ -103,7 +110,7 @@ describe('score formula and blood bonus', () => {
   })
 
   it('uses the stored acceptedCount (teams off the board count too) and no multiplier when the bonus is 0', () => {
-    const game = { id: 1, start: START, end: END, bloodBonus: 0, organizations: null }
+    const game = { id: 1, start: START, end: END, bloodBonus: 0, divisions: [] }
     const model = board(ScoreboardState.build({ ...data({ challenges: [challenge(1, { acceptedCount: 3 })], teams: [team(1)], solves: [solve(1, 1, min(5))] }), game }))
     expect(model.challenges.Misc![0]).toMatchObject({ score: 376, solved: 3 })
     expect(model.items[0]).toMatchObject({ score: 376, challenges: [{ id: 1, score: 376, type: 'FirstBlood' }] })
@@ -121,7 +128,7 @@ describe('ranking', () => {
           teams: [team(1), team(2), team(3), team(4)],
           // bonus 0 below keeps the two solvers of each challenge equal
           solves: [solve(1, 1, min(50)), solve(2, 2, min(40)), solve(2, 1, min(10)), solve(1, 2, min(30))],
-          game: { id: 1, start: START, end: END, bloodBonus: 0, organizations: null },
+          game: { id: 1, start: START, end: END, bloodBonus: 0, divisions: [] },
         }),
       ),
     )
@@ -136,15 +143,15 @@ describe('ranking', () => {
     expect(row(model, 3).lastSubmissionTime).toBe(toWireDate(START))
   })
 
-  it('ranks within organizations, with a top-10 timeline per listed organization', () => {
-    const teams = [team(1, { organization: 'A' }), team(2, { organization: 'B' }), team(3, { organization: 'A' }), team(4), team(5, { organization: 'B' })]
+  it('ranks within divisions (organizations), with a top-10 timeline per division', () => {
+    const teams = [team(1, { divisionId: 1 }), team(2, { divisionId: 2 }), team(3, { divisionId: 1 }), team(4), team(5, { divisionId: 2 })]
     const model = board(
       ScoreboardState.build(
         data({
           challenges: [challenge(1, { acceptedCount: 5 })],
           teams,
           solves: [solve(1, 1, min(1)), solve(2, 1, min(2)), solve(3, 1, min(3)), solve(4, 1, min(4)), solve(5, 1, min(5))],
-          game: { id: 1, start: START, end: END, bloodBonus: DEFAULT_BLOOD_BONUS, organizations: ['A', 'B', 'C'] },
+          game: { id: 1, start: START, end: END, bloodBonus: DEFAULT_BLOOD_BONUS, divisions: ['A', 'B', 'C'].map((name, i) => division(i + 1, name)) },
         }),
       ),
     )
@@ -159,6 +166,19 @@ describe('ranking', () => {
     expect(model.timeLines.A!.map((t) => t.id)).toEqual([1001, 1003])
     expect(model.timeLines.C).toEqual([])
     expect(model.timeLines.all![0]).toEqual({ id: 1001, name: 'team1', items: [{ time: toWireDate(min(1)), score: row(model, 1).score }] })
+    expect(model.items.map((i) => [i.organization, i.divisionId, i.divisionRank])).toEqual([
+      ['A', 1, 1],
+      ['B', 2, 1],
+      ['A', 1, 2],
+      [null, null, null],
+      ['B', 2, 2],
+    ])
+    expect(model.timelines.map((t) => [t.divisionId, t.teams.map((x) => x.id)])).toEqual([
+      [0, [1001, 1002, 1003, 1004, 1005]],
+      [1, [1001, 1003]],
+      [2, [1002, 1005]],
+      [3, []],
+    ])
   })
 
   it('keeps the overall timeline to the top 10 with cumulative points in time order', () => {
@@ -265,17 +285,104 @@ function pushedBoards(state: ScoreboardState) {
   }
 }
 
+describe('divisions', () => {
+  const P = GamePermission
+  const game = (divisions: DivisionMeta[]) => ({ id: 1, start: START, end: END, bloodBonus: DEFAULT_BLOOD_BONUS, divisions })
+
+  it('hides cells the division may not view, scores 0 without GetScore and passes bloods over teams without GetBlood', () => {
+    const noScore = division(1, 'NoScore', P.All & ~P.GetScore)
+    const noBlood = division(2, 'NoBlood', P.All & ~P.GetBlood)
+    const blind = division(3, 'Blind', P.All, [{ challengeId: 2, permissions: P.All & ~P.ViewChallenge }])
+    const model = board(
+      ScoreboardState.build({
+        ...data({
+          challenges: [challenge(1, { acceptedCount: 3 }), challenge(2)],
+          teams: [team(1, { divisionId: 1 }), team(2, { divisionId: 2 }), team(3, { divisionId: 3 })],
+          solves: [solve(1, 1, min(1)), solve(2, 1, min(2)), solve(3, 1, min(3))],
+        }),
+        game: game([noScore, noBlood, blind]),
+      }),
+    )
+    // 500 at n = 3 is 376 (r = 0.25, d = 5); team 1 takes the first blood but scores 0, team 2 takes none.
+    expect(row(model, 1).challenges[0]).toMatchObject({ id: 1, score: 0, type: 'FirstBlood' })
+    expect(row(model, 2).challenges[0]).toMatchObject({ id: 1, type: 'Normal', score: 376 })
+    expect(row(model, 3).challenges.map((c) => [c.id, c.type])).toEqual([[1, 'SecondBlood']])
+    expect(model.challenges.Misc![0]!.bloods.map((b) => b.id)).toEqual([1001, 1003])
+    // Challenge 2 is held by teams that may view it (divisions 1 and 2): still on the board.
+    expect(model.challenges.Misc!.map((c) => c.id)).toEqual([1, 2])
+    expect(model.divisions.map((d) => [d.id, d.name, d.defaultPermissions])).toEqual([
+      [1, 'NoScore', P.All & ~P.GetScore],
+      [2, 'NoBlood', P.All & ~P.GetBlood],
+      [3, 'Blind', P.All],
+    ])
+    expect(model.divisions[2]!.challengeConfigs).toEqual({ '2': { challengeId: 2, permissions: P.All & ~P.ViewChallenge } })
+  })
+
+  it('ranks overall only the teams of divisions ranked overall (0 for the others); the overall timeline is theirs', () => {
+    const open = division(1, 'Open')
+    const guests = division(2, 'Guests', P.All & ~P.RankOverall)
+    const model = board(
+      ScoreboardState.build({
+        ...data({
+          challenges: [challenge(1, { acceptedCount: 3 })],
+          teams: [team(1, { divisionId: 2 }), team(2, { divisionId: 1 }), team(3, { divisionId: 1 })],
+          solves: [solve(1, 1, min(1)), solve(2, 1, min(2)), solve(3, 1, min(3))],
+        }),
+        game: game([open, guests]),
+      }),
+    )
+    expect(model.items.map((i) => [i.id, i.rank, i.divisionId, i.divisionRank, i.organizationRank])).toEqual([
+      [1001, 0, 2, 1, 1],
+      [1002, 1, 1, 1, 1],
+      [1003, 2, 1, 2, 2],
+    ])
+    expect(model.timeLines.all!.map((t) => t.id)).toEqual([1002, 1003])
+    expect(model.timelines.find((t) => t.divisionId === 2)!.teams.map((t) => t.id)).toEqual([1001])
+  })
+
+  it('moves the dynamic score only with solves whose division affects it (without the checker\'s counter)', () => {
+    const silent = division(1, 'Silent', P.All & ~P.AffectDynamicScore)
+    const state = ScoreboardState.build({ ...data({ challenges: [challenge(1)], teams: [team(1, { divisionId: 1 }), team(2)] }), game: game([silent]) })
+    state.applySolve(solve(1, 1, min(1)))
+    expect(board(state).challenges.Misc![0]).toMatchObject({ score: 500, solved: 0 })
+    state.applySolve(solve(2, 1, min(2)))
+    expect(board(state).challenges.Misc![0]).toMatchObject({ score: 500, solved: 1 })
+  })
+
+  it('ignores a solve of a challenge the team may not view (no cell, no rebuild)', () => {
+    const blind = division(1, 'Blind', P.All & ~P.ViewChallenge)
+    const state = ScoreboardState.build({ ...data({ challenges: [challenge(1)], teams: [team(1, { divisionId: 1 }), team(2)] }), game: game([blind]) })
+    expect(state.applySolve(solve(1, 1, min(1), { board: true, acceptedCount: 0 }))).toBe('ignored')
+    // Without a cell to show, the team is not on the board (as a team holding no instance).
+    expect(board(state).items.map((i) => i.id)).toEqual([1002])
+  })
+})
+
 describe('incremental = rebuild', () => {
   for (let seed = 1; seed <= 40; seed++) {
     it(`random solve sequence #${seed}`, () => {
       const rnd = prng(seed)
       const pick = <T>(list: readonly T[]) => list[Math.floor(rnd() * list.length)]!
-      const orgs = seed % 2 === 0 ? ['A', 'B'] : null
-      const game = { id: 1, start: START, end: END, bloodBonus: seed % 5 === 0 ? 0 : DEFAULT_BLOOD_BONUS, organizations: orgs }
       const challenges = Array.from({ length: 2 + Math.floor(rnd() * 8) }, (_, i) =>
         challenge(i + 1, { tag: pick(ChallengeTag), originalScore: 100 + Math.floor(rnd() * 900), minScoreRate: Math.round(rnd() * 100) / 100, difficulty: 1 + Math.floor(rnd() * 20) }),
       )
-      const teams = Array.from({ length: 5 + Math.floor(rnd() * 40) }, (_, i) => team(i + 1, { organization: orgs && rnd() < 0.7 ? pick(orgs) : null }))
+      // Even seeds: up to four divisions with random permissions (most flags kept) and per-challenge overrides.
+      const permissions = () => [1, 2, 4, 256, 512, 1024, 2048, 4096].reduce((flags, flag) => (rnd() < 0.75 ? flags | flag : flags), 0)
+      const divisions =
+        seed % 2 === 0
+          ? Array.from({ length: 1 + Math.floor(rnd() * 4) }, (_, i) =>
+              division(
+                i + 1,
+                `D${i + 1}`,
+                seed % 4 === 0 ? permissions() : GamePermission.All,
+                challenges.filter(() => rnd() < 0.3).map((c) => ({ challengeId: c.id, permissions: permissions() })),
+              ),
+            )
+          : []
+      const game = { id: 1, start: START, end: END, bloodBonus: seed % 5 === 0 ? 0 : DEFAULT_BLOOD_BONUS, divisions }
+      const may = new DivisionPermissions(divisions)
+      const teams = Array.from({ length: 5 + Math.floor(rnd() * 40) }, (_, i) => team(i + 1, { divisionId: divisions.length > 0 && rnd() < 0.8 ? pick(divisions).id : null }))
+      const divisionOf = new Map(teams.map((t) => [t.participationId, t.divisionId]))
       // Off-board participations (suspended, pending): they hold instances and solve, which moves the counters.
       const offBoard = [9001, 9002, 9003]
       const holds = new Map<number, number[]>()
@@ -311,7 +418,8 @@ describe('incremental = rebuild', () => {
         const key = `${s.participationId}:${s.challengeId}`
         if (!counted.has(key)) {
           counted.add(key)
-          accepted.set(s.challengeId, (accepted.get(s.challengeId) ?? 0) + 1)
+          // Only solves of divisions that affect the dynamic score move the counter (off-board teams have none).
+          if (may.may(divisionOf.get(s.participationId) ?? null, 'AffectDynamicScore', s.challengeId)) accepted.set(s.challengeId, (accepted.get(s.challengeId) ?? 0) + 1)
         }
         const result = incremental.applySolve({ ...s, acceptedCount: accepted.get(s.challengeId) })
         expect(result).not.toBe('unknown')

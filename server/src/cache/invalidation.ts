@@ -28,11 +28,12 @@ const derived: Record<string, (row: Row) => string[]> = {
   Participation: (r) => [tags.gameParticipations(idOf(r.game))],
   Challenge: (r) => [tags.gameChallenges(idOf(r.game))],
   GameNotice: (r) => [tags.gameNotices(idOf(r.game))],
+  Division: (r) => [tags.gameDivisions(idOf(r.game))],
   Post: () => [tags.posts],
 }
 
 /** The entities some cached read is built from; changes to others (submissions, logs…) cost nothing. */
-const CACHED = new Set(['User', 'Session', 'ApiToken', 'Game', 'Registration', 'Participation', 'Team', 'Challenge', 'GameNotice', 'Post'])
+const CACHED = new Set(['User', 'Session', 'ApiToken', 'Game', 'Registration', 'Participation', 'Team', 'Challenge', 'GameNotice', 'Post', 'Division'])
 
 /** Tag names, one place for writers and readers. */
 export const tags = {
@@ -48,6 +49,7 @@ export const tags = {
   gameParticipations: (gameId: unknown) => `Game:${String(gameId)}:participations`,
   gameChallenges: (gameId: unknown) => `Game:${String(gameId)}:challenges`,
   gameNotices: (gameId: unknown) => `Game:${String(gameId)}:notices`,
+  gameDivisions: (gameId: unknown) => `Game:${String(gameId)}:divisions`,
 }
 
 function tagsOfChange(name: string, entity: Row, original: Row | undefined): string[] {

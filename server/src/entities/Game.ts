@@ -13,7 +13,6 @@ export const GameSchema = defineEntity({
     practiceMode: p.boolean().default(true),
     acceptWithoutReview: p.boolean().default(false),
     inviteCode: p.string().length(32).nullable(),
-    organizations: p.array().nullable(),
     teamMemberCountLimit: p.integer().default(0),
     containerCountLimit: p.integer().default(3),
     posterHash: p.string().length(64).nullable(),

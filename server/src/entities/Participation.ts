@@ -3,6 +3,7 @@ import { ParticipationStatus } from '@flagwave/shared/enums'
 import { Game } from './Game.js'
 import { Team } from './Team.js'
 import { LocalFile } from './LocalFile.js'
+import { Division } from './Division.js'
 
 /** A team's entry in a game (one per team and game). */
 export const ParticipationSchema = defineEntity({
@@ -13,7 +14,8 @@ export const ParticipationSchema = defineEntity({
     game: () => p.manyToOne(Game).deleteRule('cascade'),
     team: () => p.manyToOne(Team).deleteRule('cascade').index(),
     status: p.enum(ParticipationStatus).default('Pending'),
-    organization: p.string().length(64).nullable(),
+    /** Null in a game without divisions; a division with participations is never deleted (docs/scoring.md#divisions). */
+    division: () => p.manyToOne(Division).nullable().deleteRule('restrict').index(),
     /** `{teamId}:{signature}` (docs/compatibility.md#team-token), fixed at creation. */
     token: p.string().length(128),
     writeup: () => p.manyToOne(LocalFile).nullable().deleteRule('set null'),

@@ -24,6 +24,7 @@ import { WebhookDeliverySchema } from './WebhookDelivery.js'
 import { SsoProviderSchema } from './SsoProvider.js'
 import { UserIdentitySchema } from './UserIdentity.js'
 import { SsoLoginSchema } from './SsoLogin.js'
+import { DivisionSchema } from './Division.js'
 
 export const entities = [
   UserSchema,
@@ -51,4 +52,5 @@ export const entities = [
   SsoProviderSchema,
   UserIdentitySchema,
   SsoLoginSchema,
+  DivisionSchema,
 ]

@@ -2,14 +2,36 @@
  * Game shapes (docs/compatibility.md#game-notice-and-event-shapes): GameInfoModel for the edit endpoints, BasicGameInfoModel and
  * DetailedGameInfoModel for the player endpoints.
  */
-import type { BasicGameInfoModel, DetailedGameInfoModel, GameInfoModel } from '@flagwave/shared/schemas/games'
+import type { BasicGameInfoModel, DetailedGameInfoModel, Division, GameInfoModel } from '@flagwave/shared/schemas/games'
+import type { DivisionRules } from '@flagwave/shared/divisions'
 import type { ParticipationStatus } from '@flagwave/shared/enums'
 import { toWireDate } from '@flagwave/shared/format'
 import type { Game } from '../entities/Game.js'
 import { posterUrl } from '../lib/assetUrls.js'
 import { derivedJsonText, type JsonText } from '../lib/jsonText.js'
 
-export function presentGameInfo(game: Game): GameInfoModel {
+/** A division as the game shapes need it (docs/scoring.md#divisions): v0.17.6 sees its name as an organization. */
+export interface DivisionLike {
+  id: number
+  name: string
+  inviteCode: string | null
+}
+
+/** A division as its editors read it (`GET /api/edit/games/{id}/divisions`), invite code included. */
+export function presentDivision(division: DivisionLike & DivisionRules): Division {
+  return {
+    id: division.id,
+    name: division.name,
+    inviteCode: division.inviteCode,
+    defaultPermissions: division.defaultPermissions,
+    challengeConfigs: division.challengeConfigs.map((c) => ({ challengeId: c.challengeId, permissions: c.permissions })),
+  }
+}
+
+/** v0.17.6's `organizations`: the divisions' names, null without divisions. */
+const organizationsOf = (divisions: readonly DivisionLike[]): string[] | null => (divisions.length > 0 ? divisions.map((d) => d.name) : null)
+
+export function presentGameInfo(game: Game, divisions: readonly DivisionLike[]): GameInfoModel {
   return {
     id: game.id,
     title: game.title,
@@ -18,7 +40,7 @@ export function presentGameInfo(game: Game): GameInfoModel {
     content: game.content,
     acceptWithoutReview: game.acceptWithoutReview,
     inviteCode: game.inviteCode ?? null,
-    organizations: game.organizations ?? null,
+    organizations: organizationsOf(divisions),
     teamMemberCountLimit: game.teamMemberCountLimit,
     containerCountLimit: game.containerCountLimit,
     poster: posterUrl(game.posterHash),
@@ -51,31 +73,31 @@ export function presentBasicGame(game: Pick<Game, 'id' | 'title' | 'summary' | '
 export interface CallerParticipation {
   status: ParticipationStatus
   teamName: string | null
-  organization: string | null
+  division: DivisionLike | null
 }
 
-export function presentDetailedGame(game: Game, teamCount: number, caller: CallerParticipation | null): DetailedGameInfoModel {
+export function presentDetailedGame(game: Game, divisions: readonly DivisionLike[], teamCount: number, caller: CallerParticipation | null): DetailedGameInfoModel {
   return {
     id: game.id,
     title: game.title,
     summary: game.summary,
     content: game.content,
     hidden: game.hidden,
-    organizations: game.organizations ?? null,
+    organizations: organizationsOf(divisions),
     inviteCodeRequired: !!game.inviteCode && game.inviteCode.trim() !== '',
     poster: posterUrl(game.posterHash),
     limit: game.teamMemberCountLimit,
     teamCount,
-    organization: caller?.organization ?? null,
+    organization: caller?.division?.name ?? null,
     teamName: caller?.teamName ?? null,
     practiceMode: game.practiceMode,
     status: caller?.status ?? 'Unsubmitted',
     start: toWireDate(game.start),
     end: toWireDate(game.end),
-    // Newer members (docs/compatibility.md#newer-gzctf-versions): games have no divisions yet.
+    // Newer members (docs/compatibility.md#newer-gzctf-versions): the 1.7 division id and list; never a division's code.
     writeupRequired: game.writeupRequired,
-    division: null,
-    divisions: [],
+    division: caller?.division?.id ?? null,
+    divisions: divisions.map((d) => ({ id: d.id, name: d.name, inviteCodeRequired: !!d.inviteCode })),
   }
 }
 

@@ -4,7 +4,9 @@
  */
 import type { ChallengeDetailModel, ClientFlagContext } from '@flagwave/shared/schemas/play'
 import type { GameDetailModel } from '@flagwave/shared/schemas/games'
-import type { ScoreboardItem, ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
+import type { ChallengeInfo, ChallengesByTag, ScoreboardItem, ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
+import type { ChallengeTag } from '@flagwave/shared/enums'
+import { boardPermissions } from '@flagwave/shared/divisions'
 import { MIN_DATE_WIRE, toWireDate } from '@flagwave/shared/format'
 import type { Challenge } from '../entities/Challenge.js'
 import type { Game } from '../entities/Game.js'
@@ -90,24 +92,48 @@ function syntheticScoreboardRow(team: Pick<Team, 'id' | 'name' | 'avatarHash'>):
 
 /** The parts of GameDetailModel every team shares, serialised once per board version (and once more with millisecond times). */
 interface BoardParts {
-  challenges: string
-  challengesMs: string | undefined
-  challengeCount: number
+  /** Per division id (null: a team without one), the challenges it may view (docs/scoring.md#divisions). */
+  views: Map<number | null, DivisionView>
   items: Map<number, ScoreboardItem>
   rows: Map<number, string>
   rowsMs: Map<number, string>
 }
 const boardParts = new WeakMap<ScoreboardModel, BoardParts>()
 
+interface DivisionView {
+  challenges: string
+  challengesMs: string | undefined
+  challengeCount: number
+}
+
 function partsOf(scoreboard: ScoreboardModel): BoardParts {
   let parts = boardParts.get(scoreboard)
   if (!parts) {
     const items = new Map(scoreboard.items.map((item) => [item.id, item]))
-    const challengeCount = Object.values(scoreboard.challenges).reduce((n, list) => n + (list?.length ?? 0), 0)
-    parts = { challenges: JSON.stringify(scoreboard.challenges), challengesMs: undefined, challengeCount, items, rows: new Map(), rowsMs: new Map() }
+    parts = { views: new Map(), items, rows: new Map(), rowsMs: new Map() }
     boardParts.set(scoreboard, parts)
   }
   return parts
+}
+
+/** The board's challenges a division may view, serialised once per board version and division. */
+function viewOf(scoreboard: ScoreboardModel, parts: BoardParts, divisionId: number | null): DivisionView {
+  let view = parts.views.get(divisionId)
+  if (!view) {
+    let challenges: ChallengesByTag = scoreboard.challenges
+    if (divisionId !== null) {
+      const permissions = boardPermissions(scoreboard.divisions)
+      challenges = {}
+      for (const [tag, list] of Object.entries(scoreboard.challenges) as [ChallengeTag, ChallengeInfo[]][]) {
+        const visible = list.filter((c) => permissions.may(divisionId, 'ViewChallenge', c.id))
+        if (visible.length > 0) challenges[tag] = visible
+      }
+    }
+    const challengeCount = Object.values(challenges).reduce((n, list) => n + (list?.length ?? 0), 0)
+    view = { challenges: JSON.stringify(challenges), challengesMs: undefined, challengeCount }
+    parts.views.set(divisionId, view)
+  }
+  return view
 }
 
 /** A short hash for validators of small texts (FNV-1a, 32 bits). */
@@ -125,6 +151,7 @@ function shortHash(text: string): string {
  */
 export function presentGameDetail(game: Game, participation: Participation, team: Team, board: { model: ScoreboardModel; version: number }): JsonText {
   const parts = partsOf(board.model)
+  const view = viewOf(board.model, parts, (participation.division as { id: number } | null)?.id ?? null)
   const item = parts.items.get(team.id)
   let row = parts.rows.get(team.id)
   if (row === undefined) {
@@ -138,18 +165,18 @@ export function presentGameDetail(game: Game, participation: Participation, team
     wpddl,
     writeupDeadline: wpddl,
     writeupRequired: game.writeupRequired,
-    challengeCount: parts.challengeCount,
+    challengeCount: view.challengeCount,
   }
   const restJson = JSON.stringify(rest).slice(1)
   const etag = `W/"${board.version}-${team.id}-${shortHash(item ? restJson : row + restJson)}"`
   const rowText = row
-  return new JsonText(`{"challenges":${parts.challenges},"rank":${rowText},${restJson}`, etag, () => {
-    parts.challengesMs ??= msTimesOfText(parts.challenges)
+  return new JsonText(`{"challenges":${view.challenges},"rank":${rowText},${restJson}`, etag, () => {
+    view.challengesMs ??= msTimesOfText(view.challenges)
     let rowMs = parts.rowsMs.get(team.id)
     if (rowMs === undefined) {
       rowMs = msTimesOfText(rowText)
       if (item) parts.rowsMs.set(team.id, rowMs)
     }
-    return `{"challenges":${parts.challengesMs},"rank":${rowMs},${msTimesJson(rest).slice(1)}`
+    return `{"challenges":${view.challengesMs},"rank":${rowMs},${msTimesJson(rest).slice(1)}`
   })
 }

@@ -3,7 +3,8 @@
  * records. Times are epoch milliseconds in the engine and wire dates here.
  */
 import type { ChallengeTag } from '@flagwave/shared/enums'
-import type { Blood, ChallengeInfo, ChallengeItem, ScoreboardItem, TimeLine, TopTimeLine } from '@flagwave/shared/schemas/scoreboard'
+import type { Blood, ChallengeInfo, ChallengeItem, ScoreboardDivision, ScoreboardItem, TimeLine, TopTimeLine } from '@flagwave/shared/schemas/scoreboard'
+import type { DivisionRules } from '@flagwave/shared/divisions'
 import { BLOOD_TYPES, type BloodRank } from '@flagwave/shared/scoring'
 import { toWireDate } from '@flagwave/shared/format'
 import { avatarUrl } from '../lib/assetUrls.js'
@@ -16,16 +17,20 @@ export interface TeamLike {
 
 export interface RowTeamLike extends TeamLike {
   bio: string | null
-  organization: string | null
+  divisionId: number | null
 }
 
 export interface RowLike {
   score: number
   rank: number
-  orgRank: number | null
+  divisionRank: number | null
   solved: number
   /** The latest counted solve, epoch milliseconds. */
   last: number
+}
+
+export interface DivisionLike extends DivisionRules {
+  name: string
 }
 
 export interface ChallengeLike {
@@ -53,22 +58,35 @@ export function presentChallengeItem(challengeId: number, solve: SolveLike | und
   }
 }
 
-/** A team's row without its cells (the board serialises the cells apart, once per change). */
-export function presentRowHead(team: RowTeamLike, row: RowLike): Omit<ScoreboardItem, 'challenges' | 'solvedChallenges'> {
+/**
+ * A team's row without its cells (the board serialises the cells apart, once per change). Its
+ * division is v0.17.6's organization (`divisionName`) and GZ::CTF 1.7's `divisionId`; both ranks
+ * within it are the same (docs/scoring.md#divisions).
+ */
+export function presentRowHead(team: RowTeamLike, divisionName: string | null, row: RowLike): Omit<ScoreboardItem, 'challenges' | 'solvedChallenges'> {
   return {
     id: team.teamId,
     name: team.name,
     bio: team.bio ?? null,
-    organization: team.organization ?? null,
+    organization: divisionName,
     avatar: avatarUrl(team.avatarHash),
     score: row.score,
     rank: row.rank,
-    organizationRank: row.orgRank,
+    organizationRank: row.divisionRank,
     solvedCount: row.solved,
     lastSubmissionTime: toWireDate(row.last),
-    // GZ::CTF 1.7's division members: no divisions yet (docs/compatibility.md#newer-gzctf-versions).
-    divisionId: null,
-    divisionRank: null,
+    divisionId: team.divisionId,
+    divisionRank: row.divisionRank,
+  }
+}
+
+/** A division as the 1.7 scoreboard lists it: no invite code, overrides by challenge id. */
+export function presentScoreboardDivision(division: DivisionLike): ScoreboardDivision {
+  return {
+    id: division.id,
+    name: division.name,
+    defaultPermissions: division.defaultPermissions,
+    challengeConfigs: Object.fromEntries(division.challengeConfigs.map((c) => [String(c.challengeId), { challengeId: c.challengeId, permissions: c.permissions }])),
   }
 }
 

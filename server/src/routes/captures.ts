@@ -8,6 +8,7 @@ import { ChallengeTrafficModel, FileRecord, TeamTrafficModel } from '@flagwave/s
 import { captureArchive, captureFile, challengeCaptures, deleteAllCaptures, deleteCapture, gameCaptures, teamCaptures } from '../domain/containers/captures.js'
 import { presentChallengeTraffic, presentFileRecord, presentTeamTraffic } from '../presenters/containers.js'
 import type { Team } from '../entities/Team.js'
+import type { Division } from '../entities/Division.js'
 import { sendDownload } from './gameMonitor.js'
 import { sendBytes } from '../http/ranges.js'
 
@@ -33,7 +34,7 @@ export const captureRoutes = [
     summary: 'Teams with captured traffic for a challenge (TeamTrafficModel[])',
     handler: async (_ctx, { params, scope }) =>
       (await challengeCaptures(scope.em, scope.services, params.challengeId)).map(({ participation, count }) =>
-        presentTeamTraffic(participation.id, participation.team as Team, participation.organization ?? null, count),
+        presentTeamTraffic(participation.id, participation.team as Team, (participation.division as Division | null)?.name ?? null, count),
       ),
   }),
   route({

@@ -5,7 +5,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { z } from 'zod'
-import { Division, GameInfoInput, GameInfoModel, GameNotice, GameNoticeModel } from '@flagwave/shared/schemas/games'
+import { Division, DivisionInput, GameInfoInput, GameInfoModel, GameNotice, GameNoticeModel } from '@flagwave/shared/schemas/games'
 import {
   AttachmentCreateModel,
   ChallengeCreateModel,
@@ -31,11 +31,13 @@ import {
   updateChallenge,
 } from '../domain/challenges/challenges.js'
 import { addFlags, removeFlag, setChallengeAttachment } from '../domain/challenges/attachments.js'
-import { presentGameInfo } from '../presenters/games.js'
+import { presentDivision, presentGameInfo } from '../presenters/games.js'
+import { createDivision, deleteDivision, gameDivisions, updateDivision } from '../domain/divisions/divisions.js'
 import { presentNotice } from '../presenters/notices.js'
 import { presentChallengeEditDetail, presentChallengeInfo } from '../presenters/challenges.js'
 
 const gameParams = z.object({ id: intParam })
+const divisionParams = z.object({ id: intParam, divisionId: intParam })
 const challengeParams = z.object({ id: intParam, cId: intParam })
 const noticeParams = z.object({ id: intParam, noticeId: intParam })
 const flagParams = z.object({ id: intParam, cId: intParam, fId: intParam })
@@ -65,7 +67,10 @@ export const editGameRoutes = [
     body: GameInfoInput,
     bodyLimit: BODY_LIMITS.content,
     summary: 'Create a game (GameInfoModel) with a new Ed25519 key pair',
-    handler: async (_ctx, { body, scope, actor }) => presentGameInfo(await createGame(scope, actor, body)),
+    handler: async (_ctx, { body, scope, actor }) => {
+      const game = await createGame(scope, actor, body)
+      return presentGameInfo(game, await gameDivisions(scope.em, game.id))
+    },
   }),
   route({
     method: 'GET',
@@ -76,7 +81,7 @@ export const editGameRoutes = [
     summary: 'Games, newest first (count defaults to 0)',
     handler: async (_ctx, { query, scope }): Promise<ArrayResponse<GameInfoModel>> => {
       const { games, total } = await listGames(scope.em, query.count, query.skip)
-      const data = games.map(presentGameInfo)
+      const data = await Promise.all(games.map(async (game) => presentGameInfo(game, await gameDivisions(scope.em, game.id))))
       return { data, length: data.length, total }
     },
   }),
@@ -86,7 +91,7 @@ export const editGameRoutes = [
     role: 'Admin',
     response: GameInfoModel,
     params: gameParams,
-    handler: async (_ctx, { params, scope }) => presentGameInfo(await findGame(scope.em, params.id)),
+    handler: async (_ctx, { params, scope }) => presentGameInfo(await findGame(scope.em, params.id), await gameDivisions(scope.em, params.id)),
   }),
   teamHashSaltRoute,
   route({
@@ -106,10 +111,43 @@ export const editGameRoutes = [
     role: 'Admin',
     response: z.array(Division),
     params: gameParams,
-    summary: "GZ::CTF 1.7: the game's divisions (none until divisions exist)",
+    summary: "GZ::CTF 1.7: the game's divisions with their invite codes (Division[])",
     handler: async (_ctx, { params, scope }) => {
       await findGame(scope.em, params.id)
-      return []
+      return (await gameDivisions(scope.em, params.id)).map(presentDivision)
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/api/edit/games/:id/divisions',
+    role: 'Admin',
+    response: Division,
+    params: gameParams,
+    body: DivisionInput,
+    summary: 'GZ::CTF 1.7: create a division ({name, inviteCode?, defaultPermissions?, challengeConfigs?})',
+    handler: async (_ctx, { params, body, scope, actor }) => presentDivision(await createDivision(scope, actor, await findGame(scope.em, params.id), body)),
+  }),
+  route({
+    method: 'PUT',
+    path: '/api/edit/games/:id/divisions/:divisionId',
+    role: 'Admin',
+    response: Division,
+    params: divisionParams,
+    body: DivisionInput,
+    summary: 'GZ::CTF 1.7: change a division (null permissions or overrides keep them)',
+    handler: async (_ctx, { params, body, scope, actor }) =>
+      presentDivision(await updateDivision(scope, actor, await findGame(scope.em, params.id), params.divisionId, body)),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/api/edit/games/:id/divisions/:divisionId',
+    role: 'Admin',
+    response: 'empty',
+    params: divisionParams,
+    summary: 'GZ::CTF 1.7: delete a division without participations',
+    handler: async (_ctx, { params, scope, actor }) => {
+      await deleteDivision(scope, actor, await findGame(scope.em, params.id), params.divisionId)
+      return undefined
     },
   }),
   servedAlsoAt(teamHashSaltRoute, '/api/edit/games/:id/hashsalt', 'GZ::CTF 0.22 name of …/teamhashsalt'),
@@ -123,8 +161,8 @@ export const editGameRoutes = [
     bodyLimit: BODY_LIMITS.content,
     summary: 'Replace a game (organizations null = keep)',
     handler: async (_ctx, { params, body, scope, actor }) => {
-      const game = await findGame(scope.em, params.id)
-      return presentGameInfo(await updateGame(scope, actor, game, body))
+      const game = await updateGame(scope, actor, params.id, body)
+      return presentGameInfo(game, await gameDivisions(scope.em, game.id))
     },
   }),
   route({

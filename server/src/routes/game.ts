@@ -11,14 +11,14 @@ import { ParticipationInfoModel } from '@flagwave/shared/schemas/teams'
 import { BODY_LIMITS } from '@flagwave/shared/limits'
 import { intParam, route } from '../http/route.js'
 import { requireFile } from '../lib/uploads.js'
-import { badRequest, notFound } from '../lib/errors.js'
+import { notFound } from '../lib/errors.js'
 import { gameContext } from '../domain/play/gate.js'
 import { GAME_NOT_FOUND, gameInfoFor, gameNotices, listGames } from '../domain/play/games.js'
 import { loadInstance } from '../domain/play/instances.js'
 import { GameListQuery, PageQuery, RecentGamesQuery } from '@flagwave/shared/schemas/gameQueries'
 import { arrayResponseOf } from '@flagwave/shared/schemas/common'
 import { joinGame, leaveGame } from '../domain/participations/join.js'
-import { gameParticipations, joinedTeams } from '../domain/participations/queries.js'
+import { gameParticipations, joinCheck } from '../domain/participations/queries.js'
 import { teamWriteup, uploadWriteup } from '../domain/writeups/writeups.js'
 import { presentChallengeDetail, presentGameDetail } from '../presenters/play.js'
 import { presentDetailedGame, presentGameList } from '../presenters/games.js'
@@ -57,8 +57,8 @@ export const gameRoutes = [
     params: GameParams,
     summary: "A game (DetailedGameInfoModel) with the caller's participation",
     handler: async (_ctx, { params, actor, scope }) => {
-      const { game, teamCount, caller } = await gameInfoFor(scope.em, params.id, actor?.user ?? null)
-      return presentDetailedGame(game, teamCount, caller)
+      const { game, divisions, teamCount, caller } = await gameInfoFor(scope.em, params.id, actor?.user ?? null)
+      return presentDetailedGame(game, divisions, teamCount, caller)
     },
   }),
   route({
@@ -70,9 +70,9 @@ export const gameRoutes = [
     body: GameJoinModel,
     summary: 'Join a game with a team',
     handler: async (_ctx, { params, body, actor, scope }) => {
-      // GZ::CTF 1.0 calls the organization `division`; 1.7 joins a division by id, and games have none yet.
-      if (body.divisionId !== null) throw badRequest('分组不存在')
-      await joinGame(scope, actor, params.id, { ...body, organization: body.organization ?? body.division })
+      // GZ::CTF 1.7 joins a division by id, 1.0 by its name (`division`), v0.17.6 by `organization`.
+      const division = { divisionId: body.divisionId, name: body.divisionId === null ? (body.division ?? body.organization) : null }
+      await joinGame(scope, actor, params.id, { teamId: body.teamId, division, inviteCode: body.inviteCode })
       return undefined
     },
   }),
@@ -108,11 +108,8 @@ export const gameRoutes = [
     response: GameJoinCheckInfoModel,
     role: 'User',
     params: GameParams,
-    summary: "GZ::CTF 1.7: the caller's teams in the game and the divisions they may join (none: no divisions yet)",
-    handler: async (_ctx, { params, actor, scope }) => ({
-      joinedTeams: (await joinedTeams(scope.em, params.id, actor.user)).map((id) => ({ id, division: null })),
-      joinableDivisions: [],
-    }),
+    summary: "GZ::CTF 1.7: the caller's teams in the game and the divisions open to joining",
+    handler: async (_ctx, { params, actor, scope }) => joinCheck(scope.em, params.id, actor.user),
   }),
   route({
     method: 'GET',

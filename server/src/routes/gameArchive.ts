@@ -13,6 +13,7 @@ import { importGame } from '../domain/archive/importGame.js'
 import { cloneGame } from '../domain/archive/cloneGame.js'
 import { staticArchive } from '../domain/archive/staticSite.js'
 import { presentGameInfo } from '../presenters/games.js'
+import { gameDivisions } from '../domain/divisions/divisions.js'
 import { sendDownload } from './gameMonitor.js'
 
 const gameParams = z.object({ id: intParam })
@@ -28,7 +29,7 @@ export const gameArchiveRoutes = [
     summary: 'Create a game from a Flagwave archive, a CTFd 3.x export, a ctfcli archive or a challenge.yml (field `file`)',
     handler: async (_ctx, { files, scope, actor }): Promise<GameImportResult> => {
       const { game, ...report } = await importGame(scope, actor, requireFile(files))
-      return { game: presentGameInfo(game), ...report }
+      return { game: presentGameInfo(game, await gameDivisions(scope.em, game.id)), ...report }
     },
   }),
   route({
@@ -47,7 +48,10 @@ export const gameArchiveRoutes = [
     response: GameInfoModel,
     params: gameParams,
     summary: 'A new game "… (copy)" with the settings and challenges, without teams, submissions or notices',
-    handler: async (_ctx, { params, scope, actor }) => presentGameInfo(await cloneGame(scope, actor, params.id)),
+    handler: async (_ctx, { params, scope, actor }) => {
+      const game = await cloneGame(scope, actor, params.id)
+      return presentGameInfo(game, await gameDivisions(scope.em, game.id))
+    },
   }),
   route({
     method: 'POST',

@@ -38,7 +38,7 @@ export const participationRoutes = [
     role: 'Admin',
     params: z.object({ id: intParam }),
     body: ParticipationEditModel,
-    summary: 'GZ::CTF 1.7: change a participation ({status?, divisionId?}); divisions do not exist yet',
+    summary: 'GZ::CTF 1.7: change a participation ({status?, divisionId?}): move it to another division of its game, set its status',
     handler: async (_ctx, { params, body, actor, scope }) => {
       await editParticipation(scope, actor, params.id, body)
       return undefined

@@ -137,7 +137,7 @@ export const GameJoinModel = z.object({
 })
 export type GameJoinModel = z.infer<typeof GameJoinModel>
 
-/** A division of a game (GZ::CTF 1.7), listed by `GET /api/edit/games/{id}/divisions`. */
+/** A division of a game (GZ::CTF 1.7; docs/scoring.md#divisions), as its editors read it (with its invite code). */
 export const Division = z.object({
   id: intOut(),
   name: z.string(),
@@ -145,6 +145,30 @@ export const Division = z.object({
   defaultPermissions: intOut(),
   challengeConfigs: z.array(z.object({ challengeId: intOut(), permissions: intOut() })),
 })
+export type Division = z.infer<typeof Division>
+
+/** `GamePermission` flags: any int from 0 to All (GZ::CTF stores the int as it comes). */
+const permissionsField = () => wireInt({ min: 0, message: '权限值无效' })
+
+/** Not a contract limit: more overrides than a game could have challenges are refused. */
+const CHALLENGE_CONFIGS_MAX = 1000
+
+/**
+ * Request of `POST /api/edit/games/{id}/divisions` and `PUT …/{divisionId}` (GZ::CTF 1.7).
+ * `inviteCode` null or empty = none; `defaultPermissions` and `challengeConfigs` null/omitted =
+ * keep on update (All and none on create). One override per challenge: the last one wins.
+ */
+export const DivisionInput = z.object({
+  name: requiredString('分组名称是必需的').max(ORGANIZATION_MAX, ORGANIZATION_TOO_LONG),
+  inviteCode: optionalMaxString(INVITE_CODE_MAX, '邀请码过长').transform((v) => (v === null || v.trim() === '' ? null : v)),
+  defaultPermissions: keep(permissionsField()),
+  challengeConfigs: keep(
+    z
+      .array(z.object({ challengeId: wireInt(), permissions: permissionsField() }), { error: () => 'The JSON value could not be converted to challengeConfigs.' })
+      .max(CHALLENGE_CONFIGS_MAX, '题目设置过多'),
+  ).transform((list) => (list === null ? null : [...new Map(list.map((c) => [c.challengeId, c])).values()].sort((a, b) => a.challengeId - b.challengeId))),
+})
+export type DivisionInput = z.infer<typeof DivisionInput>
 
 /** Response of `GET /api/game/{id}/check` (GZ::CTF 1.7). */
 export const GameJoinCheckInfoModel = z.object({

@@ -79,18 +79,19 @@ const DivisionTimeLine = z.object({
   teams: z.array(TopTimeLine),
 })
 
-/** A division as the 1.7 scoreboard lists it (none until divisions exist). */
-const ScoreboardDivision = z.object({
+/** A division as the 1.7 scoreboard lists it (docs/scoring.md#divisions); `challengeConfigs` by challenge id. */
+export const ScoreboardDivision = z.object({
   id: intOut(),
   name: z.string(),
   defaultPermissions: intOut().max(GamePermission.All),
   challengeConfigs: z.record(z.string(), z.object({ challengeId: intOut(), permissions: intOut() })),
 })
+export type ScoreboardDivision = z.infer<typeof ScoreboardDivision>
 
 export const ScoreboardModel = z.object({
   updateTimeUTC: wireDateOut(),
   bloodBonus: intOut(),
-  /** Key `"all"` plus one key per organization when the game lists organizations. */
+  /** Key `"all"` plus one key per division (organization) name. */
   timeLines: z.record(z.string(), z.array(TopTimeLine)),
   items: z.array(ScoreboardItem),
   challenges: ChallengesByTag,

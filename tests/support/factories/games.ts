@@ -8,6 +8,8 @@ import path from 'node:path'
 import type { RequiredEntityData } from '@mikro-orm/core'
 import type { NoticeType, ParticipationStatus } from '@flagwave/shared/enums'
 import { Game } from '../../../server/src/entities/Game.js'
+import { Division } from '../../../server/src/entities/Division.js'
+import { GamePermission } from '@flagwave/shared/enums'
 import { Challenge } from '../../../server/src/entities/Challenge.js'
 import { Flag } from '../../../server/src/entities/Flag.js'
 import { Team } from '../../../server/src/entities/Team.js'
@@ -22,13 +24,14 @@ import type { TestServer } from '../server.js'
 
 const HOUR = 3600_000
 
-/** Columns of a game to set instead of the made-up ones. */
-export type GameOverrides = Partial<Omit<RequiredEntityData<Game>, 'id'>>
+/** Columns of a game to set instead of the made-up ones; `organizations` become divisions with every permission. */
+export type GameOverrides = Partial<Omit<RequiredEntityData<Game>, 'id'>> & { organizations?: string[] | null }
 
 /** Columns of a challenge (relations by entity or id) and its static flags (`['flag{test}']` unless given). */
 export type ChallengeOverrides = Partial<Omit<RequiredEntityData<Challenge>, 'id' | 'game'>> & { flags?: string[] }
 
-export async function createGame(server: TestServer, overrides: GameOverrides = {}): Promise<Game> {
+export async function createGame(server: TestServer, gameOverrides: GameOverrides = {}): Promise<Game> {
+  const { organizations, ...overrides } = gameOverrides
   const em = server.services.orm.em.fork()
   const keys = generateGameKeys(server.services.config.XOR_KEY)
   const now = Date.now()
@@ -41,8 +44,28 @@ export async function createGame(server: TestServer, overrides: GameOverrides = 
     ...keys,
     ...overrides,
   })
+  for (const name of organizations ?? []) em.create(Division, { game, name, inviteCode: null, defaultPermissions: GamePermission.All, challengeConfigs: [] })
   await em.flush()
   return game
+}
+
+/** A division of a game (every permission unless given). */
+export async function createDivision(
+  server: TestServer,
+  game: Game | number,
+  overrides: Partial<Pick<Division, 'name' | 'inviteCode' | 'defaultPermissions' | 'challengeConfigs'>> = {},
+): Promise<Division> {
+  const em = server.services.orm.em.fork()
+  const division = em.create(Division, {
+    game: typeof game === 'number' ? game : game.id,
+    name: `Division ${randomBytes(3).toString('hex')}`,
+    inviteCode: null,
+    defaultPermissions: GamePermission.All,
+    challengeConfigs: [],
+    ...overrides,
+  })
+  await em.flush()
+  return division
 }
 
 export async function createChallenge(
@@ -70,15 +93,23 @@ export async function createParticipation(
   team: Team | number,
   members: (User | string)[],
   status: ParticipationStatus = 'Accepted',
-  organization: string | null = null,
+  organization: string | Division | null = null,
 ): Promise<Participation> {
   const em = server.services.orm.em.fork()
   const teamId = typeof team === 'number' ? team : team.id
+  // An organization name is the division of that name (created with every permission when missing).
+  const division =
+    typeof organization === 'string'
+      ? ((await em.findOne(Division, { game: game.id, name: organization })) ??
+        em.create(Division, { game: game.id, name: organization, inviteCode: null, defaultPermissions: GamePermission.All, challengeConfigs: [] }))
+      : organization
+        ? em.getReference(Division, organization.id)
+        : null
   const participation = em.create(Participation, {
     game: game.id,
     team: teamId,
     status,
-    organization,
+    division,
     token: teamToken(game, teamId, server.services.config.XOR_KEY),
   })
   for (const member of members) em.create(Registration, { user: typeof member === 'string' ? member : member.id, game: game.id, participation })

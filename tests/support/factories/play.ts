@@ -13,6 +13,7 @@ import path from 'node:path'
 import fs from 'node:fs/promises'
 import pino from 'pino'
 import type { AnswerResult, EventType, ParticipationStatus } from '@flagwave/shared/enums'
+import type { Division } from '../../../server/src/entities/Division.js'
 import { Submission } from '../../../server/src/entities/Submission.js'
 import { GameEvent } from '../../../server/src/entities/GameEvent.js'
 import { CheatInfo } from '../../../server/src/entities/CheatInfo.js'
@@ -201,7 +202,7 @@ export interface Player extends TestUser {
 export async function createPlayer(
   server: TestServer,
   game: Game,
-  options: { status?: ParticipationStatus; organization?: string | null; teamName?: string } = {},
+  options: { status?: ParticipationStatus; organization?: string | Division | null; teamName?: string } = {},
 ): Promise<Player> {
   const user = await createUser(server)
   const team = await createTeam(server, user.user, [], { name: options.teamName ?? `t${randomBytes(4).toString('hex')}` })

@@ -219,9 +219,12 @@ function JoinModal({ game, opened, onClose, onJoined }: { game: DetailedGameInfo
   const organizations = game.organizations ?? []
   const needsOrg = organizations.length > 0
 
+  // The organizations are the game's divisions; one with its own invite code asks for it (docs/scoring.md#divisions).
+  const needsCode = game.inviteCodeRequired || game.divisions.some((d) => d.name === organization && d.inviteCodeRequired)
+
   const list = teams.data ?? []
   const selected = teamId ?? (list.length === 1 ? String(list[0]!.id) : null)
-  const valid = selected !== null && (!needsOrg || organization !== null) && (!game.inviteCodeRequired || inviteCode.trim() !== '')
+  const valid = selected !== null && (!needsOrg || organization !== null) && (!needsCode || inviteCode.trim() !== '')
 
   const submit = async () => {
     if (!valid) return
@@ -229,7 +232,7 @@ function JoinModal({ game, opened, onClose, onJoined }: { game: DetailedGameInfo
       await gameApi.join(game.id, {
         teamId: Number(selected),
         organization: needsOrg ? organization : null,
-        inviteCode: game.inviteCodeRequired ? inviteCode.trim() : null,
+        inviteCode: needsCode ? inviteCode.trim() : null,
       })
       // A game with review leaves the team pending: say so rather than a bare success.
       const after = await gameApi.detail(game.id).catch(() => null)
@@ -273,7 +276,7 @@ function JoinModal({ game, opened, onClose, onJoined }: { game: DetailedGameInfo
             data-testid="join-org-select"
           />
         )}
-        {game.inviteCodeRequired && (
+        {needsCode && (
           <TextInput label={t('邀请码')} placeholder={t('比赛邀请码')} value={inviteCode} onChange={(e) => setInviteCode(e.currentTarget.value)} required data-testid="join-invite-code" />
         )}
         {game.limit > 0 && (

@@ -46,7 +46,8 @@ export default function Scoreboard() {
   const orgSelected = organization !== ALL && organizations.includes(organization)
   const items = useMemo(() => {
     const list = scoreboard?.items ?? []
-    return orgSelected ? list.filter((i) => i.organization === organization) : list
+    // The overall board lists the teams ranked overall (rank 0: a division not ranked overall, docs/scoring.md#divisions).
+    return orgSelected ? list.filter((i) => i.organization === organization) : list.filter((i) => i.rank > 0)
   }, [scoreboard?.items, organization, orgSelected])
   const pages = Math.max(1, Math.ceil(items.length / PAGE_SIZE))
   const currentPage = Math.min(page, pages)

@@ -6,10 +6,12 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { ArchiveAttachment } from '@flagwave/shared/schemas/gameArchive'
+import { GamePermission } from '@flagwave/shared/enums'
 import { Attachment } from '../../entities/Attachment.js'
 import { Challenge } from '../../entities/Challenge.js'
 import { Flag } from '../../entities/Flag.js'
 import { Game } from '../../entities/Game.js'
+import { Division } from '../../entities/Division.js'
 import { GameNotice } from '../../entities/GameNotice.js'
 import type { Scope } from '../scope.js'
 import { fileTransaction, type FileWork, type StoredFile } from '../files/files.js'
@@ -49,7 +51,6 @@ export async function createGameFromContent(scope: Scope, content: GameContent, 
       practiceMode: s.practiceMode,
       acceptWithoutReview: s.acceptWithoutReview,
       inviteCode: s.inviteCode,
-      organizations: s.organizations,
       teamMemberCountLimit: s.teamMemberCountLimit,
       containerCountLimit: s.containerCountLimit,
       posterHash: poster?.hash ?? null,
@@ -71,6 +72,7 @@ export async function createGameFromContent(scope: Scope, content: GameContent, 
       })
       for (const f of flags) tx.create(Flag, { challenge, flag: f.flag, attachment: await buildAttachment(tx, resolve, f.attachment), isOccupied: false })
     }
+    for (const name of new Set(s.organizations ?? [])) tx.create(Division, { game, name, inviteCode: null, defaultPermissions: GamePermission.All, challengeConfigs: [] })
     for (const n of content.notices) tx.create(GameNotice, { game, type: 'Normal', content: n.content, publishTime: new Date(n.publishTime) })
     await tx.flush()
     return game.id

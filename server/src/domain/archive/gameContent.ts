@@ -10,6 +10,7 @@ import { Attachment } from '../../entities/Attachment.js'
 import { Challenge } from '../../entities/Challenge.js'
 import { Flag } from '../../entities/Flag.js'
 import type { Game } from '../../entities/Game.js'
+import { Division } from '../../entities/Division.js'
 import { GameNotice } from '../../entities/GameNotice.js'
 
 export type GameSettings = GameArchiveManifest['game']
@@ -20,7 +21,7 @@ export interface GameContent {
   notices: GameArchiveManifest['notices']
 }
 
-function settingsOf(game: Game): GameSettings {
+function settingsOf(game: Game, organizations: string[] | null): GameSettings {
   return {
     title: game.title,
     summary: game.summary,
@@ -29,7 +30,7 @@ function settingsOf(game: Game): GameSettings {
     practiceMode: game.practiceMode,
     acceptWithoutReview: game.acceptWithoutReview,
     inviteCode: game.inviteCode ?? null,
-    organizations: (game.organizations as string[] | null | undefined) ?? null,
+    organizations,
     teamMemberCountLimit: game.teamMemberCountLimit,
     containerCountLimit: game.containerCountLimit,
     poster: game.posterHash ?? null,
@@ -77,8 +78,10 @@ export async function readGameContent(em: EntityManager, game: Game): Promise<Ga
     ? await em.find(Flag, { challenge: { $in: challenges.map((c) => c.id) } }, { populate: ['attachment'], orderBy: { id: 'asc' }, refresh: true })
     : []
   const notices = await em.find(GameNotice, { game: game.id, type: 'Normal' }, { orderBy: { publishTime: 'asc', id: 'asc' } })
+  // Divisions travel as v0.17.6's organizations (their names); their permissions stay behind (docs/archive.md).
+  const divisions = await em.find(Division, { game: game.id }, { orderBy: { id: 'asc' } })
   return {
-    game: settingsOf(game),
+    game: settingsOf(game, divisions.length > 0 ? divisions.map((d) => d.name) : null),
     challenges: challenges.map((c) => ({
       ...pick(c, COPIED_COLUMNS),
       hints: [...((c.hints as string[] | null) ?? [])],

@@ -30,7 +30,7 @@ export async function gameCaptures(em: EntityManager, services: Services, gameId
 export async function challengeCaptures(em: EntityManager, services: Services, challengeId: number): Promise<{ participation: Participation; count: number }[]> {
   const ids = (await services.captures.teams(challengeId)).sort((a, b) => a - b)
   if (ids.length === 0) throw notFound(NO_CAPTURE)
-  const participations = await em.find(Participation, { id: { $in: ids } }, { populate: ['team'] })
+  const participations = await em.find(Participation, { id: { $in: ids } }, { populate: ['team', 'division'] })
   const byId = new Map(participations.map((p) => [p.id, p]))
   const out: { participation: Participation; count: number }[] = []
   for (const id of ids) {

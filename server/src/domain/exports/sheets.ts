@@ -103,8 +103,16 @@ function run(services: Services, out: PassThrough, what: string, write: () => Pr
   })
 }
 
+/** A worksheet name for a division: Excel's limits (31 characters, no `[]:*?/\\`), unique in the workbook. */
+function sheetName(division: string, id: number, taken: Set<string>): string {
+  let name = division.replace(/[[\]:*?/\\]/g, '_').slice(0, 31).trim() || `#${id}`
+  if (taken.has(name)) name = `${name.slice(0, 31 - String(id).length - 1)}#${id}`
+  taken.add(name)
+  return name
+}
+
 /**
- * `GET /api/game/{id}/scoreboardsheet`: one sheet `排行榜` — rank, team, [organization], captain,
+ * `GET /api/game/{id}/scoreboardsheet`: the sheet `排行榜` (then one sheet per division, ranked within it) — rank, team, [organization], captain,
  * members, student numbers, phones (real names joined with `/`), solved count, last submission
  * time, total score, then the team's points per challenge. An empty board is `遇到问题，请重试`.
  */
@@ -124,18 +132,27 @@ export async function scoreboardSheet(em: EntityManager, services: Services, gam
 
   const { out, workbook } = startWorkbook(services, 'scoreboard sheet')
   run(services, out, 'scoreboard sheet', async () => {
-    const sheet = workbook.addWorksheet(SCOREBOARD_SHEET)
-    const withOrganization = (game.organizations ?? []).length > 0
+    const withOrganization = scoreboard.divisions.length > 0
     const header: string[] = [...SCOREBOARD_HEADER]
     if (withOrganization) header.splice(2, 0, ORGANIZATION_HEADER)
     const challenges = Object.values(scoreboard.challenges).flatMap((list) => list ?? [])
+    // The overall board first (teams ranked overall), then one sheet per division ranked within it (docs/scoring.md#divisions).
+    const sheets: { name: string; items: ScoreboardModel['items']; rankOf: (item: ScoreboardModel['items'][number]) => number }[] = [
+      { name: SCOREBOARD_SHEET, items: withOrganization ? scoreboard.items.filter((i) => i.rank > 0) : scoreboard.items, rankOf: (i) => i.rank },
+    ]
+    const names = new Set([SCOREBOARD_SHEET])
+    for (const division of scoreboard.divisions) {
+      sheets.push({ name: sheetName(division.name, division.id, names), items: scoreboard.items.filter((i) => i.divisionId === division.id), rankOf: (i) => i.divisionRank ?? 0 })
+    }
+    for (const { name, items, rankOf } of sheets) {
+    const sheet = workbook.addWorksheet(name)
     writeHeader(sheet, [...header, ...challenges.map((c) => c.title)])
-    for (const item of scoreboard.items) {
+    for (const item of items) {
       const team = teams.get(item.id)
       const members = team ? team.members.getItems() : []
       const captain = team ? (team.captain as User) : null
       const points = new Map(item.challenges.map((c) => [c.id, c.score]))
-      const cells: (string | number | null)[] = [item.rank, item.name]
+      const cells: (string | number | null)[] = [rankOf(item), item.name]
       if (withOrganization) cells.push(item.organization ?? '')
       cells.push(
         captain?.realName ?? '',
@@ -151,6 +168,7 @@ export async function scoreboardSheet(em: EntityManager, services: Services, gam
       await drained(out)
     }
     sheet.commit()
+    }
     await workbook.commit()
   })
   return { fileName: `${game.title}_Scoreboard_${localStamp(new Date())}.xlsx`, stream: out }

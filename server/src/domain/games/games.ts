@@ -23,6 +23,7 @@ import { invalidateAfterCommit, tags } from '../../cache/invalidation.js'
 import { generateGameKeys } from './keys.js'
 import { rebuildScoreboardAfterEdit } from './rebuild.js'
 import { requestScoreboardRebuild } from '../scoreboard/hooks.js'
+import { applyOrganizations } from '../divisions/divisions.js'
 
 /** Game lookup of the edit endpoints: 404 `比赛未找到`. */
 export async function findGame(em: EntityManager, id: number): Promise<Game> {
@@ -54,7 +55,6 @@ function assign(game: Game, input: GameInfoInput): void {
   game.containerCountLimit = input.containerCountLimit
   game.wpNote = input.writeupNote ?? input.wpNote
   game.bloodBonus = input.bloodBonus
-  if (input.organizations !== null) game.organizations = input.organizations
   if (input.writeupRequired !== null) game.writeupRequired = input.writeupRequired
 }
 
@@ -70,7 +70,6 @@ export async function createGame(scope: Scope, actor: Actor, input: GameInfoInpu
     practiceMode: input.practiceMode,
     acceptWithoutReview: input.acceptWithoutReview,
     inviteCode: input.inviteCode,
-    organizations: input.organizations,
     teamMemberCountLimit: input.teamMemberCountLimit,
     containerCountLimit: input.containerCountLimit,
     posterHash: null,
@@ -82,14 +81,25 @@ export async function createGame(scope: Scope, actor: Actor, input: GameInfoInpu
     bloodBonus: input.bloodBonus,
   })
   await scope.em.flush()
+  const organizations = input.organizations
+  if (organizations?.length) await scope.em.transactional((tem) => applyOrganizations(tem, game.id, organizations))
   await scope.services.audit.success(actor, `创建了比赛 #${game.id} ${game.title}`)
   return game
 }
 
-/** `PUT /api/edit/games/{id}`: a full replacement; `organizations` null keeps the list. */
-export async function updateGame(scope: Scope, actor: Actor, game: Game, input: GameInfoInput): Promise<Game> {
-  assign(game, input)
-  await scope.em.flush()
+/**
+ * `PUT /api/edit/games/{id}`: a full replacement; `organizations` null keeps the divisions, a list
+ * is applied to them (docs/scoring.md#divisions) in the same transaction.
+ */
+export async function updateGame(scope: Scope, actor: Actor, gameId: number, input: GameInfoInput): Promise<Game> {
+  const game = await scope.em.transactional(async (tem) => {
+    const stored = await tem.findOne(Game, { id: gameId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+    if (!stored) throw notFound('比赛未找到')
+    assign(stored, input)
+    await tem.flush()
+    if (input.organizations !== null) await applyOrganizations(tem, stored.id, input.organizations)
+    return stored
+  })
   // A start moved into the future takes the game away from its non-staff watchers (docs/realtime.md#re-checks).
   scope.events.recheckGame(game.id)
   await rebuildScoreboardAfterEdit(scope, game.id)

@@ -7,7 +7,6 @@
  */
 import { invalidateAfterCommit, tags } from '../../cache/invalidation.js'
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core'
-import type { GameJoinModel } from '@flagwave/shared/schemas/games'
 import { rooms } from '@flagwave/shared/events'
 import { Team } from '../../entities/Team.js'
 import { Participation } from '../../entities/Participation.js'
@@ -25,19 +24,30 @@ import {
   NOT_TEAM_MEMBER,
   TEAM_NOT_FOUND,
   assertCanLeave,
-  assertJoinable,
   blocksJoin,
+  joinDivision,
+  joinsWithoutReview,
+  type JoinTarget,
 } from './policy.js'
+import { Division } from '../../entities/Division.js'
+import { gameDivisions } from '../divisions/divisions.js'
 import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
 import { afterStatusChange, applyStatus, type StatusChange } from './review.js'
 
-export async function joinGame(scope: Scope, actor: Actor, gameId: number, input: GameJoinModel): Promise<void> {
+/** What a join asks for: the team, the division (docs/scoring.md#divisions) and the invite code. */
+export interface JoinInput {
+  teamId: number
+  division: JoinTarget
+  inviteCode: string | null
+}
+
+export async function joinGame(scope: Scope, actor: Actor, gameId: number, input: JoinInput): Promise<void> {
   const { em, services } = scope
   const user = actor.user
   const result = await em.transactional(async (tem) => {
     const game = await findGame(tem, gameId)
-    assertJoinable(game, input)
+    const division = joinDivision(game, await gameDivisions(tem, game.id), input.division, input.inviteCode)
 
     // The team row first (as kicks and leaves do), so membership cannot change until this registration is in.
     const team = input.teamId > 0 ? await lockTeam(tem, input.teamId) : null
@@ -65,10 +75,10 @@ export async function joinGame(scope: Scope, actor: Actor, gameId: number, input
     }
 
     tem.create(Registration, { user: user.id, game: game.id, participation })
-    participation.organization = input.organization
+    participation.division = division ? tem.getReference(Division, division.id) : null
     if (participation.status === 'Rejected') participation.status = 'Pending'
     let change: StatusChange | null = null
-    if (game.acceptWithoutReview) change = await applyStatus(tem, participation, team, game, 'Accepted')
+    if (joinsWithoutReview(game, division)) change = await applyStatus(tem, participation, team, game, 'Accepted')
     await tem.flush()
     return { change, participationId: participation.id, accepted: participation.status === 'Accepted', teamName: team.name, gameTitle: game.title }
   }).catch((err: unknown) => {

@@ -8,18 +8,22 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { LockMode } from '@mikro-orm/core'
-import { participationStatusText, type ParticipationStatus } from '@flagwave/shared/enums'
+import type { ParticipationStatus } from '@flagwave/shared/enums'
 import { rooms, type ParticipationUpdate } from '@flagwave/shared/events'
 import { Participation } from '../../entities/Participation.js'
 import { Registration } from '../../entities/Registration.js'
 import { Team } from '../../entities/Team.js'
 import { Game } from '../../entities/Game.js'
-import { badRequest, notFound } from '../../lib/errors.js'
+import { notFound } from '../../lib/errors.js'
 import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
 import { ensureInstances } from '../play/instances.js'
 import { requestScoreboardRebuild } from '../scoreboard/hooks.js'
-import { DIVISION_NOT_FOUND, PARTICIPATION_NOT_FOUND, statusChangeRefreshesBoard } from './policy.js'
+import { PARTICIPATION_NOT_FOUND, statusChangeRefreshesBoard } from './policy.js'
+import { Division } from '../../entities/Division.js'
+import { NO_SUCH_DIVISION } from '../divisions/divisions.js'
+import { rebuildScoreboardAfterEdit } from '../games/rebuild.js'
+import { badRequest } from '../../lib/errors.js'
 
 /** What changed, for the effects that follow the commit. */
 export interface StatusChange {
@@ -81,16 +85,33 @@ export async function setParticipationStatus(scope: Scope, actor: Actor, partici
     return applyStatus(tem, participation, team, game, status)
   })
   await afterStatusChange(scope, change)
-  await scope.services.audit.success(actor, `参赛审核：[${change.teamName}] 在比赛 [${change.gameTitle}] 中的状态 ${participationStatusText[change.from]} → ${participationStatusText[change.to]}`)
+  await scope.services.audit.success(actor, `参赛审核：[${change.teamName}] 在比赛 [${change.gameTitle}] 中的状态 ${change.from} → ${change.to}`)
   return change
 }
 
+/** A participation moved to another division of its game (docs/scoring.md#divisions). */
+async function moveParticipation(scope: Scope, actor: Actor, participationId: number, divisionId: number): Promise<void> {
+  const moved = await scope.em.transactional(async (tem) => {
+    const participation = await tem.findOne(Participation, { id: participationId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+    if (!participation) throw notFound(PARTICIPATION_NOT_FOUND)
+    const team = await tem.findOneOrFail(Team, { id: (participation.team as Team).id })
+    const gameId = (participation.game as Game).id
+    const division = await tem.findOne(Division, { id: divisionId, game: gameId })
+    if (!division) throw badRequest(NO_SUCH_DIVISION)
+    participation.division = division
+    await tem.flush()
+    return { gameId, teamName: team.name, division: division.name }
+  })
+  await rebuildScoreboardAfterEdit(scope, moved.gameId)
+  await scope.services.audit.success(actor, `参赛审核：[${moved.teamName}] 在比赛 #${moved.gameId} 中移至分组 ${moved.division}`)
+}
+
 /**
- * `PUT /api/admin/participation/{id}` (GZ::CTF 1.7, docs/compatibility.md#newer-gzctf-versions): the status when given.
- * An unknown participation is 404 even when nothing would change; a division is refused while games have none.
+ * `PUT /api/admin/participation/{id}` (GZ::CTF 1.7): `{status?, divisionId?}` — the move first,
+ * then the review; an empty edit still answers 404 for a participation that does not exist.
  */
 export async function editParticipation(scope: Scope, actor: Actor, participationId: number, edit: { status: ParticipationStatus | null; divisionId: number | null }): Promise<void> {
-  if (!(await scope.em.count(Participation, { id: participationId }))) throw notFound(PARTICIPATION_NOT_FOUND)
-  if (edit.divisionId !== null) throw badRequest(DIVISION_NOT_FOUND)
+  if (edit.divisionId !== null) await moveParticipation(scope, actor, participationId, edit.divisionId)
   if (edit.status !== null) await setParticipationStatus(scope, actor, participationId, edit.status)
+  else if (edit.divisionId === null && (await scope.em.count(Participation, { id: participationId })) === 0) throw notFound(PARTICIPATION_NOT_FOUND)
 }

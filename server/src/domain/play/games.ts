@@ -12,6 +12,7 @@ import { badRequest, notFound } from '../../lib/errors.js'
 import { isStarted, readGame, readRegistration } from './gate.js'
 import { playerNotices, type NoticeRecord } from '../notices/notices.js'
 import { readCacheOf, tags } from '../../cache/invalidation.js'
+import { divisionOf, gameDivisions, type DivisionRecord } from '../divisions/divisions.js'
 
 export const GAME_NOT_FOUND = '比赛未找到'
 const GAME_NOT_STARTED = '比赛未开始'
@@ -51,12 +52,13 @@ export async function listGames(em: EntityManager, skip: number, count: number):
 interface CallerRegistration {
   status: ParticipationStatus
   teamName: string
-  organization: string | null
+  division: DivisionRecord | null
 }
 
 /** A game with its team count and the caller's registration (null when anonymous or not registered). */
 interface GameInfo {
   game: Game
+  divisions: readonly DivisionRecord[]
   teamCount: number
   caller: CallerRegistration | null
 }
@@ -69,15 +71,16 @@ export async function gameInfoFor(em: EntityManager, gameId: number, user: User 
     value: await em.count(Participation, { game: gameId }),
     tags: [tags.gameParticipations(gameId), tags.game(gameId)],
   })))!
+  const divisions = await gameDivisions(em, gameId)
   let caller: CallerRegistration | null = null
   if (user) {
     const registration = await readRegistration(em, gameId, user.id)
     if (registration) {
       const participation = registration.participation as Participation
-      caller = { status: participation.status, teamName: (participation.team as Team).name, organization: participation.organization ?? null }
+      caller = { status: participation.status, teamName: (participation.team as Team).name, division: divisionOf(divisions, participation) }
     }
   }
-  return { game, teamCount, caller }
+  return { game, divisions, teamCount, caller }
 }
 
 /**

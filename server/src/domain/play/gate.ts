@@ -12,7 +12,9 @@ import type { User } from '../../entities/User.js'
 import { Team } from '../../entities/Team.js'
 import { wrap, type EntityData, type EntityDTO } from '@mikro-orm/core'
 import { readCacheOf, tags } from '../../cache/invalidation.js'
-import { badRequest, gameEnded, notFound } from '../../lib/errors.js'
+import { badRequest, forbidden, gameEnded, notFound } from '../../lib/errors.js'
+import { DivisionPermissions } from '@flagwave/shared/divisions'
+import { gameDivisions } from '../divisions/divisions.js'
 
 export interface GameContext {
   game: Game
@@ -68,6 +70,28 @@ export async function gateRows(em: EntityManager, gameId: number, userId: string
     return { game, registration, challenge }
   }
   return { game, registration }
+}
+
+const CANNOT_SUBMIT = '你所在的分组无法提交此题'
+
+/**
+ * The division rules of the gate (docs/scoring.md#divisions): a challenge the team's division may
+ * not view is not found (404 `题目未找到`, as if it did not exist); one it may view but not
+ * submit to is refused (403). A team without a division may do everything.
+ */
+export async function assertDivisionMay(em: EntityManager, gameId: number, division: unknown, challengeId: number, flag: 'ViewChallenge' | 'SubmitFlags'): Promise<void> {
+  const divisionId = referenceId(division)
+  if (divisionId === undefined) return
+  const permissions = new DivisionPermissions(await gameDivisions(em, gameId))
+  if (!permissions.may(divisionId, 'ViewChallenge', challengeId)) throw notFound('题目未找到')
+  if (flag === 'SubmitFlags' && !permissions.may(divisionId, 'SubmitFlags', challengeId)) throw forbidden(CANNOT_SUBMIT)
+}
+
+/** A many-to-one as an entity or reference (`{id}`) or as the plain key a cached row holds. */
+function referenceId(value: unknown): number | undefined {
+  if (typeof value === 'number') return value
+  if (value && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'number') return (value as { id: number }).id
+  return undefined
 }
 
 /*

@@ -21,6 +21,7 @@ import type { Game } from '../../entities/Game.js'
 import type { Participation } from '../../entities/Participation.js'
 import { notFound } from '../../lib/errors.js'
 import { sha256Hex, teamHashSalt } from '../games/keys.js'
+import { assertDivisionMay } from './gate.js'
 
 const INSTANCE_NOT_FOUND = '题目未找到或动态附件分配失败'
 
@@ -66,6 +67,7 @@ function dynamicContainerFlag(game: Pick<Game, 'privateKey'>, participation: Pic
  * first load (a loaded instance stays reachable), or no free dynamic attachment is left.
  */
 export async function loadInstance(em: EntityManager, game: Game, participation: Participation, challengeId: number): Promise<InstanceView> {
+  await assertDivisionMay(em, game.id, participation.division, challengeId, 'ViewChallenge')
   // Every view after the first: a loaded instance never changes back, so no lock is needed to read it.
   const loaded = await em.findOne(GameInstance, { participation: participation.id, challenge: challengeId, isLoaded: true }, { populate: VIEW })
   if (loaded) return viewOf(em, loaded)

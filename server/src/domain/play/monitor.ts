@@ -46,7 +46,7 @@ export async function gameCheatInfo(em: EntityManager, gameId: number): Promise<
     CheatInfo,
     { game: gameId },
     {
-      populate: ['submission', 'submission.user', 'submission.challenge', 'submission.participation', 'submission.participation.team', 'submitTeam', 'submitTeam.team', 'sourceTeam', 'sourceTeam.team'],
+      populate: ['submission', 'submission.user', 'submission.challenge', 'submission.participation', 'submission.participation.team', 'submitTeam', 'submitTeam.team', 'submitTeam.division', 'sourceTeam', 'sourceTeam.team', 'sourceTeam.division'],
       orderBy: { id: 'asc' },
     },
   )

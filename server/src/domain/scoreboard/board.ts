@@ -7,9 +7,9 @@
  * Snapshots are immutable: a row or item that changes gets a new object, unchanged ones are
  * shared between versions, so a caller may keep an old `model` while the state moves on.
  */
-import type { ChallengeInfo, ChallengeItem, ChallengesByTag, ScoreboardItem, ScoreboardModel, TopTimeLine } from '@flagwave/shared/schemas/scoreboard'
+import type { ChallengeInfo, ChallengeItem, ChallengesByTag, ScoreboardDivision, ScoreboardItem, ScoreboardModel, TopTimeLine } from '@flagwave/shared/schemas/scoreboard'
 import { toWireDate } from '@flagwave/shared/format'
-import { presentChallengeInfo, presentChallengeItem, presentRowHead, presentTimeline } from '../../presenters/scoreboard.js'
+import { presentChallengeInfo, presentChallengeItem, presentRowHead, presentScoreboardDivision, presentTimeline } from '../../presenters/scoreboard.js'
 import { ScoreboardEngine, type ApplyResult, type ChallengeRecord, type GameData, type GameMeta, type SolveData, type TeamRecord } from './engine.js'
 
 /** Per team, cells that changed: the `items` of a ScoreboardDelta. */
@@ -31,7 +31,7 @@ export interface Snapshot {
 /** What the last snapshot rendered of a team. */
 interface RenderedRow {
   rank: number
-  orgRank: number | null
+  divisionRank: number | null
   items: ChallengeItem[]
   itemJsons: string[]
   challengesJson: string
@@ -49,8 +49,17 @@ export class ScoreboardState {
   private readonly infos = new Map<ChallengeRecord, RenderedChallenge>()
   /** No snapshot taken yet: the next one cannot be described as a difference. */
   private fresh = true
+  /** Division id → name (v0.17.6's organization). */
+  private readonly divisionNames: Map<number, string>
+  /** The `divisions` member, serialised once per state (divisions change only by a rebuild). */
+  private readonly divisions: ScoreboardDivision[]
+  private readonly divisionsJson: string
 
-  private constructor(private readonly engine: ScoreboardEngine) {}
+  private constructor(private readonly engine: ScoreboardEngine) {
+    this.divisionNames = new Map(engine.game.divisions.map((d) => [d.id, d.name]))
+    this.divisions = engine.game.divisions.map(presentScoreboardDivision)
+    this.divisionsJson = JSON.stringify(this.divisions)
+  }
 
   /** The full rebuild. */
   static build(data: GameData): ScoreboardState {
@@ -82,7 +91,7 @@ export class ScoreboardState {
       const team = ranked[index]!
       const slots = changes.cells.get(team)
       let rendered = this.rows.get(team)
-      if (!rendered || slots || rendered.rank !== team.rank || rendered.orgRank !== team.orgRank) {
+      if (!rendered || slots || rendered.rank !== team.rank || rendered.divisionRank !== team.divisionRank) {
         rendered = this.renderRow(team, rendered, slots, changedCells)
         this.rows.set(team, rendered)
       }
@@ -109,22 +118,22 @@ export class ScoreboardState {
       challengeParts.push(`${JSON.stringify(tag)}:[${parts.join(',')}]`)
     }
 
-    const timeLines: Record<string, TopTimeLine[]> = { all: ranked.slice(0, 10).map((t) => this.timeline(t)) }
-    const orgs = this.engine.game.organizations
-    if (orgs) {
-      const wanted = new Map<string, TopTimeLine[]>(orgs.map((o) => [o, []]))
-      for (const team of ranked) {
-        const list = team.data.organization !== null ? wanted.get(team.data.organization) : undefined
-        if (list && list.length < 10) list.push(this.timeline(team))
-      }
-      for (const [org, list] of wanted) timeLines[org] = list
+    // Top ten overall (teams ranked overall only) and per division (docs/scoring.md#divisions).
+    const overall: TopTimeLine[] = []
+    const perDivision = new Map<number, TopTimeLine[]>(this.engine.game.divisions.map((d) => [d.id, []]))
+    for (const team of ranked) {
+      if (team.rank > 0 && overall.length < 10) overall.push(this.timeline(team))
+      const list = team.data.divisionId !== null ? perDivision.get(team.data.divisionId) : undefined
+      if (list && list.length < 10) list.push(this.timeline(team))
     }
+    const timeLines: Record<string, TopTimeLine[]> = { all: overall }
+    for (const [id, list] of perDivision) timeLines[this.divisionNames.get(id)!] = list
+    // The newer GZ::CTF members follow the v0.17.6 ones (docs/compatibility.md#newer-gzctf-versions):
+    // the same time and timelines by division id (0 = overall), the divisions.
+    const timelines = [{ divisionId: 0, teams: overall }, ...[...perDivision].map(([divisionId, teams]) => ({ divisionId, teams }))]
 
     const { bloodBonus } = this.engine.game
     const updateTimeUTC = toWireDate(now)
-    // The newer GZ::CTF members follow the v0.17.6 ones (docs/compatibility.md#newer-gzctf-versions):
-    // the same time and overall timeline under their later names, no divisions yet.
-    const timelines = [{ divisionId: 0, teams: timeLines.all! }]
     const model: ScoreboardModel = {
       updateTimeUTC,
       bloodBonus,
@@ -134,14 +143,14 @@ export class ScoreboardState {
       updateTimeUtc: updateTimeUTC,
       timelines,
       challengeCount: infos.length,
-      divisions: [],
+      divisions: this.divisions,
     }
     const timeLinesJson = JSON.stringify(timeLines)
     const time = JSON.stringify(updateTimeUTC)
     const json =
       `{"updateTimeUTC":${time},"bloodBonus":${bloodBonus},"timeLines":${timeLinesJson},` +
       `"items":[${rowJsons.join(',')}],"challenges":{${challengeParts.join(',')}},` +
-      `"updateTimeUtc":${time},"timelines":[{"divisionId":0,"teams":${JSON.stringify(timeLines.all)}}],"challengeCount":${infos.length},"divisions":[]}`
+      `"updateTimeUtc":${time},"timelines":${JSON.stringify(timelines)},"challengeCount":${infos.length},"divisions":${this.divisionsJson}}`
     const delta = this.fresh ? null : changedCells
     this.fresh = false
     return { model, json, changedCells: delta, challenges: infos }
@@ -175,11 +184,11 @@ export class ScoreboardState {
     } else {
       ;({ items, itemJsons, challengesJson } = before)
     }
-    const head = presentRowHead(team.data, team)
+    const head = presentRowHead(team.data, team.data.divisionId === null ? null : (this.divisionNames.get(team.data.divisionId) ?? null), team)
     const cells = items.slice()
     return {
       rank: team.rank,
-      orgRank: team.orgRank,
+      divisionRank: team.divisionRank,
       items,
       itemJsons,
       challengesJson,

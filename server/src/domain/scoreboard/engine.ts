@@ -15,9 +15,22 @@
  * first three solvers on the board get the blood factor (round half to even); ranking is score
  * descending, then last submission ascending (then team id, so the order is deterministic).
  *
+ * Divisions (docs/scoring.md#divisions): a team's cells are the challenges its division may view;
+ * the board lists the challenges some board team has a cell for (so only what some division may
+ * view, or a team without a division); a solve without GetScore is worth 0, one
+ * without GetBlood takes no blood (the bloods go to the first three solvers that may take them);
+ * the counter moves only with solves whose division affects the dynamic score (the checkers count
+ * so); the overall rank counts only teams of divisions ranked overall (0 for the others).
+ *
  */
 import { ChallengeTag } from '@flagwave/shared/enums'
 import { challengeScore, solveScore, type BloodRank } from '@flagwave/shared/scoring'
+import { DivisionPermissions, type DivisionRules } from '@flagwave/shared/divisions'
+
+/** A division of the game: its name (v0.17.6's organization) and its permissions. */
+export interface DivisionMeta extends DivisionRules {
+  name: string
+}
 
 export interface GameMeta {
   id: number
@@ -25,8 +38,8 @@ export interface GameMeta {
   start: number
   end: number
   bloodBonus: number
-  /** The organizations the game lists (one timeline per organization), or null. */
-  organizations: string[] | null
+  /** The game's divisions, ascending id (one ranking and timeline each). */
+  divisions: DivisionMeta[]
 }
 
 /** An enabled challenge of the game. */
@@ -48,7 +61,8 @@ export interface TeamData {
   name: string
   bio: string | null
   avatarHash: string | null
-  organization: string | null
+  /** The team's division (null: none, every permission). */
+  divisionId: number | null
 }
 
 /** A settled Accepted submission. */
@@ -111,8 +125,8 @@ export interface TeamRecord {
   readonly solved: number
   /** 1-based, as of the last `ranking()`. */
   readonly rank: number
-  /** Rank among the teams of its organization, as of the last `ranking()`; null without one. */
-  readonly orgRank: number | null
+  /** 1-based among the teams of its division, as of the last `ranking()`; null without one. */
+  readonly divisionRank: number | null
 }
 
 /** Who took one of a challenge's bloods, and when. */
@@ -132,6 +146,9 @@ export interface Changes {
 interface Solve extends SolveRecord {
   points: number
   blood: BloodRank | null
+  /** The solver's division may score this challenge (GetScore) and take its bloods (GetBlood). */
+  readonly scores: boolean
+  readonly bloods: boolean
 }
 
 interface Chal extends ChallengeRecord {
@@ -139,6 +156,8 @@ interface Chal extends ChallengeRecord {
   score: number
   /** Board solvers, earliest first (time, then submission id). */
   solvers: Solve[]
+  /** The solvers that may take bloods, in the same order. */
+  bloodSolvers: Solve[]
   /** Held by at least one board team. */
   onBoard: boolean
 }
@@ -150,18 +169,8 @@ interface Team extends TeamRecord {
   last: number
   solved: number
   rank: number
-  orgRank: number | null
+  divisionRank: number | null
 }
-
-const newSolve = (s: SolveData): Solve => ({
-  participationId: s.participationId,
-  challengeId: s.challengeId,
-  submissionId: s.submissionId,
-  time: s.time,
-  userName: s.userName ?? null,
-  points: 0,
-  blood: null,
-})
 
 const compareSolves = (a: { time: number; submissionId: number }, b: { time: number; submissionId: number }): number =>
   a.time !== b.time ? a.time - b.time : a.submissionId - b.submissionId
@@ -189,6 +198,8 @@ export class ScoreboardEngine {
   readonly game: GameMeta
   private readonly chals = new Map<number, Chal>()
   private readonly teams = new Map<number, Team>()
+  /** Participation id → held challenges its division may not view (no cells, docs/scoring.md#divisions). */
+  private readonly hidden = new Map<number, Set<number>>()
   /** Board teams in rank order. */
   private order: Team[] = []
   /** Board challenges by tag, ascending ids. */
@@ -202,24 +213,45 @@ export class ScoreboardEngine {
   /** New `last` values to commit in `reorder`. */
   private readonly pendingLast = new Map<Team, number>()
 
+  readonly permissions: DivisionPermissions
+
   private constructor(game: GameMeta) {
     this.game = game
+    this.permissions = new DivisionPermissions(game.divisions)
+  }
+
+  private newSolve(s: SolveData, team: TeamData): Solve {
+    return {
+      participationId: s.participationId,
+      challengeId: s.challengeId,
+      submissionId: s.submissionId,
+      time: s.time,
+      userName: s.userName ?? null,
+      points: 0,
+      blood: null,
+      scores: this.permissions.may(team.divisionId, 'GetScore', s.challengeId),
+      bloods: this.permissions.may(team.divisionId, 'GetBlood', s.challengeId),
+    }
   }
 
   /** The full rebuild. */
   static build(data: GameData): ScoreboardEngine {
-    const state = new ScoreboardEngine({ ...data.game, organizations: data.game.organizations?.length ? [...data.game.organizations] : null })
+    const state = new ScoreboardEngine({ ...data.game, divisions: [...data.game.divisions].sort((a, b) => a.id - b.id) })
     for (const c of data.challenges) {
       state.chals.set(c.id, {
         data: c,
         acceptedCount: c.acceptedCount,
         score: challengeScore(c.originalScore, c.minScoreRate, c.difficulty, c.acceptedCount),
         solvers: [],
+        bloodSolvers: [],
         onBoard: false,
       })
     }
+    const may = state.permissions
     for (const t of data.teams) {
-      const cids = [...new Set(data.instances.get(t.participationId) ?? [])].filter((id) => state.chals.has(id)).sort((a, b) => a - b)
+      const held = [...new Set(data.instances.get(t.participationId) ?? [])].filter((id) => state.chals.has(id))
+      const cids = held.filter((id) => may.may(t.divisionId, 'ViewChallenge', id)).sort((a, b) => a - b)
+      if (cids.length < held.length) state.hidden.set(t.participationId, new Set(held.filter((id) => !cids.includes(id))))
       if (cids.length === 0) continue
       const team: Team = {
         data: t,
@@ -230,7 +262,7 @@ export class ScoreboardEngine {
         last: state.game.start,
         solved: 0,
         rank: 0,
-        orgRank: null,
+        divisionRank: null,
       }
       state.teams.set(t.participationId, team)
       for (const id of cids) state.chals.get(id)!.onBoard = true
@@ -241,17 +273,18 @@ export class ScoreboardEngine {
       if (!team || !team.slot.has(s.challengeId)) continue
       const existing = team.solves.get(s.challengeId)
       if (existing && compareSolves(existing, s) <= 0) continue
-      team.solves.set(s.challengeId, newSolve(s))
+      team.solves.set(s.challengeId, state.newSolve(s, team.data))
     }
     for (const team of state.teams.values()) {
       for (const solve of team.solves.values()) state.chals.get(solve.challengeId)!.solvers.push(solve)
     }
     for (const c of state.chals.values()) {
       c.solvers.sort(compareSolves)
-      c.solvers.forEach((solve, i) => {
+      c.bloodSolvers = c.solvers.filter((s) => s.bloods)
+      c.bloodSolvers.forEach((solve, i) => {
         solve.blood = i < 3 ? (i as BloodRank) : null
-        solve.points = solveScore(c.score, solve.blood, state.game.bloodBonus)
       })
+      for (const solve of c.solvers) solve.points = solve.scores ? solveScore(c.score, solve.blood, state.game.bloodBonus) : 0
     }
     for (const team of state.teams.values()) {
       for (const solve of team.solves.values()) {
@@ -286,7 +319,8 @@ export class ScoreboardEngine {
       const moved = s.acceptedCount !== undefined && s.acceptedCount > c.acceptedCount
       if (moved) this.setAcceptedCount(c, s.acceptedCount!, changed)
       this.reorder(changed)
-      if (s.board) return 'unknown'
+      // A board team whose division may not view the challenge has no cell for it: nothing unknown.
+      if (s.board && !this.hidden.get(s.participationId)?.has(c.data.id)) return 'unknown'
       return moved ? 'applied' : 'ignored'
     }
     const existing = team.solves.get(c.data.id)
@@ -301,19 +335,22 @@ export class ScoreboardEngine {
     if (existing) {
       // An earlier submission of the same pair arrived late: it replaces the known one.
       c.solvers.splice(lowerBound(c.solvers, existing, compareSolves), 1)
+      if (existing.bloods) c.bloodSolvers.splice(lowerBound(c.bloodSolvers, existing, compareSolves), 1)
       this.pendingDelta.set(team, (this.pendingDelta.get(team) ?? 0) - existing.points)
     }
-    const solve = newSolve(s)
-    const at = lowerBound(c.solvers, solve, compareSolves)
-    c.solvers.splice(at, 0, solve)
+    const solve = this.newSolve(s, team.data)
+    c.solvers.splice(lowerBound(c.solvers, solve, compareSolves), 0, solve)
+    if (solve.bloods) c.bloodSolvers.splice(lowerBound(c.bloodSolvers, solve, compareSolves), 0, solve)
     team.solves.set(c.data.id, solve)
     changed.add(team)
     this.markSlot(team, c.data.id)
-    const count = s.acceptedCount !== undefined ? Math.max(c.acceptedCount, s.acceptedCount) : existing ? c.acceptedCount : c.acceptedCount + 1
+    // Without the checker's counter, this solve counts when its division affects the dynamic score.
+    const affects = this.permissions.may(team.data.divisionId, 'AffectDynamicScore', c.data.id)
+    const count = s.acceptedCount !== undefined ? Math.max(c.acceptedCount, s.acceptedCount) : existing || !affects ? c.acceptedCount : c.acceptedCount + 1
     if (!this.setAcceptedCount(c, count, changed)) {
       // Same base score: only the new solve, the blood holders and the one pushed out of the bloods can change.
-      for (let i = 0; i < Math.min(4, c.solvers.length); i++) this.rescore(c, i, changed)
-      if (at >= 4) this.rescore(c, at, changed)
+      for (let i = 0; i < Math.min(4, c.bloodSolvers.length); i++) this.rescore(c, c.bloodSolvers[i]!, i < 3 ? (i as BloodRank) : null, changed)
+      if (!solve.bloods || c.bloodSolvers.indexOf(solve) >= 4) this.rescore(c, solve, null, changed)
     }
     this.changedChallenges.add(c)
     // The solver's totals: a replaced solve may have been its latest.
@@ -338,14 +375,13 @@ export class ScoreboardEngine {
     const score = challengeScore(c.data.originalScore, c.data.minScoreRate, c.data.difficulty, count)
     if (score === c.score) return false
     c.score = score
-    for (let i = 0; i < c.solvers.length; i++) this.rescore(c, i, changed)
+    c.bloodSolvers.forEach((solve, i) => this.rescore(c, solve, i < 3 ? (i as BloodRank) : null, changed))
+    for (const solve of c.solvers) if (!solve.bloods) this.rescore(c, solve, null, changed)
     return true
   }
 
-  private rescore(c: Chal, index: number, changed: Set<Team>): void {
-    const solve = c.solvers[index]!
-    const blood = index < 3 ? (index as BloodRank) : null
-    const points = solveScore(c.score, blood, this.game.bloodBonus)
+  private rescore(c: Chal, solve: Solve, blood: BloodRank | null, changed: Set<Team>): void {
+    const points = solve.scores ? solveScore(c.score, blood, this.game.bloodBonus) : 0
     if (points === solve.points && blood === solve.blood) return
     const team = this.teams.get(solve.participationId)!
     this.pendingDelta.set(team, (this.pendingDelta.get(team) ?? 0) + points - solve.points)
@@ -390,17 +426,21 @@ export class ScoreboardEngine {
     this.pendingLast.clear()
   }
 
-  /** The board teams in rank order, with `rank` and `orgRank` brought up to date. */
+  /**
+   * The board teams in rank order, with `rank` (0 for teams of divisions not ranked overall) and
+   * `divisionRank` brought up to date.
+   */
   ranking(): readonly TeamRecord[] {
-    const orgCounters = new Map<string, number>()
-    for (let index = 0; index < this.order.length; index++) {
-      const team = this.order[index]!
-      team.rank = index + 1
-      if (team.data.organization === null) team.orgRank = null
+    const divisionCounters = new Map<number, number>()
+    let overall = 0
+    for (const team of this.order) {
+      const division = team.data.divisionId
+      team.rank = this.permissions.may(division, 'RankOverall') ? ++overall : 0
+      if (division === null) team.divisionRank = null
       else {
-        const orgRank = (orgCounters.get(team.data.organization) ?? 0) + 1
-        orgCounters.set(team.data.organization, orgRank)
-        team.orgRank = orgRank
+        const rank = (divisionCounters.get(division) ?? 0) + 1
+        divisionCounters.set(division, rank)
+        team.divisionRank = rank
       }
     }
     return this.order
@@ -411,9 +451,9 @@ export class ScoreboardEngine {
     return this.byTag
   }
 
-  /** The first three board solvers of a challenge. */
+  /** The first three board solvers of a challenge that may take bloods. */
   bloods(challenge: ChallengeRecord): BloodRecord[] {
-    return challenge.solvers.slice(0, 3).map((s) => ({ team: this.teams.get(s.participationId)!.data, time: s.time }))
+    return (challenge as Chal).bloodSolvers.slice(0, 3).map((s) => ({ team: this.teams.get(s.participationId)!.data, time: s.time }))
   }
 
   /** A team's solves in time order, ties by challenge id — the order clients rebuild timelines in (shared/src/scoreboardDelta.ts). */

@@ -1,10 +1,11 @@
 /**
- * The full-rebuild read of one game's scoreboard: four set-based queries run side by side on the
- * pool (game, enabled challenges, accepted teams with the challenges they hold, earliest counted
- * solve per team × challenge). Times travel as epoch milliseconds to keep row parsing cheap.
+ * The full-rebuild read of one game's scoreboard: set-based queries run side by side on the
+ * pool (game, divisions, enabled challenges, accepted teams with the challenges they hold, earliest
+ * counted solve per team × challenge). Times travel as epoch milliseconds to keep row parsing cheap.
  */
 import type pg from 'pg'
 import type { ChallengeTag } from '@flagwave/shared/enums'
+import type { ChallengeConfig } from '@flagwave/shared/divisions'
 import type { GameData, SolveData } from './engine.js'
 
 interface GameRow {
@@ -12,27 +13,30 @@ interface GameRow {
   start_ms: number
   end_ms: number
   blood_bonus: string
-  organizations: string[] | null
 }
 
 /** The game's scoreboard inputs, or null when the game does not exist. */
 export async function loadGameData(pool: pg.Pool, gameId: number): Promise<GameData | null> {
   const games = await pool.query<GameRow>(
     `select id, floor(extract(epoch from start) * 1000)::float8 as start_ms, floor(extract(epoch from "end") * 1000)::float8 as end_ms,
-            blood_bonus::text as blood_bonus, organizations
+            blood_bonus::text as blood_bonus
        from games where id = $1`,
     [gameId],
   )
   const game = games.rows[0]
   if (!game) return null
-  const [challenges, teams, instances, solves] = await Promise.all([
+  const [divisions, challenges, teams, instances, solves] = await Promise.all([
+    pool.query<{ id: number; name: string; default_permissions: number; challenge_configs: ChallengeConfig[] }>(
+      `select id, name, default_permissions, challenge_configs from divisions where game_id = $1 order by id`,
+      [gameId],
+    ),
     pool.query<{ id: number; title: string; tag: ChallengeTag; original_score: number; min_score_rate: number; difficulty: number; accepted_count: number }>(
       `select id, title, tag, original_score, min_score_rate, difficulty, accepted_count
          from challenges where game_id = $1 and is_enabled`,
       [gameId],
     ),
-    pool.query<{ pid: number; team_id: number; name: string; bio: string | null; avatar_hash: string | null; organization: string | null }>(
-      `select p.id as pid, p.team_id, t.name, t.bio, t.avatar_hash, p.organization
+    pool.query<{ pid: number; team_id: number; name: string; bio: string | null; avatar_hash: string | null; division_id: number | null }>(
+      `select p.id as pid, p.team_id, t.name, t.bio, t.avatar_hash, p.division_id
          from participations p join teams t on t.id = p.team_id
         where p.game_id = $1 and p.status = 'Accepted'`,
       [gameId],
@@ -70,7 +74,7 @@ export async function loadGameData(pool: pg.Pool, gameId: number): Promise<GameD
       start: game.start_ms,
       end: game.end_ms,
       bloodBonus: Number(game.blood_bonus),
-      organizations: game.organizations,
+      divisions: divisions.rows.map((d) => ({ id: d.id, name: d.name, defaultPermissions: d.default_permissions, challengeConfigs: d.challenge_configs })),
     },
     challenges: challenges.rows.map((c) => ({
       id: c.id,
@@ -87,7 +91,7 @@ export async function loadGameData(pool: pg.Pool, gameId: number): Promise<GameD
       name: t.name,
       bio: t.bio,
       avatarHash: t.avatar_hash,
-      organization: t.organization,
+      divisionId: t.division_id,
     })),
     instances: held,
     solves: solveData,

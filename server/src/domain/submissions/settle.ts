@@ -10,8 +10,9 @@
  *    challenge is CheatDetected (+ CheatInfo row + CheatDetected event);
  * 3. for accepted answers made before the end, lock the challenges (`FOR NO KEY UPDATE`, which does
  *    not hold up new submissions' foreign-key checks; ascending id, so checkers never deadlock),
- *    then count the team's first solve: `acceptedCount` + 1, and the blood rank is the number of
- *    teams counted before it, in settling order (first three → blood notice while the game runs);
+ *    then count the team's first solve: `acceptedCount` + 1 when its division affects the dynamic
+ *    score, and the blood rank is the number of teams that may take bloods counted before it, in
+ *    settling order (first three → blood notice while the game runs; docs/scoring.md#divisions);
  * 4. write statuses, counters, events, notices, cheat rows and audit-log entries in one statement,
  *    and NOTIFY the solves to the scoreboard owner — delivered only if the transaction commits;
  *    then the webhook deliveries of the counted solves and bloods (docs/webhooks.md#outbox), in
@@ -23,7 +24,8 @@
 import { invalidationQuery, tags } from '../../cache/invalidation.js'
 import type pg from 'pg'
 import type { AnswerResult, ChallengeType, EventType, LogLevel, NoticeType, TaskStatus } from '@flagwave/shared/enums'
-import { isDynamicType } from '@flagwave/shared/enums'
+import { GamePermission, isDynamicType } from '@flagwave/shared/enums'
+import { hasPermission } from '@flagwave/shared/divisions'
 import type { SolveData } from '../scoreboard/engine.js'
 import { SOLVE_CHANNEL, encodeSolve, type SolveMessage } from '../scoreboard/solveChannel.js'
 import { inTransaction } from '../../db/pg.js'
@@ -73,6 +75,9 @@ interface ClaimedRow {
   is_enabled: boolean
   p_status: string
   team_id: number
+  /** The team's division, and its `GamePermission` flags for this challenge (All without one). */
+  division_id: number | null
+  permissions: number
   team_name: string
   user_name: string | null
   instance_id: number | null
@@ -83,6 +88,14 @@ interface ClaimedRow {
   /** Dynamic types: another team whose flag equals the answer, if any. */
   cheat_source: { p: number; t: string } | null
 }
+
+/**
+ * The flags of the division `d` (joined, possibly null) for a challenge: its override, else its
+ * defaults, else every permission (a team without a division).
+ */
+const permissionsSql = (challengeId: string): string => `coalesce(
+           (select (dc->>'permissions')::int from jsonb_array_elements(d.challenge_configs) dc where (dc->>'challengeId')::int = ${challengeId} limit 1),
+           d.default_permissions, ${GamePermission.All})`
 
 /** NOTIFY payloads must stay under 8000 bytes. */
 const NOTIFY_BUDGET = 7000
@@ -99,7 +112,8 @@ const CLAIM_SQL = `
   select s.id, s.game_id, s.challenge_id, s.participation_id, s.user_id, s.answer, s.ip,
          floor(extract(epoch from s.submit_time) * 1000)::float8 as submit_ms,
          s.submit_time < g."end" as before_end, floor(extract(epoch from g."end") * 1000)::float8 as end_ms,
-         c.title, c.type, c.is_enabled, p.status as p_status, p.team_id, t.name as team_name, u.user_name,
+         c.title, c.type, c.is_enabled, p.status as p_status, p.team_id, p.division_id, ${permissionsSql('s.challenge_id')} as permissions,
+         t.name as team_name, u.user_name,
          i.id as instance_id, i.dynamic_flag, f.flag as assigned_flag,
          case when c.type in ('StaticAttachment', 'StaticContainer')
               then array(select fl.flag from flags fl where fl.challenge_id = s.challenge_id) end as static_flags,
@@ -121,6 +135,7 @@ const CLAIM_SQL = `
     join games g on g.id = s.game_id
     join challenges c on c.id = s.challenge_id
     join participations p on p.id = s.participation_id
+    left join divisions d on d.id = p.division_id
     join teams t on t.id = p.team_id
     left join users u on u.id = s.user_id
     left join instances i on i.participation_id = s.participation_id and i.challenge_id = s.challenge_id
@@ -197,6 +212,21 @@ export async function settleBatch(pool: pg.Pool, limit: number): Promise<Settled
       )
       for (const s of solved.rows) solvedPairs.add(`${s.participation_id}:${s.challenge_id}`)
     }
+    // Blood ranks count the teams that may take bloods; without divisions that is the counter.
+    const bloodCount = new Map(acceptedCount)
+    if (counted.some((r) => r.division_id !== null)) {
+      bloodCount.clear()
+      const holders = await db.query<{ challenge_id: number; n: number }>(
+        `select s.challenge_id, count(distinct s.participation_id)::int as n
+           from submissions s join games g on g.id = s.game_id
+           join participations p on p.id = s.participation_id left join divisions d on d.id = p.division_id
+          where s.status = 'Accepted' and s.submit_time < g."end" and s.challenge_id = any($1::int[])
+            and ${permissionsSql('s.challenge_id')} & ${GamePermission.GetBlood} <> 0
+          group by s.challenge_id`,
+        [[...acceptedCount.keys()]],
+      )
+      for (const h of holders.rows) bloodCount.set(h.challenge_id, h.n)
+    }
 
     const settledAt = new Date()
     const results: Settled[] = []
@@ -239,12 +269,20 @@ export async function settleBatch(pool: pg.Pool, limit: number): Promise<Settled
       if (final === 'Accepted' && r.before_end) {
         const pair = `${r.participation_id}:${r.challenge_id}`
         const first = !solvedPairs.has(pair)
-        const rank = acceptedCount.get(r.challenge_id) ?? 0
         if (first) {
           solvedPairs.add(pair)
-          acceptedCount.set(r.challenge_id, rank + 1)
-          changedCounts.set(r.challenge_id, rank + 1)
-          const notice = settledAt.getTime() <= r.end_ms ? bloodNotice(rank, r.team_name, r.title) : null
+          if (hasPermission(r.permissions, 'AffectDynamicScore')) {
+            const count = (acceptedCount.get(r.challenge_id) ?? 0) + 1
+            acceptedCount.set(r.challenge_id, count)
+            changedCounts.set(r.challenge_id, count)
+          }
+          let notice: ReturnType<typeof bloodNotice> = null
+          let rank = -1
+          if (hasPermission(r.permissions, 'GetBlood')) {
+            rank = bloodCount.get(r.challenge_id) ?? 0
+            bloodCount.set(r.challenge_id, rank + 1)
+            notice = settledAt.getTime() <= r.end_ms ? bloodNotice(rank, r.team_name, r.title) : null
+          }
           if (notice) notices.push({ settled, ...notice })
           hooks.push({ gameId: r.game_id, blood: notice ? rank : -1, team: r.team_name, challengeId: r.challenge_id, challengeTitle: r.title, time: new Date(r.submit_ms) })
         }

@@ -4,7 +4,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { maskedStatus, type AnswerResult } from '@flagwave/shared/enums'
-import { gateRows } from '../play/gate.js'
+import { assertDivisionMay, gateRows } from '../play/gate.js'
 import { Submission } from '../../entities/Submission.js'
 import type { User } from '../../entities/User.js'
 import { notFound } from '../../lib/errors.js'
@@ -22,6 +22,7 @@ export async function submitFlag(scope: Scope, actor: Actor, gameId: number, cha
   const user = actor.user
   // The gate from the read cache as plain rows: ids and flags are all it needs, no entity is built.
   const { registration, challenge } = await gateRows(em, gameId, user.id, { refuseEnded: true, challengeId })
+  await assertDivisionMay(em, gameId, registration.participation.division, challenge!.id, 'SubmitFlags')
   // One autocommitted statement, the hot path of a contest; the checkers are woken after it
   // (queue.ts says why not by a NOTIFY inside it).
   const pool = await nativePool(em.getConnection())
