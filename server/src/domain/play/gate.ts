@@ -12,7 +12,8 @@ import type { User } from '../../entities/User.js'
 import { Team } from '../../entities/Team.js'
 import { wrap, type EntityData, type EntityDTO } from '@mikro-orm/core'
 import { readCacheOf, tags } from '../../cache/invalidation.js'
-import { badRequest, notFound } from '../../lib/errors.js'
+import type { ReadCache } from '../../cache/readCache.js'
+import { badRequest, notFound, type AppError } from '../../lib/errors.js'
 
 export interface GameContext {
   game: Game
@@ -32,16 +33,36 @@ export const isStarted = (game: Pick<Game, 'start'>, now = new Date()) => now.ge
 export const isEnded = (game: Pick<Game, 'end'>, now = new Date()) => now.getTime() > game.end.getTime()
 export const isRunning = (game: Pick<Game, 'start' | 'end'>, now = new Date()) => isStarted(game, now) && !isEnded(game, now)
 
+const NOT_REGISTERED = '您尚未参赛'
+const millis = (date: Date | string) => (typeof date === 'string' ? Date.parse(date) : date.getTime())
+
+/**
+ * Steps 2–5 of the gate on a game that exists, as data: the refusal, or null when the caller may
+ * pass. One rule for the route (`gameContext`) and for the hot reads, which check it on the cached
+ * rows without entities (http/hotReads.ts).
+ */
+export function gateRefusal(
+  game: { start: Date | string; end: Date | string; practiceMode: boolean },
+  participation: { status: string } | null,
+  refuseEnded: boolean,
+  now: number,
+): AppError | null {
+  if (!participation) return badRequest(NOT_REGISTERED)
+  if (participation.status !== 'Accepted') return badRequest('您的参赛申请尚未通过或被禁赛')
+  if (now < millis(game.start)) return badRequest('比赛未开始')
+  if (refuseEnded && !game.practiceMode && now > millis(game.end)) return badRequest('比赛已结束')
+  return null
+}
+
 export async function gameContext(em: EntityManager, gameId: number, user: User, options: GateOptions): Promise<GameContext & { challenge?: Challenge }> {
   const now = options.now ?? new Date()
   const game = await readGame(em, gameId)
   if (!game) throw notFound('比赛未找到')
   const registration = await readRegistration(em, gameId, user.id)
-  if (!registration) throw badRequest('您尚未参赛')
-  const participation = registration.participation as Participation
-  if (participation.status !== 'Accepted') throw badRequest('您的参赛申请尚未通过或被禁赛')
-  if (!isStarted(game, now)) throw badRequest('比赛未开始')
-  if (options.refuseEnded && !game.practiceMode && isEnded(game, now)) throw badRequest('比赛已结束')
+  const participation = (registration?.participation as Participation | undefined) ?? null
+  const refusal = gateRefusal(game, participation, options.refuseEnded, now.getTime())
+  if (refusal) throw refusal
+  if (!registration || !participation) throw badRequest(NOT_REGISTERED)
   if (options.challengeId !== undefined) {
     const challenge = await readChallenge(em, gameId, options.challengeId)
     if (!challenge) throw notFound('题目未找到')
@@ -56,8 +77,11 @@ export async function gameContext(em: EntityManager, gameId: number, user: User,
  * missing row is cached too (as null), under the tag its creation would carry.
  */
 
+const gameKey = (gameId: number) => `gate:game:${gameId}`
+const registrationKey = (gameId: number, userId: string) => `gate:registration:${gameId}:${userId}`
+
 export async function readGame(em: EntityManager, gameId: number): Promise<Game | null> {
-  const dto = await readCacheOf(em).read<EntityDTO<Game> | null>(`gate:game:${gameId}`, async () => {
+  const dto = await readCacheOf(em).read<EntityDTO<Game> | null>(gameKey(gameId), async () => {
     const game = await em.findOne(Game, { id: gameId })
     return { value: game ? wrap(game).toPOJO() : null, tags: [tags.game(gameId)] }
   })
@@ -71,7 +95,7 @@ interface CachedRegistration {
 }
 
 export async function readRegistration(em: EntityManager, gameId: number, userId: string): Promise<Registration | null> {
-  const cached = await readCacheOf(em).read<CachedRegistration | null>(`gate:registration:${gameId}:${userId}`, async () => {
+  const cached = await readCacheOf(em).read<CachedRegistration | null>(registrationKey(gameId, userId), async () => {
     const found = await em.findOne(Registration, { game: gameId, user: userId }, { populate: ['participation', 'participation.team'] })
     const absent = [tags.registration(gameId, userId), tags.game(gameId), tags.user(userId)]
     if (!found) return { value: null, tags: absent }
@@ -91,6 +115,10 @@ export async function readRegistration(em: EntityManager, gameId: number, userId
   em.merge(Participation, cached.participation)
   return em.merge(Registration, cached.registration)
 }
+
+/** The cached rows behind `readGame` / `readRegistration`, without loading (undefined: not cached). */
+export const peekGame = (cache: ReadCache, gameId: number) => cache.peek<EntityDTO<Game> | null>(gameKey(gameId))
+export const peekRegistration = (cache: ReadCache, gameId: number, userId: string) => cache.peek<CachedRegistration | null>(registrationKey(gameId, userId))
 
 async function readChallenge(em: EntityManager, gameId: number, challengeId: number): Promise<Challenge | null> {
   const dto = await readCacheOf(em).read<EntityDTO<Challenge> | null>(`gate:challenge:${gameId}:${challengeId}`, async () => {
