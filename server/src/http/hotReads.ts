@@ -15,10 +15,10 @@
  *   goes to Koa unchanged, which gives the contract's answer and warms the cache.
  * - `ETag` + `If-None-Match` → 304, on both paths.
  */
-import { createHash, randomUUID } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import { gzipSync } from 'node:zlib'
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
-import type { Context, Middleware } from 'koa'
+import type { Middleware } from 'koa'
 import { roleRank, type Role } from '@flagwave/shared/enums'
 import type { Services } from '../services.js'
 import { tags } from '../cache/invalidation.js'
@@ -28,6 +28,7 @@ import { gateRefusal, peekGame, peekRegistration } from '../domain/play/gate.js'
 import { isLoopback, resolveClientAddress, type ProxyTrust } from '../lib/clientAddress.js'
 import { routeLabel, type RouteLabel } from '../lib/metrics.js'
 import { acceptsGzip, etagMatches, gzipWanted } from './scoreboardRead.js'
+import { xsrfSetCookie } from './xsrf.js'
 
 const XSRF_COOKIE = 'XSRF-TOKEN'
 const COMPAT_HEADER = 'x-gzctf-compat'
@@ -133,20 +134,21 @@ const HOT_READS: HotRead[] = [
     // The teams show their members: any team or user change drops every such answer.
     entry: (_m, caller) => ({ key: `teams:${caller!.id}`, tags: [tags.user(caller!.id), tags.teams, tags.users] }),
   },
+  // Posts show their author's name: a user change drops them too.
   {
     label: routeLabel('GET', '/api/posts/latest'),
     pattern: /^\/api\/posts\/latest\/?$/i,
-    entry: () => ({ key: 'posts:latest', tags: [tags.posts] }),
+    entry: () => ({ key: 'posts:latest', tags: [tags.posts, tags.users] }),
   },
   {
     label: routeLabel('GET', '/api/posts'),
     pattern: /^\/api\/posts\/?$/i,
-    entry: () => ({ key: 'posts', tags: [tags.posts] }),
+    entry: () => ({ key: 'posts', tags: [tags.posts, tags.users] }),
   },
   {
     label: routeLabel('GET', '/api/posts/:id'),
     pattern: /^\/api\/posts\/([0-9A-Za-z_-]{1,64})\/?$/,
-    entry: (m) => ({ key: `post:${m[1]}`, tags: [tags.posts] }),
+    entry: (m) => ({ key: `post:${m[1]}`, tags: [tags.posts, tags.users] }),
   },
 ]
 
@@ -244,7 +246,7 @@ export function captureHotReads(): Middleware {
   }
 }
 
-/** The session and XSRF cookies of a request (the first of each, as Koa's cookie reader takes them). */
+/** The session cookie of a request (the first, as Koa's cookie reader takes it) and whether it has an XSRF cookie. */
 function cookiesOf(header: string | undefined): { session: string | null; xsrf: boolean } {
   if (!header) return { session: null, xsrf: false }
   let session: string | null = null
@@ -272,8 +274,8 @@ export function hotReads(services: Services, trust: ProxyTrust, next: RequestLis
     const compat = req.headers[COMPAT_HEADER] ?? ''
     const cookies = cookiesOf(req.headers.cookie)
     const gzipOk = gzipWanted(req.headers['accept-encoding'] ?? '')
-    // Koa hands out the XSRF cookie; an empty session cookie is Koa's to ignore.
-    if (typeof compat !== 'string' || !cookies.xsrf || cookies.session === '' || gzipOk === undefined) return next(req, res)
+    // An empty session cookie is Koa's to ignore.
+    if (typeof compat !== 'string' || cookies.session === '' || gzipOk === undefined) return next(req, res)
     const now = Date.now()
     let session: CachedSession | null = null
     if (cookies.session !== null && !(session = usableCachedSession(services.readCache, cookies.session, now))) return next(req, res)
@@ -286,23 +288,28 @@ export function hotReads(services: Services, trust: ProxyTrust, next: RequestLis
       touchCachedSession(services.orm.em.fork(), session, address.ip).catch((err: unknown) => services.log.warn({ err }, 'recording a visit failed'))
     }
     const started = performance.now()
-    const respond = () => services.metrics.request(hot.read.label, (performance.now() - started) / 1000, send(req, res, answer, gzipOk && answer.gzip !== null))
+    // A client without the XSRF cookie gets one, as from http/xsrf.ts; `secure` as Koa judges it (ctx.secure).
+    const xsrf = cookies.xsrf ? null : xsrfSetCookie(isSecure(req, address.peer, trust))
+    const respond = () => services.metrics.request(hot.read.label, (performance.now() - started) / 1000, send(req, res, answer, gzipOk && answer.gzip !== null, xsrf))
     if (!services.limits.enabled || (!address.forwarded && isLoopback(address.peer))) return respond()
     services.limits.consume('Global', caller ? `u:${caller.id}` : `ip:${address.ip}`).then(respond, () => next(req, res))
   }
 }
 
-function send(req: IncomingMessage, res: ServerResponse, answer: HotAnswer, gzip: boolean): number {
-  const requestId = req.headers['x-request-id']
-  const id = typeof requestId === 'string' && requestId !== '' ? requestId : randomUUID()
-  if (etagMatches(req.headers['if-none-match'] ?? '', answer.etag)) {
-    res.writeHead(304, [...answer.headers.notModified, 'X-Request-Id', id])
-    res.end()
-    return 304
-  }
-  res.writeHead(200, [...(gzip ? answer.headers.gzip : answer.headers.json), 'X-Request-Id', id])
-  res.end(gzip ? answer.gzip : answer.json)
-  return 200
+function send(req: IncomingMessage, res: ServerResponse, answer: HotAnswer, gzip: boolean, xsrf: string | null): number {
+  const notModified = etagMatches(req.headers['if-none-match'] ?? '', answer.etag)
+  const headers = notModified ? answer.headers.notModified : gzip ? answer.headers.gzip : answer.headers.json
+  res.writeHead(notModified ? 304 : 200, xsrf ? [...headers, 'Set-Cookie', xsrf] : headers)
+  res.end(notModified ? undefined : gzip ? answer.gzip : answer.json)
+  return notModified ? 304 : 200
+}
+
+/** Koa's `ctx.secure` with `app.proxy` = TRUST_PROXY, where http/clientIp.ts drops an untrusted peer's forwarded headers. */
+function isSecure(req: IncomingMessage, peer: string, trust: ProxyTrust): boolean {
+  if ((req.socket as { encrypted?: boolean }).encrypted) return true
+  if (!trust.enabled || !trust.isTrusted(peer)) return false
+  const proto = req.headers['x-forwarded-proto']
+  return typeof proto === 'string' && proto.split(/\s*,\s*/, 1)[0] === 'https'
 }
 
 /** For the tests: the paths answered here, each with its route label (they must all be in the route table). */
