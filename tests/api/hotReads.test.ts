@@ -135,6 +135,21 @@ describe('the kept answer is the route’s', () => {
   })
 })
 
+describe('what is kept apart, and what never is', () => {
+  it('a page of notices is kept apart from the whole list; a made-up query or compat value is always the route’s', async () => {
+    const { game, player } = await runningGame()
+    for (const content of ['one', 'two', 'three']) await admin.post(`/api/edit/games/${game.id}/notices`, { content })
+    const all = await hot(player.client, `/api/game/${game.id}/notices`)
+    const page = await hot(player.client, `/api/game/${game.id}/notices?count=1&skip=1`)
+    expect(all.body.map((n: { content: string }) => n.content)).toEqual(['three', 'two', 'one'])
+    expect(page.body.map((n: { content: string }) => n.content)).toEqual(['two'])
+    for (let i = 0; i < 3; i++) {
+      expect(fromFastPath(await player.client.get(`/api/game?made-up=${i}`))).toBe(false)
+      expect(fromFastPath(await player.client.get('/api/game', { 'x-gzctf-compat': 'anything' }))).toBe(false)
+    }
+  })
+})
+
 describe('every rule of the route still holds on a warmed path', () => {
   it('signed out, not registered, another game, or a game not started: the route’s refusals', async () => {
     const { game, player } = await runningGame()

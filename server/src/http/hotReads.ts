@@ -55,6 +55,11 @@ interface HotRead {
   /** The route's minimum role (the route table's); `enrolment` as there. */
   role?: 'User'
   enrolment?: true
+  /**
+   * The query strings kept apart (with their `?`), e.g. a page of notices; any other query goes to
+   * the route every time. Bounded, so that made-up queries cannot fill the cache and push out sessions.
+   */
+  query?: RegExp
   /** The entry for this caller when every rule of the route lets them read it now; null: ask the route. */
   entry(match: RegExpExecArray, caller: Caller | null, services: Services, now: number): Entry | null
 }
@@ -112,6 +117,7 @@ const HOT_READS: HotRead[] = [
   {
     label: routeLabel('GET', '/api/game/:id/notices'),
     pattern: /^\/api\/game\/(\d{1,9})\/notices\/?$/i,
+    query: /^\?(?:count=\d{1,3}|skip=\d{1,3})(?:&(?:count=\d{1,3}|skip=\d{1,3}))?$/,
     entry: (m, _caller, services, now) => {
       const gameId = Number(m[1])
       const game = peekGame(services.readCache, gameId)
@@ -196,7 +202,13 @@ function answerOf(body: string, headers: Record<string, unknown>, stamp: number 
     for (const v of Array.isArray(value) ? value : [value]) common.push(name, String(v))
   }
   common.push('ETag', etag)
-  if (gzip) common.push('Vary', 'Accept-Encoding')
+  // The route's own Vary (a compat opt-in, say), and Accept-Encoding where a gzipped copy exists (as http/compression.ts adds it).
+  const vary = String(headers.vary ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '' && v.toLowerCase() !== 'accept-encoding')
+  if (gzip) vary.push('Accept-Encoding')
+  if (vary.length) common.push('Vary', vary.join(', '))
   const typed = [...common, 'Content-Type', 'application/json; charset=utf-8']
   return {
     stamp,
@@ -211,8 +223,15 @@ function answerOf(body: string, headers: Record<string, unknown>, stamp: number 
   }
 }
 
-/** The key of an answer's variant: what the client may vary in one path. */
-const variantKey = (entry: Entry, query: string, compat: string) => `hot:${entry.key}|${query}|${compat}`
+/** The `X-GZCTF-Compat` values kept apart (a version number); any other value goes to the route. */
+const COMPAT_VALUE = /^(?:\d{1,2}(?:\.\d{1,2}){0,2})?$/
+
+/** The key of an answer's variant (query with its `?`), or null when the variant is not kept (see `query`, COMPAT_VALUE). */
+function variantKey(read: HotRead, entry: Entry, query: string, compat: string): string | null {
+  if (query !== '' && !read.query?.test(query)) return null
+  if (!COMPAT_VALUE.test(compat)) return null
+  return `hot:${entry.key}|${query}|${compat}`
+}
 
 /**
  * Koa's side (mounted just before the router): after a hot route answered 200, keep its answer
@@ -235,9 +254,8 @@ export function captureHotReads(): Middleware {
     const after = entryFor(hot, caller, services, Date.now())
     const answer = answerOf(ctx.body, ctx.response.headers, after?.stamp)
     const compat = ctx.get(COMPAT_HEADER)
-    if (before && after && before.key === after.key && before.stamp === after.stamp) {
-      services.readCache.keep(variantKey(after, ctx.querystring ? `?${ctx.querystring}` : '', compat), after.tags, answer, mark)
-    }
+    const key = after && variantKey(hot.read, after, ctx.querystring ? `?${ctx.querystring}` : '', compat)
+    if (key && before && before.key === after.key && before.stamp === after.stamp) services.readCache.keep(key, after.tags, answer, mark)
     ctx.set('ETag', answer.etag)
     if (etagMatches(ctx.get('If-None-Match'), answer.etag)) {
       ctx.status = 304
@@ -281,7 +299,8 @@ export function hotReads(services: Services, trust: ProxyTrust, next: RequestLis
     if (cookies.session !== null && !(session = usableCachedSession(services.readCache, cookies.session, now))) return next(req, res)
     const caller: Caller | null = session ? { id: session.user.id as string, role: session.user.role as Role, twoFactorSecret: (session.user.twoFactorSecret as string | null | undefined) ?? null } : null
     const entry = entryFor(hot, caller, services, now)
-    const answer = entry && services.readCache.peek<HotAnswer>(variantKey(entry, q < 0 ? '' : req.url.slice(q), compat))
+    const key = entry && variantKey(hot.read, entry, q < 0 ? '' : req.url.slice(q), compat)
+    const answer = key && services.readCache.peek<HotAnswer>(key)
     if (!entry || !answer || answer.stamp !== entry.stamp) return next(req, res)
     const address = resolveClientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trust)
     if (session && visitDue(session, address.ip, now)) {
