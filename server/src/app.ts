@@ -14,6 +14,7 @@ import { clientIp } from './http/clientIp.js'
 import { requestContext } from './http/requestContext.js'
 import { errorMiddleware } from './http/errorMiddleware.js'
 import { scoreboardReads } from './http/scoreboardRead.js'
+import { captureHotReads, hotReads } from './http/hotReads.js'
 import { inlineScriptHashesOf, securityHeaders } from './http/securityHeaders.js'
 import { loadSession } from './http/auth.js'
 import { compression } from './http/compression.js'
@@ -58,17 +59,20 @@ function createApp(services: Services): Koa {
   app.use(loadSession())
   app.use(globalRateLimit())
   app.use(xsrf(sitePolicy))
+  app.use(captureHotReads())
   app.use(router.routes())
   app.use(fallback())
   return app
 }
 
 /**
- * What the HTTP server hands each request to: the scoreboard in memory straight from Node's request
- * event (http/scoreboardRead.ts), everything else to the Koa application.
+ * What the HTTP server hands each request to: the answers a player's screens repeat
+ * (http/hotReads.ts) and the scoreboard in memory (http/scoreboardRead.ts) straight from Node's
+ * request event, everything else to the Koa application.
  */
 export function requestListener(services: Services): RequestListener {
-  return scoreboardReads(services, sitePolicyOf(services.config).trust, createApp(services).callback())
+  const trust = sitePolicyOf(services.config).trust
+  return hotReads(services, trust, scoreboardReads(services, trust, createApp(services).callback()))
 }
 
 /** The built SPA: hashed assets cached for a year, other files for a week (docs/compatibility.md#other-global-rules). */

@@ -31,10 +31,13 @@ export function markdownTable(r: Results): string {
   }
   const players = r.players
   if (players) {
-    rows.push([`Bare Koa endpoint, players section (wrk -t2 -c50)`, `${players.bareKoa.rps} req/s (p99 ${players.bareKoa.p99ms} ms)`, 'baseline'])
-    for (const [call, f] of Object.entries(players.calls) as [PlayerCall, { rps: number; ratio: number; p99ms: number; goal: number; errors: number }][]) {
+    const bareCpu = players.bareKoa.cpuUsPerRequest === undefined ? '' : `, ${players.bareKoa.cpuUsPerRequest} µs CPU/request`
+    rows.push([`Bare Koa endpoint, players section (wrk -t2 -c50)`, `${players.bareKoa.rps} req/s (p99 ${players.bareKoa.p99ms} ms${bareCpu})`, 'baseline'])
+    type Figure = { rps: number; ratio: number; cpuRatio?: number; cpuUsPerRequest?: number; p99ms: number; goal: number; errors: number }
+    for (const [call, f] of Object.entries(players.calls) as [PlayerCall, Figure][]) {
       const errors = f.errors ? `; ${f.errors} errors` : ''
-      rows.push([playerCallLabels[call].label + ', signed in, gzip', `${f.rps} req/s = ${pct(f.ratio)} of bare (p99 ${f.p99ms} ms${errors})`, `≥ ${Math.round(f.goal * 100)} % of bare`])
+      const cpu = f.cpuRatio === undefined ? '' : `; ${f.cpuUsPerRequest} µs CPU/request = ${pct(f.cpuRatio)} of bare by CPU`
+      rows.push([playerCallLabels[call].label + ', signed in, gzip', `${f.rps} req/s = ${pct(f.ratio)} of bare (p99 ${f.p99ms} ms${errors})${cpu}`, `≥ ${Math.round(f.goal * 100)} % of bare`])
     }
   }
   const rb = r.rebuild

@@ -104,7 +104,6 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /api/edit/games': { title: 't', start: '2030-01-01T00:00:00Z', end: '2030-01-02T00:00:00Z', teamMemberCountLimit: 0, containerCountLimit: 3, bloodBonus: 0 },
   'PUT /api/edit/games/:id': { title: 't', start: '2030-01-01T00:00:00Z', end: '2030-01-02T00:00:00Z', teamMemberCountLimit: 0, containerCountLimit: 3 },
   'POST /api/edit/games/:id/notices': { content: 'c' },
-  'PUT /api/admin/participation/:id': { status: 'Accepted', divisionId: null },
   'POST /api/edit/games/:id/divisions': { name: 'Hostile', inviteCode: 'code', defaultPermissions: 3, challengeConfigs: [] },
   'PUT /api/edit/games/:id/divisions/:divisionId': { name: 'Hostile', inviteCode: null, defaultPermissions: 3, challengeConfigs: [] },
   'PUT /api/edit/games/:id/notices/:noticeId': { content: 'c' },

@@ -30,6 +30,9 @@ const derived: Record<string, (row: Row) => string[]> = {
   GameNotice: (r) => [tags.gameNotices(idOf(r.game))],
   Division: (r) => [tags.gameDivisions(idOf(r.game))],
   Post: () => [tags.posts],
+  // Answers that show other people's rows (a team's members) carry these coarse tags (http/hotReads.ts).
+  Team: () => [tags.teams],
+  User: () => [tags.users],
 }
 
 /** The entities some cached read is built from; changes to others (submissions, logs…) cost nothing. */
@@ -45,6 +48,8 @@ export const tags = {
   participation: (id: number) => `Participation:${id}`,
   games: 'Games',
   posts: 'Posts',
+  teams: 'Teams',
+  users: 'Users',
   registration: (gameId: unknown, userId: unknown) => `Registration:${String(gameId)}:${String(userId)}`,
   gameParticipations: (gameId: unknown) => `Game:${String(gameId)}:participations`,
   gameChallenges: (gameId: unknown) => `Game:${String(gameId)}:challenges`,
@@ -81,8 +86,13 @@ class CacheInvalidation implements EventSubscriber {
       const ownerName = (collection.owner as object).constructor.name
       if (!CACHED.has(ownerName)) continue
       set.add(tags.entity(ownerName, owner.id))
+      for (const tag of derived[ownerName]?.(owner) ?? []) set.add(tag)
       const before = collection.getSnapshot() ?? []
-      for (const item of [...collection.getItems(false), ...before] as Row[]) set.add(tags.entity((item as object).constructor.name, item.id))
+      for (const item of [...collection.getItems(false), ...before] as Row[]) {
+        const name = (item as object).constructor.name
+        set.add(tags.entity(name, item.id))
+        for (const tag of derived[name]?.(item) ?? []) set.add(tag)
+      }
     }
   }
 

@@ -47,6 +47,19 @@ export class ReadCache {
     return loaded.value
   }
 
+  /**
+   * Where the invalidations stand: a caller that builds a value outside `read` (the hot reads'
+   * answers, http/hotReads.ts) takes this before it starts and hands it to `keep`.
+   */
+  get mark(): number {
+    return this.generation
+  }
+
+  /** Keep `value` unless an invalidation happened since `mark` (the value may predate it). */
+  keep(key: string, tags: readonly string[], value: unknown, mark: number): void {
+    if (this.generation === mark) this.store(key, tags, value)
+  }
+
   peek<T>(key: string): T | undefined {
     const entry = this.entries.get(key)
     if (!entry) return undefined

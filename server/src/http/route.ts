@@ -18,7 +18,7 @@ import { bodyLimit, jsonBody, multipartBody } from './body.js'
 import type { UploadedFile } from '../lib/uploads.js'
 import { JsonText, msTimesJson } from '../lib/jsonText.js'
 import { wantsNewerForms } from './compat.js'
-import { ifNoneMatch } from './scoreboardRead.js'
+import { etagMatches } from './scoreboardRead.js'
 import type { Scope } from '../domain/scope.js'
 import type { Actor } from '../domain/actor.js'
 import { parseOrThrow, parseParamsOrNotFound } from './validate.js'
@@ -163,7 +163,7 @@ export function mountRoutes(router: Router, routes: RouteSpec[]): void {
       if (result.etag) {
         ctx.set('ETag', result.etag)
         ctx.vary('X-GZCTF-Compat')
-        if (ifNoneMatch(ctx.get('If-None-Match'), result.etag)) {
+        if (etagMatches(ctx.get('If-None-Match'), result.etag)) {
           ctx.status = 304
           return
         }

@@ -26,7 +26,7 @@ export async function sendSnapshot(ctx: Context, snapshot: ScoreboardSnapshot): 
   const gzip = encoding.json.length >= GZIP_MIN_BYTES && acceptsGzip(ctx)
   const body = gzip ? (encoding.gzippedNow() ?? (await encoding.gzipped())) : encoding.json
   ctx.set(snapshot.headers)
-  if (ifNoneMatch(ctx.get('If-None-Match'), snapshot.etag)) {
+  if (etagMatches(ctx.get('If-None-Match'), snapshot.etag)) {
     ctx.status = 304
     return
   }
@@ -75,7 +75,7 @@ function boardOf(services: Services, req: IncomingMessage): ScoreboardSnapshot |
 
 /** Writes the answer; returns its status (for the request metrics). */
 function answer(req: IncomingMessage, res: ServerResponse, snapshot: ScoreboardSnapshot, gzip: boolean): number {
-  if (ifNoneMatch(req.headers['if-none-match'] ?? '', snapshot.etag)) {
+  if (etagMatches(req.headers['if-none-match'] ?? '', snapshot.etag)) {
     res.writeHead(304, snapshot.rawHeaders('notModified'))
     res.end()
     return 304
@@ -90,7 +90,11 @@ function answer(req: IncomingMessage, res: ServerResponse, snapshot: ScoreboardS
  * distinct values, and negotiating each poll anew was a measurable share of serving the board.
  */
 const gzipByHeader = new Map<string, boolean>()
-function acceptsGzip(ctx: Context): boolean {
+
+/** Whether an `Accept-Encoding` value takes gzip; undefined until Koa's negotiation has seen it (`acceptsGzip`). */
+export const gzipWanted = (header: string): boolean | undefined => gzipByHeader.get(header)
+
+export function acceptsGzip(ctx: Context): boolean {
   const header = ctx.get('Accept-Encoding')
   let gzip = gzipByHeader.get(header)
   if (gzip === undefined) {
@@ -102,7 +106,7 @@ function acceptsGzip(ctx: Context): boolean {
 }
 
 /** Weak comparison of an If-None-Match list against our validator (RFC 9110 §13.1.2). */
-export function ifNoneMatch(header: string, etag: string): boolean {
+export function etagMatches(header: string, etag: string): boolean {
   if (!header) return false
   if (header.trim() === '*') return true
   const opaque = (tag: string) => tag.trim().replace(/^W\//, '')

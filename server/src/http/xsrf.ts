@@ -27,11 +27,19 @@ export function xsrf(policy: SitePolicy): Middleware {
       if (crossSite || mismatch) throw new AppError(403, '跨站请求已被拒绝', 403)
     }
     if (!cookie) {
-      ctx.cookies.set(XSRF_COOKIE, randomBytes(24).toString('base64url'), { httpOnly: false, sameSite: 'lax', path: '/', secure: ctx.secure, overwrite: true })
+      ctx.cookies.set(XSRF_COOKIE, newXsrfToken(), { httpOnly: false, sameSite: 'lax', path: '/', secure: ctx.secure, overwrite: true })
     }
     await next()
   }
 }
+
+const newXsrfToken = () => randomBytes(24).toString('base64url')
+
+/**
+ * The same cookie as a `Set-Cookie` value, for answers sent without Koa (http/hotReads.ts): the
+ * attributes the middleware above sets, in the order Koa's cookie writer puts them.
+ */
+export const xsrfSetCookie = (secure: boolean): string => `${XSRF_COOKIE}=${newXsrfToken()}; path=/; samesite=lax${secure ? '; secure' : ''}`
 
 function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a)

@@ -9,6 +9,7 @@ import { Session } from '../../entities/Session.js'
 import { User } from '../../entities/User.js'
 import { wrap, type EntityData } from '@mikro-orm/core'
 import { invalidateAfterCommit, readCacheOf, tags } from '../../cache/invalidation.js'
+import type { ReadCache } from '../../cache/readCache.js'
 
 export const SESSION_COOKIE = 'GZCTF_Token'
 const SESSION_LIFETIME_MS = 7 * 24 * 3600 * 1000
@@ -39,7 +40,7 @@ export interface ResolvedSession {
 }
 
 /** A session as the read cache keeps it: plain data, turned into entities per request. */
-interface CachedSession {
+export interface CachedSession {
   session: EntityData<Session>
   user: EntityData<User>
 }
@@ -49,10 +50,28 @@ interface CachedSession {
  * the entry carries the session's and the user's tags, so a logout, ban, role, password or
  * e-mail change drops it on every node when it commits.
  */
+const sessionKey = (id: string) => `session:${id}`
+const millis = (date: Date | string) => (typeof date === 'string' ? Date.parse(date) : date.getTime())
+
+/**
+ * The cached session of a cookie when it can be used as it stands, without any write: in the read
+ * cache, not expired, minted under the user's current stamp and not due for renewal. Anything else
+ * (null) goes through `resolveSession`, which deletes, renews or loads it. The hot reads
+ * (http/hotReads.ts) answer from this.
+ */
+export function usableCachedSession(cache: ReadCache, token: string, now: number): CachedSession | null {
+  if (token.length > 128) return null
+  const cached = cache.peek<CachedSession>(sessionKey(hashToken(token)))
+  if (!cached) return null
+  const expiresAt = millis(cached.session.expiresAt as Date | string)
+  if (expiresAt <= now || expiresAt - now < SESSION_LIFETIME_MS / 2) return null
+  return cached.session.securityStamp === cached.user.securityStamp ? cached : null
+}
+
 export async function resolveSession(em: EntityManager, token: string): Promise<ResolvedSession | null> {
   if (token.length > 128) return null
   const id = hashToken(token)
-  const cached = await readCacheOf(em).read<CachedSession>(`session:${id}`, async () => {
+  const cached = await readCacheOf(em).read<CachedSession>(sessionKey(id), async () => {
     const found = await em.findOne(Session, { id }, { populate: ['user'] })
     if (!found) return undefined
     const user = found.user as User
@@ -121,14 +140,24 @@ export async function purgeDeadSessions(pool: pg.Pool, now = new Date()): Promis
 /** Record the last visit and address, at most once every 5 seconds (docs/compatibility.md#sessions-and-roles). */
 export async function touchUser(em: EntityManager, resolved: ResolvedSession, ip: string): Promise<void> {
   const { user, cached } = resolved
-  const now = new Date()
-  if (now.getTime() - user.lastVisited.getTime() < VISIT_GRANULARITY_MS && user.ip === ip) return
-  user.lastVisited = now
-  user.ip = ip || user.ip
+  if (!visitDue(cached, ip)) return
+  const visit = await touchCachedSession(em, cached, ip)
+  user.lastVisited = visit.lastVisited
+  user.ip = visit.ip
+}
+
+/** Whether the visit of a cached session is older than the granularity, or came from another address. */
+export const visitDue = (cached: CachedSession, ip: string, now = Date.now()): boolean =>
+  now - millis(cached.user.lastVisited as Date | string) >= VISIT_GRANULARITY_MS || cached.user.ip !== ip
+
+/** Record a visit of a cached session's user (the hot reads call it without an entity). */
+export async function touchCachedSession(em: EntityManager, cached: CachedSession, ip: string): Promise<{ lastVisited: Date; ip: string }> {
+  const visit = { lastVisited: new Date(), ip: ip || (cached.user.ip as string) }
   // The visit is no reason to drop cached sessions: the cached copy is brought up to date instead
   // (other nodes' copies only decide when they write their own visit).
-  cached.user = { ...cached.user, lastVisited: now, ip: user.ip }
-  await em.nativeUpdate(User, { id: user.id }, { lastVisited: now, ip: user.ip })
+  cached.user = { ...cached.user, ...visit }
+  await em.nativeUpdate(User, { id: cached.user.id as string }, visit)
+  return visit
 }
 
 /** A new random security stamp: every session minted under the old one stops working. */

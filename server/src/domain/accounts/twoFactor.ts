@@ -40,7 +40,7 @@ const NOT_ENABLED = '尚未启用两步验证'
 const policyRequires = (policy: TwoFactorPolicy, role: Role): boolean => policy === 'Everyone' || (policy === 'Admins' && role === 'Admin')
 
 /** The account must enrol before it may do anything else (docs/architecture.md#two-factor-authentication). */
-export const mustEnrol = (settings: Settings, user: User): boolean => !user.twoFactorSecret && policyRequires(settings.accountPolicy.twoFactorPolicy, user.role)
+export const mustEnrol = (settings: Settings, user: Pick<User, 'twoFactorSecret' | 'role'>): boolean => !user.twoFactorSecret && policyRequires(settings.accountPolicy.twoFactorPolicy, user.role)
 
 /** The 403 of an account held at enrolment: the contract's shape plus `twoFactorEnrolmentRequired`. */
 export const enrolmentRequired = () => new AppError(403, '请先启用两步验证', 403, { kind: 'request', extra: { twoFactorEnrolmentRequired: true } })

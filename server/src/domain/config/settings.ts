@@ -176,6 +176,12 @@ export class SettingsStore {
     return this.load(em)
   }
 
+  /** The cached settings while they are fresh, else null (a synchronous caller then takes the slow path). */
+  peek(): Settings | null {
+    const cached = this.cached
+    return cached && Date.now() - cached.at < this.maxAgeMs ? cached.settings : null
+  }
+
   private load(em: EntityManager): Promise<Settings> {
     const generation = this.generation
     if (this.loading?.generation === generation) return this.loading.promise

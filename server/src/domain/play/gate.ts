@@ -12,7 +12,8 @@ import type { User } from '../../entities/User.js'
 import { Team } from '../../entities/Team.js'
 import { wrap, type EntityData, type EntityDTO } from '@mikro-orm/core'
 import { readCacheOf, tags } from '../../cache/invalidation.js'
-import { badRequest, forbidden, gameEnded, notFound } from '../../lib/errors.js'
+import type { ReadCache } from '../../cache/readCache.js'
+import { badRequest, forbidden, gameEnded, notFound, type AppError } from '../../lib/errors.js'
 import { DivisionPermissions } from '@flagwave/shared/divisions'
 import { gameDivisions } from '../divisions/divisions.js'
 
@@ -33,6 +34,27 @@ export interface GateOptions {
 export const isStarted = (game: Pick<Game, 'start'>, now = new Date()) => now.getTime() >= game.start.getTime()
 export const isEnded = (game: Pick<Game, 'end'>, now = new Date()) => now.getTime() > game.end.getTime()
 export const isRunning = (game: Pick<Game, 'start' | 'end'>, now = new Date()) => isStarted(game, now) && !isEnded(game, now)
+
+const NOT_REGISTERED = '您尚未参赛'
+const millis = (date: Date | string) => (typeof date === 'string' ? Date.parse(date) : date.getTime())
+
+/**
+ * Steps 2–5 of the gate on a game that exists, as data: the refusal, or null when the caller may
+ * pass. One rule for the route (`gateRows`) and for the hot reads, which check it on the cached
+ * rows without entities (http/hotReads.ts).
+ */
+export function gateRefusal(
+  game: { start: Date | string; end: Date | string; practiceMode: boolean },
+  participation: { status: string } | null,
+  refuseEnded: boolean,
+  now: number,
+): AppError | null {
+  if (!participation) return badRequest(NOT_REGISTERED)
+  if (participation.status !== 'Accepted') return badRequest('您的参赛申请尚未通过或被禁赛')
+  if (now < millis(game.start)) return badRequest('比赛未开始')
+  if (refuseEnded && !game.practiceMode && now > millis(game.end)) return gameEnded()
+  return null
+}
 
 export async function gameContext(em: EntityManager, gameId: number, user: User, options: GateOptions): Promise<GameContext & { challenge?: Challenge }> {
   const rows = await gateRows(em, gameId, user.id, options)
@@ -60,10 +82,9 @@ export async function gateRows(em: EntityManager, gameId: number, userId: string
   const game = await gameRow(em, gameId)
   if (!game) throw notFound('比赛未找到')
   const registration = await registrationRows(em, gameId, userId)
-  if (!registration) throw badRequest('您尚未参赛')
-  if (registration.participation.status !== 'Accepted') throw badRequest('您的参赛申请尚未通过或被禁赛')
-  if (!isStarted(game, now)) throw badRequest('比赛未开始')
-  if (options.refuseEnded && !game.practiceMode && isEnded(game, now)) throw gameEnded()
+  const refusal = gateRefusal(game, registration?.participation ?? null, options.refuseEnded, now.getTime())
+  if (refusal) throw refusal
+  if (!registration) throw badRequest(NOT_REGISTERED)
   if (options.challengeId !== undefined) {
     const challenge = await challengeRow(em, gameId, options.challengeId)
     if (!challenge) throw notFound('题目未找到')
@@ -100,13 +121,20 @@ function referenceId(value: unknown): number | undefined {
  * missing row is cached too (as null), under the tag its creation would carry.
  */
 
+const gameKey = (gameId: number) => `gate:game:${gameId}`
+const registrationKey = (gameId: number, userId: string) => `gate:registration:${gameId}:${userId}`
+
+/** The cached rows behind `readGame` / `readRegistration`, without loading (undefined: not cached). */
+export const peekGame = (cache: ReadCache, gameId: number) => cache.peek<EntityDTO<Game> | null>(gameKey(gameId))
+export const peekRegistration = (cache: ReadCache, gameId: number, userId: string) => cache.peek<CachedRegistration | null>(registrationKey(gameId, userId))
+
 export async function readGame(em: EntityManager, gameId: number): Promise<Game | null> {
   const dto = await gameRow(em, gameId)
   return dto ? em.merge(Game, dto) : null
 }
 
 function gameRow(em: EntityManager, gameId: number): Promise<EntityDTO<Game> | null | undefined> {
-  return readCacheOf(em).read<EntityDTO<Game> | null>(`gate:game:${gameId}`, async () => {
+  return readCacheOf(em).read<EntityDTO<Game> | null>(gameKey(gameId), async () => {
     const game = await em.findOne(Game, { id: gameId })
     return { value: game ? wrap(game).toPOJO() : null, tags: [tags.game(gameId)] }
   })
@@ -127,7 +155,7 @@ export async function readRegistration(em: EntityManager, gameId: number, userId
 }
 
 function registrationRows(em: EntityManager, gameId: number, userId: string): Promise<CachedRegistration | null | undefined> {
-  return readCacheOf(em).read<CachedRegistration | null>(`gate:registration:${gameId}:${userId}`, async () => {
+  return readCacheOf(em).read<CachedRegistration | null>(registrationKey(gameId, userId), async () => {
     const found = await em.findOne(Registration, { game: gameId, user: userId }, { populate: ['participation', 'participation.team'] })
     const absent = [tags.registration(gameId, userId), tags.game(gameId), tags.user(userId)]
     if (!found) return { value: null, tags: absent }

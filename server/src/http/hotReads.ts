@@ -1,0 +1,335 @@
+/**
+ * The reads a player's screens repeat (docs/performance.md#hot-reads): the route's own answer,
+ * kept in the read cache and sent again from Node's request event, ahead of Koa, while nothing it
+ * was built from has changed.
+ *
+ * - The answer is the route's: `captureHotReads` (just before the router) keeps the body and headers
+ *   the route produced for a 200, so the presenters stay the one source of every shape. The key
+ *   names the variant: path, query string and `X-GZCTF-Compat`.
+ * - What it was built from is named by its tags (cache/invalidation.ts): a committed write on any
+ *   node drops it. Answers cut from the scoreboard also carry the board version as a stamp.
+ * - Every rule is checked on every request, from the cached rows, before an answer is sent: the
+ *   session (usable as it stands, sessions.ts), the route's role and the two-factor enrolment, the
+ *   game's context gate (domain/play/gate.ts). When a rule refuses, or a row is not cached, or
+ *   anything else is unusual (a bearer token, no XSRF cookie yet, a session to renew), the request
+ *   goes to Koa unchanged, which gives the contract's answer and warms the cache.
+ * - `ETag` + `If-None-Match` → 304, on both paths.
+ */
+import { createHash } from 'node:crypto'
+import { gzipSync } from 'node:zlib'
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
+import type { Middleware } from 'koa'
+import { roleRank, type Role } from '@flagwave/shared/enums'
+import type { Services } from '../services.js'
+import { tags } from '../cache/invalidation.js'
+import { SESSION_COOKIE, touchCachedSession, usableCachedSession, visitDue, type CachedSession } from '../domain/accounts/sessions.js'
+import { mustEnrol } from '../domain/accounts/twoFactor.js'
+import { gateRefusal, peekGame, peekRegistration } from '../domain/play/gate.js'
+import { isLoopback, resolveClientAddress, type ProxyTrust } from '../lib/clientAddress.js'
+import { routeLabel, type RouteLabel } from '../lib/metrics.js'
+import { acceptsGzip, etagMatches, gzipWanted } from './scoreboardRead.js'
+import { xsrfSetCookie } from './xsrf.js'
+
+const XSRF_COOKIE = 'XSRF-TOKEN'
+const COMPAT_HEADER = 'x-gzctf-compat'
+const GZIP_MIN_BYTES = 2048
+const USER_RANK = roleRank('User')
+
+/** Who asks, as far as the rules need to know. */
+interface Caller {
+  id: string
+  role: Role
+  twoFactorSecret?: string | null
+}
+
+/** What an answer is keyed by and built from; `stamp` must also match (a board version). */
+interface Entry {
+  key: string
+  tags: string[]
+  stamp?: number
+}
+
+interface HotRead {
+  label: RouteLabel
+  pattern: RegExp
+  /** The route's minimum role (the route table's); `enrolment` as there. */
+  role?: 'User'
+  enrolment?: true
+  /**
+   * The query strings kept apart (with their `?`), e.g. a page of notices; any other query goes to
+   * the route every time. Bounded, so that made-up queries cannot fill the cache and push out sessions.
+   */
+  query?: RegExp
+  /** The entry for this caller when every rule of the route lets them read it now; null: ask the route. */
+  entry(match: RegExpExecArray, caller: Caller | null, services: Services, now: number): Entry | null
+}
+
+const gameTags = (gameId: number) => [tags.game(gameId)]
+
+/** The context gate of a player route, on the cached rows: the caller's participation and team, or null. */
+function passedGate(services: Services, gameId: number, caller: Caller, refuseEnded: boolean, now: number) {
+  const game = peekGame(services.readCache, gameId)
+  const registration = peekRegistration(services.readCache, gameId, caller.id)
+  if (!game || !registration) return null
+  if (gateRefusal(game, registration.participation as { status: string }, refuseEnded, now)) return null
+  return { participationId: registration.participation.id as number, teamId: registration.team.id as number }
+}
+
+/** The paths a player's screens poll, each with the rules of its route (routes/*.ts). */
+const HOT_READS: HotRead[] = [
+  {
+    label: routeLabel('GET', '/api/game'),
+    pattern: /^\/api\/game\/?$/i,
+    entry: () => ({ key: 'games', tags: [tags.games] }),
+  },
+  {
+    label: routeLabel('GET', '/api/game/:id'),
+    pattern: /^\/api\/game\/(\d{1,9})\/?$/i,
+    entry: (m, caller, services) => {
+      const gameId = Number(m[1])
+      if (!peekGame(services.readCache, gameId)) return null
+      const list = [...gameTags(gameId), tags.gameParticipations(gameId)]
+      if (!caller) return { key: `game:${gameId}`, tags: list }
+      const registration = peekRegistration(services.readCache, gameId, caller.id)
+      if (registration === undefined) return null
+      list.push(tags.registration(gameId, caller.id), tags.user(caller.id))
+      if (registration) list.push(tags.participation(registration.participation.id as number), tags.team(registration.team.id as number))
+      return { key: `game:${gameId}:${caller.id}`, tags: list }
+    },
+  },
+  {
+    label: routeLabel('GET', '/api/game/:id/details'),
+    pattern: /^\/api\/game\/(\d{1,9})\/details\/?$/i,
+    role: 'User',
+    entry: (m, caller, services, now) => {
+      const gameId = Number(m[1])
+      const passed = passedGate(services, gameId, caller!, true, now)
+      const snapshot = passed && services.scoreboard.inMemory(gameId)
+      if (!passed || !snapshot) return null
+      // One answer per team: the challenges and the team's row come from the board, the token from the participation.
+      return {
+        key: `details:${gameId}:${passed.participationId}`,
+        tags: [...gameTags(gameId), tags.gameChallenges(gameId), tags.participation(passed.participationId), tags.team(passed.teamId)],
+        stamp: snapshot.version,
+      }
+    },
+  },
+  {
+    label: routeLabel('GET', '/api/game/:id/notices'),
+    pattern: /^\/api\/game\/(\d{1,9})\/notices\/?$/i,
+    query: /^\?(?:count=\d{1,3}|skip=\d{1,3})(?:&(?:count=\d{1,3}|skip=\d{1,3}))?$/,
+    entry: (m, _caller, services, now) => {
+      const gameId = Number(m[1])
+      const game = peekGame(services.readCache, gameId)
+      // The route refuses a game not started yet (startedGame): that answer is the route's to give.
+      if (!game || now < new Date(game.start as Date | string).getTime()) return null
+      return { key: `notices:${gameId}`, tags: [...gameTags(gameId), tags.gameNotices(gameId)] }
+    },
+  },
+  {
+    label: routeLabel('GET', '/api/account/profile'),
+    pattern: /^\/api\/account\/profile\/?$/i,
+    role: 'User',
+    enrolment: true,
+    entry: (_m, caller) => ({ key: `profile:${caller!.id}`, tags: [tags.user(caller!.id)] }),
+  },
+  {
+    label: routeLabel('GET', '/api/team'),
+    pattern: /^\/api\/team\/?$/i,
+    role: 'User',
+    // The teams show their members: any team or user change drops every such answer.
+    entry: (_m, caller) => ({ key: `teams:${caller!.id}`, tags: [tags.user(caller!.id), tags.teams, tags.users] }),
+  },
+  // Posts show their author's name: a user change drops them too.
+  {
+    label: routeLabel('GET', '/api/posts/latest'),
+    pattern: /^\/api\/posts\/latest\/?$/i,
+    entry: () => ({ key: 'posts:latest', tags: [tags.posts, tags.users] }),
+  },
+  {
+    label: routeLabel('GET', '/api/posts'),
+    pattern: /^\/api\/posts\/?$/i,
+    entry: () => ({ key: 'posts', tags: [tags.posts, tags.users] }),
+  },
+  {
+    label: routeLabel('GET', '/api/posts/:id'),
+    pattern: /^\/api\/posts\/([0-9A-Za-z_-]{1,64})\/?$/,
+    entry: (m) => ({ key: `post:${m[1]}`, tags: [tags.posts, tags.users] }),
+  },
+]
+
+function hotReadOf(path: string): { read: HotRead; match: RegExpExecArray } | null {
+  if (!path.startsWith('/api/')) return null
+  for (const read of HOT_READS) {
+    const match = read.pattern.exec(path)
+    if (match) return { read, match }
+  }
+  return null
+}
+
+/** The route's role and enrolment rules, then the read's own. */
+function entryFor(hot: { read: HotRead; match: RegExpExecArray }, caller: Caller | null, services: Services, now: number): Entry | null {
+  const { read } = hot
+  if (read.role) {
+    if (!caller || roleRank(caller.role) < USER_RANK) return null
+    if (!read.enrolment) {
+      const settings = services.settings.peek()
+      if (!settings || mustEnrol(settings, { role: caller.role, twoFactorSecret: caller.twoFactorSecret ?? null })) return null
+    }
+  }
+  return read.entry(hot.match, caller, services, now)
+}
+
+/** An answer as kept: the route's body and headers, gzipped once. */
+interface HotAnswer {
+  stamp: number | undefined
+  etag: string
+  json: Buffer
+  gzip: Buffer | null
+  headers: { json: string[]; gzip: string[]; notModified: string[] }
+}
+
+/** Headers that belong to one response, not to the answer. */
+const PER_RESPONSE = new Set(['content-length', 'content-encoding', 'content-type', 'etag', 'vary', 'set-cookie', 'x-request-id'])
+
+function answerOf(body: string, headers: Record<string, unknown>, stamp: number | undefined): HotAnswer {
+  const json = Buffer.from(body)
+  const etag = `W/"${createHash('sha1').update(json).digest('base64url')}"`
+  const gzip = json.length >= GZIP_MIN_BYTES ? gzipSync(json) : null
+  const common: string[] = []
+  for (const [name, value] of Object.entries(headers)) {
+    if (PER_RESPONSE.has(name) || value === undefined) continue
+    for (const v of Array.isArray(value) ? value : [value]) common.push(name, String(v))
+  }
+  common.push('ETag', etag)
+  // The route's own Vary (a compat opt-in, say), and Accept-Encoding where a gzipped copy exists (as http/compression.ts adds it).
+  const vary = String(headers.vary ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '' && v.toLowerCase() !== 'accept-encoding')
+  if (gzip) vary.push('Accept-Encoding')
+  if (vary.length) common.push('Vary', vary.join(', '))
+  const typed = [...common, 'Content-Type', 'application/json; charset=utf-8']
+  return {
+    stamp,
+    etag,
+    json,
+    gzip,
+    headers: {
+      json: [...typed, 'Content-Length', String(json.length)],
+      gzip: gzip ? [...typed, 'Content-Encoding', 'gzip', 'Content-Length', String(gzip.length)] : [],
+      notModified: common,
+    },
+  }
+}
+
+/** The `X-GZCTF-Compat` values kept apart (a version number); any other value goes to the route. */
+const COMPAT_VALUE = /^(?:\d{1,2}(?:\.\d{1,2}){0,2})?$/
+
+/** The key of an answer's variant (query with its `?`), or null when the variant is not kept (see `query`, COMPAT_VALUE). */
+function variantKey(read: HotRead, entry: Entry, query: string, compat: string): string | null {
+  if (query !== '' && !read.query?.test(query)) return null
+  if (!COMPAT_VALUE.test(compat)) return null
+  return `hot:${entry.key}|${query}|${compat}`
+}
+
+/**
+ * Koa's side (mounted just before the router): after a hot route answered 200, keep its answer
+ * when the entry it belongs to was the same before and after the route ran and nothing was
+ * invalidated meanwhile; and answer `If-None-Match` with 304.
+ */
+export function captureHotReads(): Middleware {
+  return async (ctx, next) => {
+    const hot = ctx.method === 'GET' && !ctx.state.token ? hotReadOf(ctx.path) : null
+    if (!hot) return next()
+    // Learn the client's Accept-Encoding for the fast path.
+    acceptsGzip(ctx)
+    const services = ctx.services
+    const user = ctx.state.user
+    const caller: Caller | null = user ? { id: user.id, role: user.role, twoFactorSecret: user.twoFactorSecret ?? null } : null
+    const before = entryFor(hot, caller, services, Date.now())
+    const mark = services.readCache.mark
+    await next()
+    if (ctx.status !== 200 || typeof ctx.body !== 'string') return
+    const after = entryFor(hot, caller, services, Date.now())
+    const answer = answerOf(ctx.body, ctx.response.headers, after?.stamp)
+    const compat = ctx.get(COMPAT_HEADER)
+    const key = after && variantKey(hot.read, after, ctx.querystring ? `?${ctx.querystring}` : '', compat)
+    if (key && before && before.key === after.key && before.stamp === after.stamp) services.readCache.keep(key, after.tags, answer, mark)
+    ctx.set('ETag', answer.etag)
+    if (etagMatches(ctx.get('If-None-Match'), answer.etag)) {
+      ctx.status = 304
+      ctx.body = null
+    }
+  }
+}
+
+/** The session cookie of a request (the first, as Koa's cookie reader takes it) and whether it has an XSRF cookie. */
+function cookiesOf(header: string | undefined): { session: string | null; xsrf: boolean } {
+  if (!header) return { session: null, xsrf: false }
+  let session: string | null = null
+  let xsrf = false
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=')
+    if (eq < 0) continue
+    const name = part.slice(0, eq).trim()
+    if (name === SESSION_COOKIE && session === null) session = part.slice(eq + 1).trim()
+    else if (name === XSRF_COOKIE && part.slice(eq + 1).trim() !== '') xsrf = true
+  }
+  return { session, xsrf }
+}
+
+/**
+ * Node's side: a GET of a hot path whose answer is kept and whose rules all pass is answered here;
+ * everything else goes to `next` (Koa) as it came.
+ */
+export function hotReads(services: Services, trust: ProxyTrust, next: RequestListener): RequestListener {
+  return (req, res) => {
+    if (req.method !== 'GET' || !req.url || req.headers.authorization !== undefined) return next(req, res)
+    const q = req.url.indexOf('?')
+    const hot = hotReadOf(q < 0 ? req.url : req.url.slice(0, q))
+    if (!hot) return next(req, res)
+    const compat = req.headers[COMPAT_HEADER] ?? ''
+    const cookies = cookiesOf(req.headers.cookie)
+    const gzipOk = gzipWanted(req.headers['accept-encoding'] ?? '')
+    // An empty session cookie is Koa's to ignore.
+    if (typeof compat !== 'string' || cookies.session === '' || gzipOk === undefined) return next(req, res)
+    const now = Date.now()
+    let session: CachedSession | null = null
+    if (cookies.session !== null && !(session = usableCachedSession(services.readCache, cookies.session, now))) return next(req, res)
+    const caller: Caller | null = session ? { id: session.user.id as string, role: session.user.role as Role, twoFactorSecret: (session.user.twoFactorSecret as string | null | undefined) ?? null } : null
+    const entry = entryFor(hot, caller, services, now)
+    const key = entry && variantKey(hot.read, entry, q < 0 ? '' : req.url.slice(q), compat)
+    const answer = key && services.readCache.peek<HotAnswer>(key)
+    if (!entry || !answer || answer.stamp !== entry.stamp) return next(req, res)
+    const address = resolveClientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trust)
+    if (session && visitDue(session, address.ip, now)) {
+      touchCachedSession(services.orm.em.fork(), session, address.ip).catch((err: unknown) => services.log.warn({ err }, 'recording a visit failed'))
+    }
+    const started = performance.now()
+    // A client without the XSRF cookie gets one, as from http/xsrf.ts; `secure` as Koa judges it (ctx.secure).
+    const xsrf = cookies.xsrf ? null : xsrfSetCookie(isSecure(req, address.peer, trust))
+    const respond = () => services.metrics.request(hot.read.label, (performance.now() - started) / 1000, send(req, res, answer, gzipOk && answer.gzip !== null, xsrf))
+    if (!services.limits.enabled || (!address.forwarded && isLoopback(address.peer))) return respond()
+    services.limits.consume('Global', caller ? `u:${caller.id}` : `ip:${address.ip}`).then(respond, () => next(req, res))
+  }
+}
+
+function send(req: IncomingMessage, res: ServerResponse, answer: HotAnswer, gzip: boolean, xsrf: string | null): number {
+  const notModified = etagMatches(req.headers['if-none-match'] ?? '', answer.etag)
+  const headers = notModified ? answer.headers.notModified : gzip ? answer.headers.gzip : answer.headers.json
+  res.writeHead(notModified ? 304 : 200, xsrf ? [...headers, 'Set-Cookie', xsrf] : headers)
+  res.end(notModified ? undefined : gzip ? answer.gzip : answer.json)
+  return notModified ? 304 : 200
+}
+
+/** Koa's `ctx.secure` with `app.proxy` = TRUST_PROXY, where http/clientIp.ts drops an untrusted peer's forwarded headers. */
+function isSecure(req: IncomingMessage, peer: string, trust: ProxyTrust): boolean {
+  if ((req.socket as { encrypted?: boolean }).encrypted) return true
+  if (!trust.enabled || !trust.isTrusted(peer)) return false
+  const proto = req.headers['x-forwarded-proto']
+  return typeof proto === 'string' && proto.split(/\s*,\s*/, 1)[0] === 'https'
+}
+
+/** For the tests: the paths answered here, each with its route label (they must all be in the route table). */
+export const hotReadLabels = (): RouteLabel[] => HOT_READS.map((r) => r.label)

@@ -1,0 +1,313 @@
+/**
+ * The hot reads (docs/performance.md#hot-reads): a player's polled GETs answered from the route's
+ * kept answer ahead of Koa. An answer from the fast path carries no `X-Request-Id` (Koa's request
+ * context sets one). Each case first reads until the answer comes from the fast path, then checks
+ * that it is the route's answer, that every rule of the route still holds there, and that each write
+ * that changes what a player may see drops it — on this node and on another node of the database.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestServer, type TestServer } from '../support/server.js'
+import { ApiClient, type ApiResponse } from '../support/client.js'
+import { createChallenge, createGame } from '../support/factories/games.js'
+import { createInstances, createPlayer, sameSessionOn, startSecondNode } from '../support/factories/play.js'
+import { createUser } from '../support/factories/users.js'
+import type { RunningServer } from '../../server/src/server.js'
+import { hotReadLabels } from '../../server/src/http/hotReads.js'
+import { allRoutes } from '../../server/src/routes/index.js'
+import { routeLabel } from '../../server/src/lib/metrics.js'
+import { ConfigEntry } from '../../server/src/entities/ConfigEntry.js'
+
+let server: TestServer
+let other: RunningServer
+let admin: ApiClient
+
+beforeAll(async () => {
+  server = await startTestServer()
+  other = await startSecondNode(server)
+  admin = await server.admin()
+})
+afterAll(async () => {
+  await other?.close()
+  await server?.close()
+})
+
+const HOUR = 3600_000
+const fromFastPath = (res: ApiResponse) => res.headers.get('x-request-id') === null
+
+/** Read `path` until the fast path answers it (the route keeps its answer from the second read on). */
+async function hot(client: ApiClient, path: string, headers: Record<string, string> = {}): Promise<ApiResponse<any>> {
+  for (let i = 0; i < 4; i++) {
+    const res = await client.get(path, headers)
+    expect(res.status, `${path}: ${res.text}`).toBe(200)
+    if (fromFastPath(res)) return res
+  }
+  throw new Error(`${path} never came from the fast path`)
+}
+
+/** `fetch` until the fast path answers (a new Accept-Encoding value goes through Koa once). */
+async function fastFetch(path: string, headers: Record<string, string>): Promise<Response> {
+  for (let i = 0; i < 3; i++) {
+    const res = await fetch(server.url + path, { headers })
+    if (res.headers.get('x-request-id') === null) return res
+    await res.arrayBuffer()
+  }
+  throw new Error(`${path} never came from the fast path`)
+}
+
+/** After a write: `check` holds for `client` here and, within 3 s, on the other node. */
+async function onBoth(client: ApiClient, path: string, check: (res: ApiResponse<any>) => void): Promise<void> {
+  for (const c of [client, sameSessionOn(other, client)]) {
+    await expect
+      .poll(
+        async () => {
+          try {
+            check(await c.get(path))
+            return true
+          } catch {
+            return false
+          }
+        },
+        { timeout: 3000, interval: 25 },
+      )
+      .toBe(true)
+  }
+}
+
+/** Warm `path` into the fast path on both nodes. */
+async function warmBoth(client: ApiClient, path: string): Promise<void> {
+  await hot(client, path)
+  await hot(sameSessionOn(other, client), path)
+}
+
+async function runningGame() {
+  const game = await createGame(server, { start: new Date(Date.now() - HOUR), end: new Date(Date.now() + HOUR), practiceMode: false })
+  const challenge = await createChallenge(server, game, { isEnabled: true, title: 'First title' })
+  const player = await createPlayer(server, game)
+  await createInstances(server, [player.participation], [challenge])
+  await server.services.scoreboard.rebuild(game.id)
+  return { game, challenge, player }
+}
+
+it('answers only paths of the route table, GETs all', () => {
+  const table = new Set(allRoutes.filter((r) => r.method === 'GET').map((r) => routeLabel(r.method, r.path)))
+  for (const label of hotReadLabels()) expect(table.has(label)).toBe(true)
+})
+
+describe('the kept answer is the route’s', () => {
+  it('same body and headers as the route, gzip when asked, ETag → 304, the XSRF cookie handed out as Koa does', async () => {
+    const { game, player } = await runningGame()
+    await admin.post(`/api/edit/games/${game.id}/notices`, { content: 'read the rules' })
+    const paths = ['/api/account/profile', '/api/team', '/api/game', `/api/game/${game.id}`, `/api/game/${game.id}/details`, `/api/game/${game.id}/notices`, '/api/posts/latest', '/api/posts']
+    for (const path of paths) {
+      const viaRoute = await player.client.get(path)
+      expect(fromFastPath(viaRoute)).toBe(false)
+      const direct = await hot(player.client, path)
+      expect(direct.text).toBe((await player.client.get(`${path}?via=route`)).text)
+      for (const name of ['etag', 'content-type', 'x-content-type-options', 'content-security-policy', 'x-frame-options', 'cache-control']) {
+        expect([path, name, direct.headers.get(name)]).toEqual([path, name, viaRoute.headers.get(name) ?? (name === 'etag' ? direct.headers.get(name) : null)])
+      }
+      expect(direct.headers.get('etag')).toMatch(/^W\/".+"$/)
+      const revalidated = await player.client.get(path, { 'if-none-match': direct.headers.get('etag')! })
+      expect([path, revalidated.status, revalidated.text]).toEqual([path, 304, ''])
+      // An Accept-Encoding value not seen yet goes through Koa once, which learns it.
+      const gzipped = await fastFetch(path, { cookie: player.client.cookieHeader, 'accept-encoding': 'gzip' })
+      expect([path, gzipped.headers.get('content-encoding')]).toEqual([path, Buffer.byteLength(direct.text) >= 2048 ? 'gzip' : null])
+      expect(await gzipped.text()).toBe(direct.text)
+      // A client without the XSRF cookie (a script, a bot) gets one, with Koa's attributes.
+      const viaKoa = await fetch(server.url + path + '?via=koa', { headers: { cookie: `GZCTF_Token=${player.client.cookies.get('GZCTF_Token')}` } })
+      const bare = await fastFetch(path, { cookie: `GZCTF_Token=${player.client.cookies.get('GZCTF_Token')}` })
+      const attributes = (res: Response) => res.headers.getSetCookie().map((c) => c.replace(/=[^;]+/, '=…'))
+      expect(attributes(bare)).toEqual(['XSRF-TOKEN=…; path=/; samesite=lax'])
+      expect(attributes(viaKoa)).toEqual(attributes(bare))
+    }
+  })
+
+  it('one team’s answer never goes to another: each player gets their own profile, teams, token and row', async () => {
+    const { game, player } = await runningGame()
+    const rival = await createPlayer(server, game)
+    for (const path of ['/api/account/profile', '/api/team', `/api/game/${game.id}`, `/api/game/${game.id}/details`]) {
+      const mine = await hot(player.client, path)
+      const theirs = await hot(rival.client, path)
+      expect([path, mine.text === theirs.text]).toEqual([path, false])
+    }
+    expect((await hot(rival.client, `/api/game/${game.id}/details`)).body.teamToken).toBe(rival.participation.token)
+    expect((await hot(rival.client, '/api/account/profile')).body.userId).toBe(rival.user.id)
+  })
+})
+
+describe('what is kept apart, and what never is', () => {
+  it('a page of notices is kept apart from the whole list; a made-up query or compat value is always the route’s', async () => {
+    const { game, player } = await runningGame()
+    for (const content of ['one', 'two', 'three']) await admin.post(`/api/edit/games/${game.id}/notices`, { content })
+    const all = await hot(player.client, `/api/game/${game.id}/notices`)
+    const page = await hot(player.client, `/api/game/${game.id}/notices?count=1&skip=1`)
+    expect(all.body.map((n: { content: string }) => n.content)).toEqual(['three', 'two', 'one'])
+    expect(page.body.map((n: { content: string }) => n.content)).toEqual(['two'])
+    for (let i = 0; i < 3; i++) {
+      expect(fromFastPath(await player.client.get(`/api/game?made-up=${i}`))).toBe(false)
+      expect(fromFastPath(await player.client.get('/api/game', { 'x-gzctf-compat': 'anything' }))).toBe(false)
+    }
+  })
+})
+
+describe('every rule of the route still holds on a warmed path', () => {
+  it('signed out, not registered, another game, or a game not started: the route’s refusals', async () => {
+    const { game, player } = await runningGame()
+    const details = `/api/game/${game.id}/details`
+    await hot(player.client, details)
+    await hot(player.client, '/api/account/profile')
+    expect((await server.client().get(details)).body).toEqual({ title: '请先登录', status: 401 })
+    expect((await server.client().get('/api/account/profile')).body).toEqual({ title: '请先登录', status: 401 })
+    const outsider = await createUser(server)
+    expect((await outsider.client.get(details)).body).toEqual({ title: '您尚未参赛', status: 400 })
+    expect((await outsider.client.get(details)).body).toEqual({ title: '您尚未参赛', status: 400 })
+    const pending = await createPlayer(server, game, { status: 'Pending' })
+    expect((await pending.client.get(details)).body).toEqual({ title: '您的参赛申请尚未通过或被禁赛', status: 400 })
+    const future = await createGame(server, { start: new Date(Date.now() + HOUR), end: new Date(Date.now() + 2 * HOUR) })
+    await hot(player.client, `/api/game/${future.id}`)
+    for (let i = 0; i < 3; i++) expect((await player.client.get(`/api/game/${future.id}/notices`)).body).toEqual({ title: '比赛未开始', status: 400 })
+  })
+
+  it('an API token is never answered from a cookie’s kept answer, and a revoked one is refused at once', async () => {
+    const { player } = await runningGame()
+    await hot(player.client, '/api/account/profile')
+    const { id, token } = (await player.client.post('/api/account/tokens', { name: 'bot', scopes: ['read'], expiresInDays: 7 })).body
+    const asToken = (url: string) => fetch(url + '/api/account/profile', { headers: { authorization: `Bearer ${token}`, cookie: player.client.cookieHeader } })
+    const ok = await asToken(server.url)
+    expect(ok.status).toBe(200)
+    expect(ok.headers.get('x-request-id')).not.toBeNull()
+    expect((await asToken(other.url)).status).toBe(200)
+    expect((await player.client.delete(`/api/account/tokens/${id}`)).status).toBe(200)
+    expect((await asToken(server.url)).status).toBe(401)
+    await expect.poll(async () => (await asToken(other.url)).status, { timeout: 3000, interval: 25 }).toBe(401)
+  })
+})
+
+describe('the writes that change a kept answer drop it on every node', () => {
+  it('ban and role change', async () => {
+    const { player } = await runningGame()
+    const member = await createUser(server)
+    await warmBoth(player.client, '/api/account/profile')
+    await warmBoth(member.client, '/api/account/profile')
+    expect((await admin.put(`/api/admin/users/${member.user.id}`, { role: 'Monitor' })).status).toBe(200)
+    await onBoth(member.client, '/api/account/profile', (res) => expect(res.body.role).toBe('Monitor'))
+    expect((await admin.put(`/api/admin/users/${player.user.id}`, { role: 'Banned' })).status).toBe(200)
+    await onBoth(player.client, '/api/account/profile', (res) => expect(res.status).toBe(403))
+  })
+
+  it('password change and logout', async () => {
+    const { game, player } = await runningGame()
+    const details = `/api/game/${game.id}/details`
+    const second = new ApiClient(server.url)
+    await second.login(player.user.userName, player.password)
+    await warmBoth(second, details)
+    await warmBoth(player.client, details)
+    expect((await player.client.put('/api/account/changepassword', { old: player.password, new: 'An0ther#Passw0rd' })).status).toBe(200)
+    await onBoth(second, details, (res) => expect(res.body).toEqual({ title: '请先登录', status: 401 }))
+    await onBoth(player.client, details, (res) => expect(res.status).toBe(200))
+    await warmBoth(player.client, details)
+    const stolen = sameSessionOn(other, player.client)
+    expect((await player.client.post('/api/account/logout')).status).toBe(200)
+    await expect.poll(async () => (await stolen.get(details)).status, { timeout: 3000, interval: 25 }).toBe(401)
+  })
+
+  it('team change: a rename, a member who joins', async () => {
+    const { game, player } = await runningGame()
+    await warmBoth(player.client, `/api/game/${game.id}`)
+    await warmBoth(player.client, '/api/team')
+    expect((await player.client.put(`/api/team/${player.team.id}`, { name: 'Renamed Team' })).status).toBe(200)
+    await onBoth(player.client, `/api/game/${game.id}`, (res) => expect(res.body.teamName).toBe('Renamed Team'))
+    await onBoth(player.client, '/api/team', (res) => expect(res.body[0].name).toBe('Renamed Team'))
+    const member = await createUser(server)
+    await warmBoth(player.client, '/api/team')
+    const code = (await player.client.get(`/api/team/${player.team.id}/invite`)).body as string
+    expect((await member.client.post('/api/team/accept', code)).status).toBe(200)
+    await onBoth(player.client, '/api/team', (res) => expect(res.body[0].members.map((m: { id: string }) => m.id)).toContain(member.user.id))
+  })
+
+  it('suspension of the participation', async () => {
+    const { game, player } = await runningGame()
+    await warmBoth(player.client, `/api/game/${game.id}/details`)
+    expect((await admin.put(`/api/admin/participation/${player.participation.id}/Suspended`)).status).toBe(200)
+    await onBoth(player.client, `/api/game/${game.id}/details`, (res) => expect(res.body).toEqual({ title: '您的参赛申请尚未通过或被禁赛', status: 400 }))
+  })
+
+  it('challenge edit', async () => {
+    const { game, challenge, player } = await runningGame()
+    const details = `/api/game/${game.id}/details`
+    const titles = (res: ApiResponse<any>) => Object.values(res.body.challenges as Record<string, { title: string }[]>).flat().map((c) => c.title)
+    expect(titles(await hot(player.client, details))).toEqual(['First title'])
+    await hot(sameSessionOn(other, player.client), details)
+    expect((await admin.put(`/api/edit/games/${game.id}/challenges/${challenge.id}`, { title: 'Second title' })).status).toBe(200)
+    await onBoth(player.client, details, (res) => expect(titles(res)).toEqual(['Second title']))
+  })
+
+  it('game edit: title, hiding, the end', async () => {
+    const { game, player } = await runningGame()
+    await warmBoth(player.client, `/api/game/${game.id}`)
+    await warmBoth(player.client, '/api/game')
+    await warmBoth(player.client, `/api/game/${game.id}/details`)
+    // The edit replaces the whole game: send back what it is, with the change.
+    const edit = async (change: Record<string, unknown>) => {
+      const current = (await admin.get(`/api/edit/games/${game.id}`)).body
+      expect((await admin.put(`/api/edit/games/${game.id}`, { ...current, ...change })).status).toBe(200)
+    }
+    await edit({ title: 'New title' })
+    await onBoth(player.client, `/api/game/${game.id}`, (res) => expect(res.body.title).toBe('New title'))
+    await onBoth(player.client, '/api/game', (res) => expect(res.body.find((g: { id: number }) => g.id === game.id)?.title).toBe('New title'))
+    await onBoth(player.client, `/api/game/${game.id}/details`, (res) => expect(res.status).toBe(200))
+    await edit({ hidden: true })
+    await onBoth(player.client, '/api/game', (res) => expect(res.body.map((g: { id: number }) => g.id)).not.toContain(game.id))
+    await edit({ start: new Date(Date.now() - 2 * HOUR).toISOString(), end: new Date(Date.now() - 1000).toISOString() })
+    await onBoth(player.client, `/api/game/${game.id}/details`, (res) => expect(res.body).toEqual({ title: '比赛已结束', status: 400 }))
+  })
+
+  it('a game that ends while its answer is kept is refused without any write', async () => {
+    const game = await createGame(server, { start: new Date(Date.now() - HOUR), end: new Date(Date.now() + 2500), practiceMode: false })
+    await createChallenge(server, game, { isEnabled: true })
+    await server.services.scoreboard.rebuild(game.id)
+    const player = await createPlayer(server, game)
+    await hot(player.client, `/api/game/${game.id}/details`)
+    await expect.poll(async () => (await player.client.get(`/api/game/${game.id}/details`)).body, { timeout: 6000, interval: 100 }).toEqual({ title: '比赛已结束', status: 400 })
+  })
+
+  it('notice post', async () => {
+    const { game, player } = await runningGame()
+    const path = `/api/game/${game.id}/notices`
+    await admin.post(`/api/edit/games/${game.id}/notices`, { content: 'first' })
+    await warmBoth(player.client, path)
+    expect((await admin.post(`/api/edit/games/${game.id}/notices`, { content: 'second' })).status).toBe(200)
+    await onBoth(player.client, path, (res) => expect(res.body.map((n: { content: string }) => n.content)).toEqual(['second', 'first']))
+  })
+
+  it("posts: a new post and its author's new name", async () => {
+    const { player } = await runningGame()
+    const id = (await admin.post('/api/edit/posts', { title: 'Kept?', summary: 's', content: 'c', tags: [] })).body as string
+    await warmBoth(player.client, '/api/posts/latest')
+    await warmBoth(player.client, `/api/posts/${id}`)
+    const next = (await admin.post('/api/edit/posts', { title: 'Newer', summary: 's', content: 'c', tags: [] })).body as string
+    await onBoth(player.client, '/api/posts/latest', (res) => expect(res.body.map((p: { id: string }) => p.id)).toContain(next))
+    expect((await admin.put('/api/account/update', { userName: 'HotAdmin' })).status).toBe(200)
+    await onBoth(player.client, `/api/posts/${id}`, (res) => expect(res.body.authorName).toBe('HotAdmin'))
+  })
+})
+
+// Last: it changes the platform's settings.
+describe('the two-factor policy', () => {
+  it('the two-factor policy holds an account at enrolment on a warmed path', async () => {
+    const { game, player } = await runningGame()
+    await hot(player.client, `/api/game/${game.id}/details`)
+    expect((await admin.put('/api/admin/config', { accountPolicy: { twoFactorPolicy: 'Everyone' } })).status).toBe(200)
+    try {
+      const res = await player.client.get(`/api/game/${game.id}/details`)
+      expect(res).toMatchObject({ status: 403, body: { title: '请先启用两步验证', twoFactorEnrolmentRequired: true } })
+      // The profile is reachable at enrolment (the route's `enrolment`).
+      expect((await player.client.get('/api/account/profile')).status).toBe(200)
+    } finally {
+      // The policy holds the admin too: put it back behind the API.
+      await server.services.orm.em.fork().nativeDelete(ConfigEntry, { key: 'accountPolicy.twoFactorPolicy' })
+      server.services.settings.invalidate()
+      other.services.settings.invalidate()
+    }
+  })
+})
