@@ -64,7 +64,8 @@ interface HotRead {
   entry(match: RegExpExecArray, caller: Caller | null, services: Services, now: number): Entry | null
 }
 
-const gameTags = (gameId: number) => [tags.game(gameId)]
+// A division edit changes what a game's answers list (its divisions, what a division may see).
+const gameTags = (gameId: number) => [tags.game(gameId), tags.gameDivisions(gameId)]
 
 /** The context gate of a player route, on the cached rows: the caller's participation and team, or null. */
 function passedGate(services: Services, gameId: number, caller: Caller, refuseEnded: boolean, now: number) {
