@@ -7,8 +7,9 @@ import { queryKeys } from '../api/queryKeys'
 import { PostItem } from '../components/PostItem/PostItem'
 import { platformName, useGlobalConfig } from '../api/globalConfig'
 import { t } from '../i18n'
+import { HomeGames } from '../components/HomeGames/HomeGames'
 
-/** Home: the platform's name and slogan and the latest posts (GET /api/posts/latest), pinned first. */
+/** Home: the platform's name and slogan, the running and upcoming games, and the latest posts (GET /api/posts/latest), pinned first. */
 export default function Home() {
   const config = useGlobalConfig()
   const { data: posts, error, isLoading } = useQuery({ queryKey: queryKeys.posts.latest, queryFn: postsApi.latest })
@@ -23,6 +24,7 @@ export default function Home() {
           {config.slogan}
         </Text>
       </Stack>
+      <HomeGames />
       {isLoading ? (
         <Center py="xl">
           <Loader />

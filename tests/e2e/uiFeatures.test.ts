@@ -1,0 +1,168 @@
+/**
+ * Interface features of issue 16, in Chromium against the real server (desktop):
+ * - math and code: challenge statements, hints, notices and posts render KaTeX math and
+ *   highlighted code, sanitised; KaTeX and highlight.js stay out of the first page's JavaScript;
+ * - the home page shows the running and upcoming games (poster, time left, a way in) above the posts.
+ */
+import { gzipSync } from 'node:zlib'
+import { randomBytes } from 'node:crypto'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestServer, type TestServer } from '../support/server.js'
+import { browserAvailable, launchBrowser, newSession, runInSession, screenshot, signIn } from '../support/browser.js'
+import { createChallenge, createGame, createNotice } from '../support/factories/games.js'
+import { createInstances, createPlayer, isolateIds, type Player } from '../support/factories/play.js'
+import type { Game } from '../../server/src/entities/Game.js'
+import type { Challenge } from '../../server/src/entities/Challenge.js'
+
+const E2E_TIMEOUT = 120_000
+const HOUR = 3_600_000
+
+const STATEMENT = [
+  'Euler: $e^{i\\pi} + 1 = 0$, and costs $5 or $10 stay text.',
+  '',
+  '$$',
+  '\\int_0^1 x^2 \\, dx = \\frac{1}{3}',
+  '$$',
+  '',
+  '```python',
+  'def solve(n):',
+  '    return n * 2  # double',
+  '```',
+  '',
+  'Inline `$not math$` code. <img src="x" onerror="window.__pwned = 1">',
+].join('\n')
+
+/** JavaScript files a page load fetched, with their gzipped sizes. */
+function collectScripts(page: Page): Promise<{ url: string; gzip: number }[]>[] {
+  const sizes: Promise<{ url: string; gzip: number }[]>[] = []
+  page.on('response', (response) => {
+    if (response.request().resourceType() !== 'script') return
+    sizes.push(response.body().then((body) => [{ url: response.url(), gzip: gzipSync(body, { level: 9 }).length }]))
+  })
+  return sizes
+}
+
+describe.skipIf(!browserAvailable())('interface features (Chromium)', () => {
+  let server: TestServer
+  let browser: Browser
+  let game: Game
+  let challenge: Challenge
+  let player: Player
+
+  beforeAll(async () => {
+    ;[server, browser] = await Promise.all([startTestServer(), launchBrowser()])
+    await isolateIds(server)
+    game = await createGame(server, { title: `Running ${randomBytes(2).toString('hex')}` })
+    challenge = await createChallenge(server, game, { title: 'Math', content: STATEMENT, hints: ['Try $x \\bmod 7$ first'], flags: ['flag{m}'] })
+    player = await createPlayer(server, game, { teamName: 'Mathletes' })
+    await createInstances(server, [player.participation], [challenge])
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+  })
+
+  it(
+    'first page: KaTeX and highlight.js are not loaded (the 250 KB budget itself is checked with the rest of the bundle)',
+    async () => {
+      const admin = await server.admin()
+      expect((await admin.post('/api/edit/posts', { title: 'Plain', summary: 'Welcome, **players**.', content: 'x' })).status).toBe(200)
+      const session = await newSession(browser, server.url)
+      const scripts = collectScripts(session.page)
+      await runInSession(session, 'features-first-page', async (page) => {
+        await page.goto('/', { waitUntil: 'networkidle' })
+        await page.getByTestId('post-summary').first().waitFor()
+        const loaded = (await Promise.all(scripts)).flat()
+        const total = loaded.reduce((sum, s) => sum + s.gzip, 0)
+        console.info(`[features] first page: ${loaded.length} scripts, ${(total / 1024).toFixed(1)} KB gzipped`)
+        expect(loaded.length).toBeGreaterThan(0)
+        expect(loaded.filter((s) => /katex|languages/i.test(s.url))).toEqual([])
+      })
+    },
+    E2E_TIMEOUT,
+  )
+
+  it(
+    'math and code in a statement, a hint, a notice and a post; markup stays sanitised',
+    async () => {
+      await createNotice(server, game, { content: 'Notice: $\\sqrt{2}$ is irrational' })
+      const admin = await server.admin()
+      expect((await admin.post('/api/edit/posts', { title: 'Math post', summary: 'Area $\\pi r^2$\n\n```c\nint main(void) { return 0; }\n```', content: 'x', isPinned: true })).status).toBe(200)
+      const session = await newSession(browser, server.url)
+      await signIn(session.context, player.client, server.url)
+      await runInSession(session, 'features-math', async (page) => {
+        await page.goto(`/games/${game.id}/challenges`)
+        await page.getByTestId('notice-panel').locator('.katex').first().waitFor()
+        await page.locator(`[data-testid="challenge-card"][data-challenge-id="${challenge.id}"]`).click()
+        const content = page.getByTestId('challenge-content')
+        await content.locator('.katex').first().waitFor()
+        expect(await content.locator('.katex-display').count()).toBe(1)
+        expect(await content.locator('.katex').count()).toBe(2)
+        // Rendered (HTML and MathML), not the TeX source.
+        await expect(content.locator('.katex').first().locator('.katex-html').textContent()).resolves.toContain('π')
+        expect(await content.locator('.katex math').count()).toBe(2)
+        for (const text of await content.locator('.katex-html').allTextContents()) expect(text).not.toContain('\\')
+        // Prices are not math; math inside inline code stays code.
+        await expect(content.textContent()).resolves.toContain('costs $5 or $10 stay text')
+        await expect(content.locator('p code').last().textContent()).resolves.toBe('$not math$')
+        const code = content.locator('pre code.hljs.language-python')
+        await expect(code.locator('.hljs-keyword').first().textContent()).resolves.toBe('def')
+        await expect(code.locator('.hljs-comment').textContent()).resolves.toBe('# double')
+        const colors = await code.evaluate((el) => [getComputedStyle(el.querySelector('.hljs-keyword')!).color, getComputedStyle(el).color])
+        expect(colors[0]).not.toBe(colors[1])
+        expect(await content.locator('img[onerror]').count()).toBe(0)
+        expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined()
+        await page.getByTestId('challenge-hint').locator('.katex').waitFor()
+        await screenshot(page, 'features-math-challenge')
+        await page.keyboard.press('Escape')
+        await page.goto('/')
+        const summary = page.getByTestId('post-summary').first()
+        await summary.locator('.katex').waitFor()
+        await summary.locator('pre code.hljs.language-c .hljs-keyword').first().waitFor()
+        await screenshot(page, 'features-math-post')
+      })
+    },
+    E2E_TIMEOUT,
+  )
+
+  it(
+    'home: running and upcoming games above the posts, with poster, time left and a way in, in both languages',
+    async () => {
+      const now = Date.now()
+      const upcoming = await createGame(server, { title: `Upcoming ${randomBytes(2).toString('hex')}`, start: new Date(now + 2 * HOUR), end: new Date(now + 30 * HOUR) })
+      await createGame(server, { title: `Ended ${randomBytes(2).toString('hex')}`, start: new Date(now - 30 * HOUR), end: new Date(now - 2 * HOUR) })
+      await createGame(server, { title: `Hidden ${randomBytes(2).toString('hex')}`, hidden: true })
+      for (const [locale, running, starts] of [
+        ['zh-CN', '距结束', '距开始'],
+        ['en-US', 'Ends in', 'Starts in'],
+      ] as const) {
+        const session = await newSession(browser, server.url, { locale })
+        await runInSession(session, `features-home-${locale}`, async (page) => {
+          await page.goto('/')
+          const section = page.getByTestId('home-games')
+          await section.waitFor()
+          await page.getByTestId('latest-posts').waitFor()
+          // Ended and hidden games are not shown.
+          const cards = section.getByTestId('home-game')
+          await expect(cards.evaluateAll((els) => els.map((el) => [Number(el.getAttribute('data-game-id')), el.getAttribute('data-phase')]))).resolves.toEqual([
+            [game.id, 'running'],
+            [upcoming.id, 'upcoming'],
+          ])
+          const first = cards.first()
+          expect(await first.getByTestId('home-game-countdown').textContent()).toMatch(new RegExp(`^${running} \\d`))
+          expect(await cards.nth(1).getByTestId('home-game-countdown').textContent()).toMatch(new RegExp(`^${starts} \\d`))
+          await first.getByRole('heading', { name: game.title }).waitFor()
+          await first.getByTestId('game-poster').or(first.getByText(game.title).first()).first().waitFor()
+          // Above the posts.
+          const [gamesBox, postsBox] = await Promise.all([section.boundingBox(), page.getByTestId('latest-posts').boundingBox()])
+          expect(gamesBox!.y + gamesBox!.height).toBeLessThanOrEqual(postsBox!.y)
+          await screenshot(page, `features-home-${locale}`)
+          await first.getByTestId('home-game-join').click()
+          await page.waitForURL(new RegExp(`/games/${game.id}$`))
+        })
+      }
+    },
+    E2E_TIMEOUT,
+  )
+})
