@@ -2,14 +2,17 @@
  * Interface features of issue 16, in Chromium against the real server (desktop):
  * - math and code: challenge statements, hints, notices and posts render KaTeX math and
  *   highlighted code, sanitised; KaTeX and highlight.js stay out of the first page's JavaScript;
- * - the home page shows the running and upcoming games (poster, time left, a way in) above the posts.
+ * - the home page shows the running and upcoming games (poster, time left, a way in) above the posts;
+ * - admin ↔ game: the game editor links to the game's page, scoreboard, big screen and monitor; the
+ *   navbar's monitor entry works for Admins and Monitors before any game was opened.
  */
 import { gzipSync } from 'node:zlib'
 import { randomBytes } from 'node:crypto'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../support/server.js'
-import { browserAvailable, launchBrowser, newSession, runInSession, screenshot, signIn } from '../support/browser.js'
+import { browserAvailable, launchBrowser, loginAdmin, newSession, runInSession, screenshot, signIn } from '../support/browser.js'
+import { createUser } from '../support/factories/users.js'
 import { createChallenge, createGame, createNotice } from '../support/factories/games.js'
 import { createInstances, createPlayer, isolateIds, type Player } from '../support/factories/play.js'
 import type { Game } from '../../server/src/entities/Game.js'
@@ -162,6 +165,54 @@ describe.skipIf(!browserAvailable())('interface features (Chromium)', () => {
           await page.waitForURL(new RegExp(`/games/${game.id}$`))
         })
       }
+    },
+    E2E_TIMEOUT,
+  )
+
+  it(
+    'admin ↔ game: editor links to the public page, scoreboard, big screen and monitor; the monitor entry works without visiting a game',
+    async () => {
+      for (const locale of ['zh-CN', 'en-US']) {
+        const session = await newSession(browser, server.url, { locale })
+        await runInSession(session, `features-admin-links-${locale}`, async (page) => {
+          await loginAdmin(page, `/admin/games/${game.id}/info`)
+          const links = page.getByTestId('edit-game-links')
+          await links.waitFor()
+          const hrefs = await links.locator('a').evaluateAll((els) => els.map((el) => [el.getAttribute('data-testid'), el.getAttribute('href'), el.getAttribute('target')]))
+          expect(hrefs).toEqual([
+            ['edit-link-public', `/games/${game.id}`, null],
+            ['edit-link-scoreboard', `/games/${game.id}/scoreboard`, null],
+            ['edit-link-bigscreen', `/games/${game.id}/scoreboard/bigscreen`, '_blank'],
+            ['edit-link-monitor', `/games/${game.id}/monitor/events`, null],
+          ])
+          await expect(page.getByTestId('edit-link-bigscreen').textContent()).resolves.toBe(locale === 'zh-CN' ? '大屏' : 'Big screen')
+          await screenshot(page, `features-editor-links-${locale}`)
+          await page.getByTestId('edit-link-scoreboard').click()
+          await page.getByTestId('scoreboard-page').first().waitFor()
+          await page.goBack()
+          await page.getByTestId('edit-link-monitor').click()
+          await page.getByTestId('monitor-events-page').waitFor()
+        })
+      }
+      // A Monitor who never opened a game: the entry leads to the games to monitor.
+      const monitor = await createUser(server, { role: 'Monitor' })
+      const session = await newSession(browser, server.url, { locale: 'en-US' })
+      await signIn(session.context, monitor.client, server.url)
+      await runInSession(session, 'features-monitor-entry', async (page) => {
+        await page.goto('/')
+        const entry = page.getByTestId('nav-monitor')
+        await expect(entry.getAttribute('href')).resolves.toBe('/monitor')
+        await entry.click()
+        const row = page.locator(`[data-testid="monitor-game"][data-game-id="${game.id}"]`)
+        await row.waitFor()
+        await expect(row.getByTestId('monitor-game-open').textContent()).resolves.toBe('Open monitor')
+        await expect(entry.getAttribute('data-active')).resolves.not.toBeNull()
+        await screenshot(page, 'features-monitor-games-en')
+        await row.getByTestId('monitor-game-open').click()
+        await page.getByTestId('monitor-events-page').waitFor()
+        // From now on the entry leads straight to that game's monitor.
+        await expect(entry.getAttribute('href')).resolves.toBe(`/games/${game.id}/monitor/events`)
+      })
     },
     E2E_TIMEOUT,
   )
