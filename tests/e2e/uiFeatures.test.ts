@@ -4,7 +4,8 @@
  *   highlighted code, sanitised; KaTeX and highlight.js stay out of the first page's JavaScript;
  * - the home page shows the running and upcoming games (poster, time left, a way in) above the posts;
  * - admin ↔ game: the game editor links to the game's page, scoreboard, big screen and monitor; the
- *   navbar's monitor entry works for Admins and Monitors before any game was opened.
+ *   navbar's monitor entry works for Admins and Monitors before any game was opened;
+ * - the notice panel filters by type, and a disabled challenge's NewChallenge notice is gone.
  */
 import { gzipSync } from 'node:zlib'
 import { randomBytes } from 'node:crypto'
@@ -213,6 +214,53 @@ describe.skipIf(!browserAvailable())('interface features (Chromium)', () => {
         // From now on the entry leads straight to that game's monitor.
         await expect(entry.getAttribute('href')).resolves.toBe(`/games/${game.id}/monitor/events`)
       })
+    },
+    E2E_TIMEOUT,
+  )
+
+  it(
+    'notice panel: filters by type in both languages; a disabled challenge is not announced',
+    async () => {
+      const noticeGame = await createGame(server, { title: `Notices ${randomBytes(2).toString('hex')}` })
+      const open = await createChallenge(server, noticeGame, { title: 'Open One', flags: ['flag{o}'] })
+      const secret = await createChallenge(server, noticeGame, { title: 'Hidden Stage', isEnabled: false, flags: ['flag{h}'] })
+      const reader = await createPlayer(server, noticeGame, { teamName: 'Readers' })
+      await createInstances(server, [reader.participation], [open])
+      const admin = await server.admin()
+      expect((await admin.post(`/api/edit/games/${noticeGame.id}/notices`, { content: 'Welcome **all**' })).status).toBe(200)
+      await createNotice(server, noticeGame, { type: 'FirstBlood', content: '恭喜 Readers 获得 「Open One」 的一血' })
+      await createNotice(server, noticeGame, { type: 'NewHint', content: '「Open One」 更新了提示' })
+      const put = (body: object) => admin.put(`/api/edit/games/${noticeGame.id}/challenges/${secret.id}`, body)
+      expect((await put({ isEnabled: true })).status).toBe(200)
+      expect((await put({ isEnabled: false })).status).toBe(200)
+
+      for (const [locale, labels] of [
+        ['zh-CN', ['全部', '公告', '一二三血', '提示', '新题']],
+        ['en-US', ['All', 'Notices', 'Bloods', 'Hints', 'New']],
+      ] as const) {
+        const session = await newSession(browser, server.url, { locale })
+        await signIn(session.context, reader.client, server.url)
+        await runInSession(session, `features-notices-${locale}`, async (page) => {
+          await page.goto(`/games/${noticeGame.id}/challenges`)
+          const panel = page.getByTestId('notice-panel')
+          await panel.getByTestId('notice-item').first().waitFor()
+          const types = () => panel.getByTestId('notice-item').evaluateAll((els) => els.map((el) => el.getAttribute('data-type')))
+          await expect(types()).resolves.toEqual(['Normal', 'NewHint', 'FirstBlood'])
+          await expect(panel.textContent()).resolves.not.toContain('Hidden Stage')
+          const filter = panel.getByTestId('notice-filter')
+          await expect(filter.locator('label').allTextContents()).resolves.toEqual([...labels])
+          await filter.getByText(labels[2], { exact: true }).click()
+          await expect(types()).resolves.toEqual(['FirstBlood'])
+          await filter.getByText(labels[1], { exact: true }).click()
+          await expect(types()).resolves.toEqual(['Normal'])
+          await screenshot(page, `features-notices-${locale}`)
+          await filter.getByText(labels[4], { exact: true }).click()
+          await expect(types()).resolves.toEqual([])
+          await panel.getByTestId('notice-empty').waitFor()
+          await filter.getByText(labels[0], { exact: true }).click()
+          await expect(types()).resolves.toEqual(['Normal', 'NewHint', 'FirstBlood'])
+        })
+      }
     },
     E2E_TIMEOUT,
   )
