@@ -13,7 +13,7 @@ describe('info', () => {
   it('GET /api/config answers the global config with the Flagwave additions', async () => {
     const res = await server.client().get('/api/config')
     expect(res.status).toBe(200)
-    expect(res.body).toEqual({ title: 'GZ', slogan: '黑客为乐，不为牟利', footerInfo: null, beianInfo: null })
+    expect(res.body).toEqual({ title: 'Flagwave', slogan: '实时推送的 CTF 竞赛平台', footerInfo: null, beianInfo: null, logoHash: null, faviconHash: null })
   })
 
   it('GET /api/captcha answers None when captcha is off', async () => {

@@ -5,9 +5,12 @@
  * - the home page shows the running and upcoming games (poster, time left, a way in) above the posts;
  * - admin ↔ game: the game editor links to the game's page, scoreboard, big screen and monitor; the
  *   navbar's monitor entry works for Admins and Monitors before any game was opened;
- * - the notice panel filters by type, and a disabled challenge's NewChallenge notice is gone.
+ * - the notice panel filters by type, and a disabled challenge's NewChallenge notice is gone;
+ * - branding: Flagwave's own title and slogan by default; an organiser's logo shows in the header and
+ *   its favicon in the tab.
  */
 import { gzipSync } from 'node:zlib'
+import sharp from 'sharp'
 import { randomBytes } from 'node:crypto'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -261,6 +264,52 @@ describe.skipIf(!browserAvailable())('interface features (Chromium)', () => {
           await expect(types()).resolves.toEqual(['Normal', 'NewHint', 'FirstBlood'])
         })
       }
+    },
+    E2E_TIMEOUT,
+  )
+
+  it(
+    "branding: Flagwave's title and slogan by default in both languages; the organiser's logo in the header and as the favicon",
+    async () => {
+      for (const [locale, slogan] of [
+        ['zh-CN', '实时推送的 CTF 竞赛平台'],
+        ['en-US', 'A CTF platform where everything updates live'],
+      ] as const) {
+        const session = await newSession(browser, server.url, { locale })
+        await runInSession(session, `features-branding-${locale}`, async (page) => {
+          await page.goto('/')
+          await expect(page.getByTestId('home-title').textContent()).resolves.toBe('Flagwave::CTF')
+          await expect(page.getByTestId('footer-slogan').textContent()).resolves.toBe(slogan)
+          await expect(page.title()).resolves.toBe('Flagwave::CTF')
+          expect(await page.getByTestId('platform-logo').count()).toBe(0)
+        })
+      }
+      const png = await sharp({ create: { width: 300, height: 100, channels: 3, background: { r: 200, g: 30, b: 90 } } }).png().toBuffer()
+      const session = await newSession(browser, server.url, { locale: 'en-US' })
+      await runInSession(session, 'features-branding-logo', async (page) => {
+        await loginAdmin(page, '/admin/configs')
+        const card = page.getByTestId('config-logo')
+        await card.waitFor()
+        await page.getByTestId('config-logo-input').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png })
+        await card.getByTestId('config-logo-preview').waitFor()
+        const config = (await (await fetch(`${server.url}/api/config`)).json()) as { logoHash: string; faviconHash: string }
+        expect(config.logoHash).toMatch(/^[0-9a-f]{64}$/)
+        const logo = page.getByTestId('platform-logo')
+        await logo.waitFor()
+        await expect(logo.getAttribute('src')).resolves.toBe(`/assets/${config.logoHash}/logo`)
+        await expect.poll(() => page.evaluate(() => (document.querySelector('link[rel="icon"]') as HTMLLinkElement).getAttribute('href'))).toBe(`/assets/${config.faviconHash}/favicon`)
+        // The image really loads (served as its stored type).
+        await expect.poll(() => logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(300)
+        await screenshot(page, 'features-branding-logo-en')
+        // Another visitor sees it at once.
+        const other = await browser.newPage()
+        await other.goto(server.url)
+        await other.getByTestId('platform-logo').waitFor()
+        await other.close()
+        await card.getByTestId('config-logo-remove').click()
+        await expect.poll(() => page.getByTestId('platform-logo').count()).toBe(0)
+        await expect.poll(() => page.evaluate(() => (document.querySelector('link[rel="icon"]') as HTMLLinkElement).getAttribute('href'))).toMatch(/favicon\.svg$/)
+      })
     },
     E2E_TIMEOUT,
   )

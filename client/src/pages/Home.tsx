@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query'
 import { pinnedFirst, postsApi } from '../api/posts'
 import { queryKeys } from '../api/queryKeys'
 import { PostItem } from '../components/PostItem/PostItem'
-import { platformName, useGlobalConfig } from '../api/globalConfig'
+import { platformName, sloganText, useGlobalConfig } from '../api/globalConfig'
 import { t } from '../i18n'
 import { HomeGames } from '../components/HomeGames/HomeGames'
 
@@ -21,7 +21,7 @@ export default function Home() {
           {platformName(config)}
         </Title>
         <Text c="dimmed" size="lg">
-          {config.slogan}
+          {sloganText(config)}
         </Text>
       </Stack>
       <HomeGames />

@@ -4,14 +4,17 @@ import type { ConfigEditModel, GlobalConfig } from '@flagwave/shared/schemas/con
 /** The stored settings, as far as the wire shows them (domain/config/settings.ts keeps them). */
 interface ShownSettings {
   accountPolicy: NonNullable<ConfigEditModel['accountPolicy']>
-  globalConfig: GlobalConfig
+  globalConfig: Omit<GlobalConfig, 'logoHash' | 'faviconHash'> & { logoHash: string; faviconHash: string }
   gamePolicy: NonNullable<ConfigEditModel['gamePolicy']>
 }
 
-/** GET /api/config and the `ReceivedConfigUpdate` push: the contract's GlobalConfig plus beianInfo (docs/compatibility.md#defaults-and-build-information). */
+/**
+ * GET /api/config and the `ReceivedConfigUpdate` push: the contract's GlobalConfig plus beianInfo
+ * (docs/compatibility.md#defaults-and-build-information) and newer GZ::CTF's logoHash/faviconHash (null = none).
+ */
 export function presentGlobalConfig(settings: ShownSettings): GlobalConfig {
-  const { title, slogan, footerInfo, beianInfo } = settings.globalConfig
-  return { title, slogan, footerInfo, beianInfo }
+  const { title, slogan, footerInfo, beianInfo, logoHash, faviconHash } = settings.globalConfig
+  return { title, slogan, footerInfo, beianInfo, logoHash: logoHash || null, faviconHash: faviconHash || null }
 }
 
 /** GET /api/admin/config: all three sections, never null. */

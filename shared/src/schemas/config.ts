@@ -23,13 +23,17 @@ export type AccountPolicy = z.infer<typeof AccountPolicy>
 /**
  * Public configuration, also the body of `GET /api/config`.
  * Flagwave extension: `beianInfo` (ICP filing text shown in the footer); absent in GZ::CTF
- * responses, hence the parse default `null`.
+ * responses, hence the parse default `null`. `logoHash`/`faviconHash` are newer GZ::CTF's (the
+ * organiser's logo and the favicon made from it, `/assets/{hash}/…`; null = none), set only by
+ * `POST/DELETE /api/admin/config/logo`; absent in v0.17.6 responses, hence the parse default `null`.
  */
 export const GlobalConfig = z.object({
   title: z.string(),
   slogan: z.string(),
   footerInfo: z.string().nullable(),
   beianInfo: z.string().nullable().default(null),
+  logoHash: z.string().nullable().default(null),
+  faviconHash: z.string().nullable().default(null),
 })
 export type GlobalConfig = z.infer<typeof GlobalConfig>
 
@@ -53,8 +57,8 @@ export const ClientCaptchaInfoModel = z.object({
 export type ClientCaptchaInfoModel = z.infer<typeof ClientCaptchaInfoModel>
 
 /**
- * Server defaults of each section (docs/compatibility.md#configuration-shapes). The slogan follows docs/compatibility.md#defaults-and-build-information (a Chinese slogan),
- * the Chinese form of the reference's "Hack for fun not for profit".
+ * Server defaults of each section (docs/compatibility.md#configuration-shapes). The title is the
+ * product's own name and the Chinese slogan says what it is (docs/compatibility.md#defaults-and-build-information).
  */
 export const DEFAULT_ACCOUNT_POLICY: AccountPolicy = Object.freeze({
   allowRegister: true,
@@ -65,10 +69,12 @@ export const DEFAULT_ACCOUNT_POLICY: AccountPolicy = Object.freeze({
   twoFactorPolicy: 'Off',
 })
 export const DEFAULT_GLOBAL_CONFIG: GlobalConfig = Object.freeze({
-  title: 'GZ',
-  slogan: '黑客为乐，不为牟利',
+  title: 'Flagwave',
+  slogan: '实时推送的 CTF 竞赛平台',
   footerInfo: null,
   beianInfo: null,
+  logoHash: null,
+  faviconHash: null,
 })
 export const DEFAULT_GAME_POLICY: GamePolicy = Object.freeze({ autoDestroyOnLimitReached: false })
 
@@ -83,7 +89,7 @@ const AccountPolicyInput = z.object({
   twoFactorPolicy: keep(TwoFactorPolicy),
 })
 
-/** `footerInfo: null` does not clear the footer (send `""`); the same holds for `beianInfo`. */
+/** `footerInfo: null` does not clear the footer (send `""`); the same holds for `beianInfo`. `logoHash`/`faviconHash` are not taken here (the logo routes set them). */
 const GlobalConfigInput = z.object({
   title: optionalString(),
   slogan: optionalString(),
