@@ -7,7 +7,9 @@
  *   navbar's monitor entry works for Admins and Monitors before any game was opened;
  * - the notice panel filters by type, and a disabled challenge's NewChallenge notice is gone;
  * - branding: Flagwave's own title and slogan by default; an organiser's logo shows in the header and
- *   its favicon in the tab.
+ *   its favicon in the tab;
+ * - container failures: the player and the editor read the reason in their language; enabling a
+ *   container challenge without a container engine warns the editor.
  */
 import { gzipSync } from 'node:zlib'
 import sharp from 'sharp'
@@ -309,6 +311,53 @@ describe.skipIf(!browserAvailable())('interface features (Chromium)', () => {
         await card.getByTestId('config-logo-remove').click()
         await expect.poll(() => page.getByTestId('platform-logo').count()).toBe(0)
         await expect.poll(() => page.evaluate(() => (document.querySelector('link[rel="icon"]') as HTMLLinkElement).getAttribute('href'))).toMatch(/favicon\.svg$/)
+      })
+    },
+    E2E_TIMEOUT,
+  )
+
+  it(
+    'container failures: the reason in words for the player (both languages) and the editor; enabling without an engine warns',
+    async () => {
+      expect(server.services.containers.provider.name).toBe('none')
+      const boxGame = await createGame(server, { title: `Boxes ${randomBytes(2).toString('hex')}` })
+      const box = await createChallenge(server, boxGame, { title: 'Box', type: 'StaticContainer', containerImage: 'busybox:latest', containerExposePort: 8080, flags: ['flag{b}'] })
+      const later = await createChallenge(server, boxGame, { title: 'Later Box', type: 'StaticContainer', containerImage: 'busybox:latest', containerExposePort: 8080, isEnabled: false, flags: ['flag{l}'] })
+      const boxer = await createPlayer(server, boxGame, { teamName: 'Boxers' })
+      await createInstances(server, [boxer.participation], [box])
+      for (const [locale, text] of [
+        ['zh-CN', '平台尚未配置容器后端，暂时无法启动容器。请联系主办方。'],
+        ['en-US', 'No container engine is configured on this platform, so containers cannot start. Please contact the organisers.'],
+      ] as const) {
+        const session = await newSession(browser, server.url, { locale })
+        await signIn(session.context, boxer.client, server.url)
+        await runInSession(session, `features-container-failure-${locale}`, async (page) => {
+          await page.goto(`/games/${boxGame.id}/challenges`)
+          await page.locator(`[data-testid="challenge-card"][data-challenge-id="${box.id}"]`).click()
+          await page.getByTestId('container-start').click()
+          const note = page.getByTestId('container-failure')
+          await note.waitFor()
+          await expect(note.textContent()).resolves.toContain(text)
+          // The API's title (the contract's, or its English text) is the notification's title.
+          await expect(note.textContent()).resolves.toContain(locale === 'zh-CN' ? '题目创建容器失败' : 'Creating the container failed')
+          await screenshot(page, `features-container-failure-${locale}`)
+        })
+      }
+      const session = await newSession(browser, server.url, { locale: 'en-US' })
+      await runInSession(session, 'features-container-editor', async (page) => {
+        await loginAdmin(page, `/admin/games/${boxGame.id}/challenges`)
+        const card = page.locator(`[data-testid="admin-challenge-card"][data-challenge-id="${later.id}"]`)
+        await card.getByTestId('admin-challenge-enable').click({ force: true })
+        const warning = page.getByTestId('container-provider-warning')
+        await warning.waitFor()
+        await expect(warning.textContent()).resolves.toContain('No container engine is configured: players cannot start')
+        await page.goto(`/admin/games/${boxGame.id}/challenges/${box.id}`)
+        await page.getByTestId('challenge-no-provider').waitFor()
+        await page.getByTestId('test-container-start').click()
+        const note = page.getByTestId('container-failure')
+        await note.waitFor()
+        await expect(note.textContent()).resolves.toContain('set CONTAINER_PROVIDER (docker or kubernetes) and restart the platform')
+        await screenshot(page, 'features-container-editor-en')
       })
     },
     E2E_TIMEOUT,

@@ -171,4 +171,6 @@ export const FLAGWAVE_ENDPOINTS: ContractEndpoint[] = [
   // 1901+: branding (newer GZ::CTF's logo routes).
   { n: 1901, method: 'POST', path: '/api/admin/config/logo', caller: 'Admin', extra: [], rateLimit: null, success: 'string (URL)' },
   { n: 1902, method: 'DELETE', path: '/api/admin/config/logo', caller: 'Admin', extra: [], rateLimit: null, success: 'empty' },
+  // 1951+: container diagnostics.
+  { n: 1951, method: 'GET', path: '/api/edit/containers/provider', caller: 'Admin', extra: [], rateLimit: null, success: 'ContainerProviderModel' },
 ]
