@@ -33,7 +33,7 @@ const TEXTS: Record<Audience, Record<ContainerFailureReason, string>> = {
 }
 
 /** The reason of a container refusal in `audience`'s words, or null when the error carries none. */
-export function containerFailureText(error: unknown, audience: Audience): string | null {
+function containerFailureText(error: unknown, audience: Audience): string | null {
   if (!(error instanceof ApiError) || typeof error.body !== 'object' || error.body === null) return null
   const reason = (error.body as { reason?: unknown }).reason
   return typeof reason === 'string' && (ContainerFailureReason as readonly string[]).includes(reason) ? TEXTS[audience][reason as ContainerFailureReason] : null
