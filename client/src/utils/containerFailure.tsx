@@ -3,6 +3,7 @@
  * adds to the contract's error body (docs/compatibility.md#container-failure-reasons). Players are
  * told what they can do or whom to ask; editors what to fix.
  */
+import { Stack, Text } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { ContainerFailureReason } from '@flagwave/shared/enums'
 import { useQuery } from '@tanstack/react-query'
@@ -39,13 +40,22 @@ function containerFailureText(error: unknown, audience: Audience): string | null
   return typeof reason === 'string' && (ContainerFailureReason as readonly string[]).includes(reason) ? TEXTS[audience][reason as ContainerFailureReason] : null
 }
 
-/** A container error as a notification: the API's title, and the reason when there is one. */
+/** A container error as a notification: the API's title as it is, and below it the reason when there is one. */
 export function notifyContainerError(error: unknown, audience: Audience, title?: string): void {
   const reason = containerFailureText(error, audience)
   notifications.show({
     color: 'alert',
-    title: reason ? (title ?? errorMessage(error)) : title,
-    message: reason ?? errorMessage(error),
+    title,
+    message: reason ? (
+      <Stack gap={2}>
+        <Text size="sm" fw={600}>
+          {errorMessage(error)}
+        </Text>
+        <Text size="sm">{reason}</Text>
+      </Stack>
+    ) : (
+      errorMessage(error)
+    ),
     autoClose: reason ? 10_000 : undefined,
     // Tests and assistive technology find it by its reason.
     ...(reason ? { 'data-testid': 'container-failure' } : {}),
