@@ -8,7 +8,7 @@ import { createBrowserRouter, RouterProvider } from 'react-router-dom'
 import { REFRESH_INTERVAL_MS } from '@flagwave/shared/limits'
 import { QueryClientProvider, useQuery } from '@tanstack/react-query'
 import { DEFAULT_GLOBAL_CONFIG } from '@flagwave/shared/schemas/config'
-import { configQuery, platformName } from './api/globalConfig'
+import { configQuery, faviconUrl, platformName } from './api/globalConfig'
 import { queryClient } from './api/queryClient'
 import { startRealtime } from './realtime/dispatch'
 import { routes } from './routes'
@@ -31,6 +31,13 @@ function ConfigSync() {
   const config = useQuery({ ...configQuery, refetchOnMount: 'always' }).data ?? DEFAULT_GLOBAL_CONFIG
   useEffect(() => {
     document.title = platformName(config)
+    // The organiser's favicon, or the built-in one of index.html.
+    const icon = document.querySelector<HTMLLinkElement>('link[rel="icon"]')
+    if (icon) {
+      icon.dataset.builtin ??= icon.href
+      icon.type = config.faviconHash ? '' : 'image/svg+xml'
+      icon.href = faviconUrl(config) ?? icon.dataset.builtin
+    }
   }, [config])
   return null
 }

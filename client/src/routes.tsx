@@ -106,6 +106,7 @@ export const routes: RouteObject[] = [
               },
             ],
           },
+          { path: 'monitor', element: <WithRole role="Monitor" />, children: [{ index: true, element: screen(() => import('./pages/games/monitor/MonitorGames')) }] },
           {
             path: 'posts',
             children: [

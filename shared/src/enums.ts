@@ -156,3 +156,10 @@ export type WebhookEvent = (typeof WebhookEvent)[number]
 /** A delivery's state in the outbox (docs/webhooks.md#outbox). */
 export const WebhookDeliveryStatus = ['Pending', 'Sending', 'Delivered', 'Failed'] as const
 export type WebhookDeliveryStatus = (typeof WebhookDeliveryStatus)[number]
+
+/**
+ * Why a container could not be created or destroyed: the `reason` member Flagwave adds to the
+ * contract's error body (docs/compatibility.md#container-failure-reasons); the title stays the contract's.
+ */
+export const ContainerFailureReason = ['noProvider', 'imageMissing', 'limitReached', 'engineUnreachable', 'engineError', 'misconfigured'] as const
+export type ContainerFailureReason = (typeof ContainerFailureReason)[number]

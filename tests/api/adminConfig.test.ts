@@ -35,7 +35,7 @@ const NEWER_CLIENT_CONFIG = { defaultLifetime: 120, extensionDuration: 120, rene
 
 const DEFAULTS = {
   accountPolicy: { allowRegister: true, activeOnRegister: true, useCaptcha: false, emailConfirmationRequired: false, emailDomainList: '', twoFactorPolicy: 'Off' },
-  globalConfig: { title: 'GZ', slogan: '黑客为乐，不为牟利', footerInfo: null, beianInfo: null, ...NEWER_GLOBAL },
+  globalConfig: { title: 'Flagwave', slogan: '实时推送的 CTF 竞赛平台', footerInfo: null, beianInfo: null, ...NEWER_GLOBAL },
   gamePolicy: { autoDestroyOnLimitReached: false },
   containerPolicy: containerPolicy(false),
 }
@@ -99,7 +99,7 @@ describe('PUT /api/admin/config', () => {
   it('stores every non-null leaf and answers 200 with an empty body', async () => {
     const res = await admin.put('/api/admin/config', {
       accountPolicy: { allowRegister: false, activeOnRegister: false, useCaptcha: true, emailConfirmationRequired: true, emailDomainList: 'example.com,example.org' },
-      globalConfig: { title: 'Wave', slogan: 'Catch the flag', footerInfo: 'Footer text', beianInfo: '京ICP备00000000号' },
+      globalConfig: { title: 'Wave', slogan: 'Catch the flag', footerInfo: 'Footer text', beianInfo: '京ICP备00000000号', logoHash: null, faviconHash: null },
       gamePolicy: { autoDestroyOnLimitReached: true },
     })
     expect(res.status).toBe(200)
@@ -234,7 +234,7 @@ describe('PUT /api/admin/config', () => {
       expect(res.body).toEqual({ title: '无权访问', status: 403 })
     }
     expect(await configRows()).toEqual(before)
-    expect((await server.client().get('/api/config')).body.title).toBe('GZ')
+    expect((await server.client().get('/api/config')).body.title).toBe('Flagwave')
   })
 
   it('records the change in the audit log', async () => {
@@ -263,11 +263,11 @@ describe('applied without a restart', () => {
 
   it('a title change is visible on the next GET /api/config', async () => {
     const anon = server.client()
-    expect((await anon.get('/api/config')).body.title).toBe('GZ')
+    expect((await anon.get('/api/config')).body.title).toBe('Flagwave')
     await admin.put('/api/admin/config', { globalConfig: { title: 'Renamed', beianInfo: 'ICP 1' } })
     const res = await anon.get('/api/config')
     expect(res.status).toBe(200)
-    expect(GlobalConfig.parse(res.body)).toEqual({ title: 'Renamed', slogan: '黑客为乐，不为牟利', footerInfo: null, beianInfo: 'ICP 1' })
+    expect(GlobalConfig.parse(res.body)).toEqual({ title: 'Renamed', slogan: '实时推送的 CTF 竞赛平台', footerInfo: null, beianInfo: 'ICP 1', logoHash: null, faviconHash: null })
   })
 })
 
@@ -287,10 +287,11 @@ describe('robustness of the settings store', () => {
     for (const res of await Promise.all(puts)) expect(res.status).toBe(200)
     await Promise.all(reads)
     const fromDb = settingsFromRows(await configRows())
-    expect(fromDb.globalConfig).toEqual({ title: 'T', slogan: 'S', footerInfo: 'F', beianInfo: 'B' })
+    expect(fromDb.globalConfig).toEqual({ title: 'T', slogan: 'S', footerInfo: 'F', beianInfo: 'B', logoHash: '', faviconHash: '' })
     expect(fromDb.accountPolicy.useCaptcha).toBe(true)
     expect(fromDb.gamePolicy.autoDestroyOnLimitReached).toBe(true)
-    expect((await server.client().get('/api/config')).body).toEqual({ ...fromDb.globalConfig, ...NEWER_CLIENT_CONFIG })
+    // '' in the store is null on the wire (no logo).
+    expect((await server.client().get('/api/config')).body).toEqual({ ...fromDb.globalConfig, logoHash: null, faviconHash: null, ...NEWER_CLIENT_CONFIG })
   })
 
   it('many concurrent writers of the same leaf: the cache holds the committed winner', async () => {
@@ -315,7 +316,7 @@ describe('robustness of the settings store', () => {
     server.services.settings.invalidate()
     const pub = await server.client().get('/api/config')
     expect(pub.status).toBe(200)
-    expect(pub.body).toEqual({ title: 'GZ', slogan: 'Still fine', footerInfo: null, beianInfo: null, ...NEWER_CLIENT_CONFIG })
+    expect(pub.body).toEqual({ title: 'Flagwave', slogan: 'Still fine', footerInfo: null, beianInfo: null, logoHash: null, faviconHash: null, ...NEWER_CLIENT_CONFIG })
     const res = await admin.get('/api/admin/config')
     expect(res.status).toBe(200)
     expect(res.body.accountPolicy).toEqual({ ...DEFAULTS.accountPolicy, useCaptcha: true })

@@ -355,10 +355,10 @@ describe('PUT /api/edit/games/{id}/challenges/{cId}', () => {
     const notices = await em().find(GameNotice, { game: game.id })
     expect(notices.map((n) => [n.type, n.content])).toEqual([['NewChallenge', '新增了题目 「Fresh」']])
 
-    // Sent again (even though already enabled): no duplicate instances, another notice.
+    // Sent again (already enabled): no duplicate instances, and no second notice (Flagwave: once per enabling).
     expect((await admin.put(base(game, challenge.id), { isEnabled: true })).status).toBe(200)
     expect(await countRows(server, 'instances', 'challenge_id = ?', [challenge.id])).toBe(3)
-    expect(await em().count(GameNotice, { game: game.id, type: 'NewChallenge' })).toBe(2)
+    expect(await em().count(GameNotice, { game: game.id, type: 'NewChallenge' })).toBe(1)
   })
 
   it('creates no notice when the game is not running', async () => {

@@ -14,10 +14,12 @@ describe('info', () => {
     const res = await server.client().get('/api/config')
     expect(res.status).toBe(200)
     expect(res.body).toEqual({
-      title: 'GZ',
-      slogan: '黑客为乐，不为牟利',
+      title: 'Flagwave',
+      slogan: '实时推送的 CTF 竞赛平台',
       footerInfo: null,
       beianInfo: null,
+      logoHash: null,
+      faviconHash: null,
       // The members of newer GZ::CTF versions (docs/compatibility.md#newer-gzctf-versions).
       defaultLifetime: 120,
       extensionDuration: 120,

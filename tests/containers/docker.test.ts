@@ -21,7 +21,7 @@ import { createGame } from '../support/factories/games.js'
 import { createPlayer, settled, submit } from '../support/factories/play.js'
 import { closeAllSockets, connect, joined, nextEvent, noEvent } from '../support/sockets.js'
 import type { ApiClient } from '../support/client.js'
-import { DOCKER_HOST, addChallenge, banner, talk, containerPath, expectError, parseEntry, setup, startDockerServer, waitFor, type DockerServer } from './helpers.js'
+import { DOCKER_HOST, addChallenge, banner, talk, containerPath, expectError, expectRefusal, parseEntry, setup, startDockerServer, waitFor, type DockerServer } from './helpers.js'
 import { Container } from '../../server/src/entities/Container.js'
 import { GameInstance } from '../../server/src/entities/GameInstance.js'
 import { GameEvent } from '../../server/src/entities/GameEvent.js'
@@ -165,10 +165,10 @@ describe.skipIf(!available)('containers on Docker', () => {
       const attachment = await addChallenge(ds, game, [player], { type: 'StaticAttachment' })
       expectError(await player.client.post(containerPath(game.id, attachment.id)), 400, '题目不可创建容器')
       const noImage = await addChallenge(ds, game, [player], { containerImage: '' })
-      expectError(await player.client.post(containerPath(game.id, noImage.id)), 400, '题目创建容器失败')
+      expectRefusal(await player.client.post(containerPath(game.id, noImage.id)), '题目创建容器失败', 'misconfigured')
       const missing = await addChallenge(ds, game, [player], { containerImage: 'flagwave-no-such-image:never' })
       const t0 = Date.now()
-      expectError(await player.client.post(containerPath(game.id, missing.id)), 400, '题目创建容器失败')
+      expectRefusal(await player.client.post(containerPath(game.id, missing.id)), '题目创建容器失败', 'imageMissing')
       expect(Date.now() - t0).toBeLessThan(15_000)
 
       expect(await engineIds()).toEqual(before)
@@ -244,7 +244,7 @@ describe.skipIf(!available)('containers on Docker', () => {
       const first = ContainerInfoModel.parse((await player.client.post(containerPath(game.id, challenge.id))).body)
       const firstRow = (await instanceOf(player.participation.id, challenge.id)).container as Container
       const before = await engineIds()
-      expectError(await player.client.post(containerPath(game.id, second.id)), 400, '队伍容器数目不能超过 1')
+      expectRefusal(await player.client.post(containerPath(game.id, second.id)), '队伍容器数目不能超过 1', 'limitReached')
       expect(await engineIds()).toEqual(before)
 
       await ds.server.services.settings.update(em(), { gamePolicy: { autoDestroyOnLimitReached: true } })
@@ -281,7 +281,7 @@ describe.skipIf(!available)('containers on Docker', () => {
         const results = await Promise.all(others.map((c) => player.client.post(containerPath(game.id, c.id))))
         expect(results.map((r) => r.status).sort()).toEqual([200, 400])
         const refused = results.find((r) => r.status === 400)!
-        expect(refused.body).toEqual({ title: '队伍容器数目不能超过 1', status: 400 })
+        expect(refused.body).toEqual({ title: '队伍容器数目不能超过 1', status: 400, reason: 'limitReached' })
         const instances = await em().find(GameInstance, { participation: player.participation.id, container: { $ne: null } }, { populate: ['container'] })
         const live = instances.map((i) => i.container as Container).filter((c) => c.status !== 'Destroyed')
         expect(live).toHaveLength(1)
@@ -378,9 +378,9 @@ describe.skipIf(!available)('containers on Docker', () => {
       const attachment = await addChallenge(ds, game, [], { type: 'DynamicAttachment' })
       expectError(await admin.post(path(game.id, attachment.id)), 400, '题目类型不可创建容器')
       const noImage = await addChallenge(ds, game, [], { containerImage: '  ' })
-      expectError(await admin.post(path(game.id, noImage.id)), 400, '容器配置错误')
+      expectRefusal(await admin.post(path(game.id, noImage.id)), '容器配置错误', 'misconfigured')
       const missing = await addChallenge(ds, game, [], { containerImage: 'flagwave-no-such-image:never' })
-      expectError(await admin.post(path(game.id, missing.id)), 400, '容器创建失败')
+      expectRefusal(await admin.post(path(game.id, missing.id)), '容器创建失败', 'imageMissing')
       expect(await em().count(Container, { testChallengeId: { $in: [attachment.id, noImage.id, missing.id] } })).toBe(0)
     })
   })

@@ -3,6 +3,7 @@
  * container challenge built on the busybox test image, small TCP helpers (always 127.0.0.1:
  * container IPs are never dialled), and clean-up of everything a server's scope created.
  */
+import type { ContainerFailureReason } from '@flagwave/shared/enums'
 import net from 'node:net'
 import { expect } from 'vitest'
 import type Docker from 'dockerode'
@@ -139,6 +140,10 @@ export async function banner(port: number, send: string[] = [], until: RegExp = 
 
 export const expectError = (res: { status: number; body: unknown }, status: number, title: string, bodyStatus = status) =>
   expect({ status: res.status, body: res.body }).toEqual({ status, body: { title, status: bodyStatus } })
+
+/** A container refusal: the contract's title and Flagwave's `reason` member (docs/compatibility.md#container-failure-reasons). */
+export const expectRefusal = (res: { status: number; body: unknown }, title: string, reason: ContainerFailureReason) =>
+  expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { title, status: 400, reason } })
 
 export async function waitFor<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs

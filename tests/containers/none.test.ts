@@ -15,7 +15,7 @@ import { createUser, type TestUser } from '../support/factories/users.js'
 import { createChallenge, createGame } from '../support/factories/games.js'
 import { createPlayer, isolateIds, type Player } from '../support/factories/play.js'
 import type { ApiClient } from '../support/client.js'
-import { containerPath, expectError } from './helpers.js'
+import { containerPath, expectError, expectRefusal, waitFor } from './helpers.js'
 import { ensureInstances } from '../../server/src/domain/play/instances.js'
 import { Container } from '../../server/src/entities/Container.js'
 import { GameInstance } from '../../server/src/entities/GameInstance.js'
@@ -61,8 +61,16 @@ describe('CONTAINER_PROVIDER=none', () => {
 
   it('answers 400 题目创建容器失败 to a player and 400 容器创建失败 to an editor', async () => {
     expect(w.server.services.containers.provider.name).toBe('none')
-    expectError(await w.player.client.post(containerPath(w.game.id, w.challenge.id)), 400, '题目创建容器失败')
-    expectError(await w.admin.post(`/api/edit/games/${w.game.id}/challenges/${w.challenge.id}/container`), 400, '容器创建失败')
+    expectRefusal(await w.player.client.post(containerPath(w.game.id, w.challenge.id)), '题目创建容器失败', 'noProvider')
+    expectRefusal(await w.admin.post(`/api/edit/games/${w.game.id}/challenges/${w.challenge.id}/container`), '容器创建失败', 'noProvider')
+    // The admin log says why, for the player's attempt and the editor's.
+    await waitFor('the failures in the admin log', async () => {
+      const logs = (await w.admin.get('/api/admin/logs?count=20&level=Warning')).body as { msg: string; status: string; name: string }[]
+      const mine = logs.filter((l) => l.msg.includes('（平台未配置容器后端；') && l.status === 'Failed')
+      return mine.some((l) => l.msg.startsWith('题目创建容器失败') && l.name === w.player.user.userName) && mine.some((l) => l.msg.startsWith('容器创建失败') && l.name === 'Admin')
+    })
+    // The editor can tell that no engine is configured.
+    expect((await w.admin.get('/api/edit/containers/provider')).body).toEqual({ provider: 'none' })
     expect((await w.admin.delete(`/api/edit/games/${w.game.id}/challenges/${w.challenge.id}/container`)).status).toBe(200)
     await nothingCreated(w)
   })
@@ -117,8 +125,8 @@ describe('Docker provider without a usable engine', () => {
     const w = await world({ CONTAINER_PROVIDER: 'docker', DOCKER_HOST: 'unix:///nonexistent/flagwave-docker.sock' })
     try {
       const t0 = Date.now()
-      expectError(await w.player.client.post(containerPath(w.game.id, w.challenge.id)), 400, '题目创建容器失败')
-      expectError(await w.admin.post(`/api/edit/games/${w.game.id}/challenges/${w.challenge.id}/container`), 400, '容器创建失败')
+      expectRefusal(await w.player.client.post(containerPath(w.game.id, w.challenge.id)), '题目创建容器失败', 'engineUnreachable')
+      expectRefusal(await w.admin.post(`/api/edit/games/${w.game.id}/challenges/${w.challenge.id}/container`), '容器创建失败', 'engineUnreachable')
       expect(Date.now() - t0).toBeLessThan(5000)
       await nothingCreated(w)
     } finally {
@@ -135,7 +143,7 @@ describe('Docker provider without a usable engine', () => {
     const w = await world({ CONTAINER_PROVIDER: 'docker', DOCKER_HOST: `unix://${socketPath}`, CONTAINER_ENGINE_TIMEOUT_MS: '800' })
     try {
       const t0 = Date.now()
-      expectError(await w.player.client.post(containerPath(w.game.id, w.challenge.id)), 400, '题目创建容器失败')
+      expectRefusal(await w.player.client.post(containerPath(w.game.id, w.challenge.id)), '题目创建容器失败', 'engineUnreachable')
       const elapsed = Date.now() - t0
       expect(elapsed).toBeGreaterThanOrEqual(700)
       expect(elapsed).toBeLessThan(8000)

@@ -175,8 +175,8 @@ describe.skipIf(!browserAvailable())('account screens (Chromium)', () => {
 
         await page.goto('/ABOUT')
         await page.getByTestId('about-page').waitFor()
-        await expect(page.getByTestId('platform-title').textContent()).resolves.toBe('GZ::CTF')
-        await expect(page.getByTestId('footer-slogan').textContent()).resolves.toBe('黑客为乐，不为牟利')
+        await expect(page.getByTestId('platform-title').textContent()).resolves.toBe('Flagwave::CTF')
+        await expect(page.getByTestId('footer-slogan').textContent()).resolves.toBe('实时推送的 CTF 竞赛平台')
 
         await page.goto('/definitely/not/a-page')
         await page.getByTestId('not-found').waitFor()
@@ -286,7 +286,7 @@ describe.skipIf(!browserAvailable())('account screens (Chromium)', () => {
         await page.goto('/about')
         await page.getByTestId('about-page').waitFor()
         await page.locator('[data-testid="realtime-status"][data-status="connected"]').waitFor()
-        await expect(page.title()).resolves.toBe('GZ::CTF')
+        await expect(page.title()).resolves.toBe('Flagwave::CTF')
 
         const admin = await server.admin()
         const res = await admin.put('/api/admin/config', { globalConfig: { title: 'Live', slogan: 'Realtime first', beianInfo: '京ICP备12345678号' } })

@@ -54,7 +54,7 @@ describe.skipIf(!browserAvailable())('administration screens (Chromium)', () => 
         await page.getByTestId('admin-configs-page').waitFor()
         await page.getByTestId('nav-admin').waitFor()
         await page.getByTestId('nav-monitor').waitFor()
-        await expect(page.getByTestId('config-title').inputValue()).resolves.toBe('GZ')
+        await expect(page.getByTestId('config-title').inputValue()).resolves.toBe('Flagwave')
         await expect(page.getByTestId('config-allow-register').isChecked()).resolves.toBe(true)
         await page.getByTestId('config-clean').waitFor()
         await screenshot(page, 'admin-config-01-loaded')
@@ -76,7 +76,7 @@ describe.skipIf(!browserAvailable())('administration screens (Chromium)', () => 
         // Undo: back to the stored values, no unsaved changes.
         await page.getByTestId('config-reset').click()
         await page.getByTestId('config-clean').waitFor()
-        await expect(page.getByTestId('config-title').inputValue()).resolves.toBe('GZ')
+        await expect(page.getByTestId('config-title').inputValue()).resolves.toBe('Flagwave')
 
         // Close registration: dirty, then saved with only that leaf.
         await page.getByTestId('config-allow-register').dispatchEvent('click')

@@ -140,6 +140,48 @@ describe('ReceivedGameNotice', () => {
     expect(bystander.updates).toEqual([])
   })
 
+  it('a disabled challenge leaks no title: NewChallenge once per enabling, withdrawn (with its NewHint) on disabling, over HTTP and the socket', async () => {
+    const game = await createGame(server)
+    const challenge = await createChallenge(server, game, { title: 'Secret Stage', isEnabled: false, hints: ['h1'] })
+    const watcher = await watch(game.id)
+    const reader = (await createUser(server)).client
+    const titles = async () => {
+      const res = await reader.get(`/api/game/${game.id}/notices`)
+      expect(res.status).toBe(200)
+      return (res.body as GameNotice[]).filter((n) => n.type !== 'Normal').map((n) => `${n.type}:${n.content}`)
+    }
+    const put = async (body: object) => expect((await admin.put(`/api/edit/games/${game.id}/challenges/${challenge.id}`, body)).status).toBe(200)
+
+    // Saving a disabled challenge announces nothing.
+    await put({ title: 'Secret Stage', content: 'x' })
+    await put({ isEnabled: true })
+    await put({ hints: ['h1', 'h2'] })
+    // Saving an enabled challenge with isEnabled: true again is no news.
+    await put({ isEnabled: true, content: 'y' })
+    await pause(300)
+    expect(watcher.notices.map((n) => n.notice.type)).toEqual(['NewChallenge', 'NewHint'])
+    expect(await titles()).toEqual(['NewHint:「Secret Stage」 更新了提示', 'NewChallenge:新增了题目 「Secret Stage」'])
+
+    // Disabled: the notices naming it are gone for players, and nothing is pushed.
+    await put({ isEnabled: false })
+    expect(await titles()).toEqual([])
+    const late = await watch(game.id)
+    await pause(300)
+    expect(watcher.notices).toHaveLength(2)
+    expect(late.notices).toEqual([])
+    // The admin's hint edit of the disabled challenge announces nothing either.
+    await put({ hints: ['h3'] })
+    await pause(200)
+    expect(late.notices).toEqual([])
+    expect(await titles()).toEqual([])
+
+    // Enabled again: announced anew, once.
+    const next = late.nextNotice()
+    await put({ isEnabled: true })
+    expect((await next).notice).toMatchObject({ type: 'NewChallenge', content: '新增了题目 「Secret Stage」' })
+    expect(await titles()).toEqual(['NewChallenge:新增了题目 「Secret Stage」'])
+  })
+
   it('pushes NewHint when the hints of an enabled challenge change in a running game', async () => {
     const game = await createGame(server)
     const challenge = await createChallenge(server, game, { title: 'Crypto 1', hints: ['old hint'] })

@@ -168,6 +168,11 @@ export const FLAGWAVE_ENDPOINTS: ContractEndpoint[] = [
   { n: 1412, method: 'POST', path: '/api/tokens', caller: 'Admin', extra: [], rateLimit: null, success: 'GzTokenCreatedModel' },
   { n: 1413, method: 'POST', path: '/api/tokens/{id}/restore', caller: 'Admin', extra: [], rateLimit: null, success: 'empty' },
   { n: 1414, method: 'DELETE', path: '/api/tokens/{id}', caller: 'Admin', extra: [], rateLimit: null, success: 'empty' },
+  // 1901+: branding (newer GZ::CTF's logo routes).
+  { n: 1901, method: 'POST', path: '/api/admin/config/logo', caller: 'Admin', extra: [], rateLimit: null, success: 'string (URL)' },
+  { n: 1902, method: 'DELETE', path: '/api/admin/config/logo', caller: 'Admin', extra: [], rateLimit: null, success: 'empty' },
+  // 1951+: container diagnostics.
+  { n: 1951, method: 'GET', path: '/api/edit/containers/provider', caller: 'Admin', extra: [], rateLimit: null, success: 'ContainerProviderModel' },
 ]
 
 /**

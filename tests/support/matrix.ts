@@ -186,6 +186,9 @@ export const MATRIX: Record<string, MatrixRow> = {
   'POST /api/admin/sso/providers': { path: () => '/api/admin/sso/providers', request: () => ({ json: {} }) },
   'PUT /api/admin/sso/providers/:provider': { path: () => '/api/admin/sso/providers/nope', request: () => ({ json: {} }) },
   'DELETE /api/admin/sso/providers/:provider': { path: () => '/api/admin/sso/providers/nope' },
+  'POST /api/admin/config/logo': { path: () => '/api/admin/config/logo', request: () => notAnImage('logo.png') },
+  'DELETE /api/admin/config/logo': { path: () => '/api/admin/config/logo' },
+  'GET /api/edit/containers/provider': { path: () => '/api/edit/containers/provider' },
 
   /* ------------------------------------------------- Flagwave additions (ops) */
   // The matrix server sets neither METRICS_TOKEN nor METRICS_ALLOW: no session, not even Admin's, opens /metrics.

@@ -357,7 +357,7 @@ describe('response schemas', () => {
     expect(UserInfoModel.safeParse({ ...user, role: 'user' }).success).toBe(false)
     const team = { id: 1, name: 't', bio: null, avatar: null, locked: false, members: [{ id: user.id, userName: 'alice', bio: '', avatar: null, captain: true }] }
     expect(TeamInfoModel.parse(team)).toEqual(team)
-    expect(GlobalConfig.parse({ title: 'GZ', slogan: 's', footerInfo: null })).toEqual({ title: 'GZ', slogan: 's', footerInfo: null, beianInfo: null })
+    expect(GlobalConfig.parse({ title: 'GZ', slogan: 's', footerInfo: null })).toEqual({ title: 'GZ', slogan: 's', footerInfo: null, beianInfo: null, logoHash: null, faviconHash: null })
     expect(
       ConfigEditModel.parse({
         accountPolicy: { allowRegister: true, activeOnRegister: true, useCaptcha: false, emailConfirmationRequired: false, emailDomainList: '' },

@@ -19,6 +19,14 @@ export const adminConfigApi = {
   config: () => http.get('/api/admin/config', { schema: ConfigEditModel }),
   /** Every non-null leaf is stored and applied at once; `null` keeps (send `""` to clear). 200, empty body. */
   updateConfig: (body: z.input<typeof ConfigEditInput>) => http.put('/api/admin/config', { json: body }),
+  /** Multipart part `file`: the platform logo, the favicon is made from it; 200 JSON string (the logo's URL). */
+  uploadLogo: (file: File) => {
+    const form = new FormData()
+    form.append('file', file, file.name)
+    return http.post('/api/admin/config/logo', { form, schema: z.string() })
+  },
+  /** Back to the built-in logo and favicon. */
+  removeLogo: () => http.delete('/api/admin/config/logo'),
   /** Newest first; `level` compared exactly, `All` = every level. */
   logs: (level: LogLevelFilter, count: number, skip: number) => http.get('/api/admin/logs', { query: { level, count, skip }, schema: z.array(LogMessageModel) }),
   /** Every team container, oldest first; `total` = `length`. */

@@ -8,6 +8,7 @@
  * after a change.
  */
 import { z } from 'zod'
+import { ContainerProviderModel } from '@flagwave/shared/schemas/admin'
 import { ParticipationStatus, TaskStatus } from '@flagwave/shared/enums'
 import { arrayResponseOf } from '@flagwave/shared/schemas/common'
 import { GameInfoModel, GameNotice, type GameInfoInput, type GameNoticeModel } from '@flagwave/shared/schemas/games'
@@ -46,6 +47,8 @@ const challenge = (id: number, cId: number) => `${game(id)}/challenges/${cId}`
 const DeliveryPage = arrayResponseOf(WebhookDeliveryModel)
 
 export const editApi = {
+  /** Flagwave: the container engine configured (`none`: containers cannot start). */
+  containerProvider: () => http.get('/api/edit/containers/provider', { schema: ContainerProviderModel }),
   /** Flagwave's webhooks of a game (docs/webhooks.md); secrets included, Admin only. */
   webhooks: {
     list: (id: number) => http.get(`${game(id)}/webhooks`, { schema: z.array(WebhookModel) }),

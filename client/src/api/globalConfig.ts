@@ -8,6 +8,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query'
 import { DEFAULT_GLOBAL_CONFIG, type GlobalConfig } from '@flagwave/shared/schemas/config'
 import { infoApi } from './info'
 import { queryKeys } from './queryKeys'
+import { t } from '../i18n'
 
 export const configQuery = queryOptions({
   queryKey: queryKeys.config,
@@ -23,3 +24,10 @@ export const useGlobalConfig = (): GlobalConfig => useQuery(configQuery).data ??
 
 /** `{title}::CTF` */
 export const platformName = (config: GlobalConfig): string => `${config.title}::CTF`
+
+/** The slogan; the built-in one in the interface language. */
+export const sloganText = (config: GlobalConfig): string => (config.slogan === DEFAULT_GLOBAL_CONFIG.slogan ? t('实时推送的 CTF 竞赛平台') : config.slogan)
+
+/** The organiser's logo and favicon (`/assets/{hash}/…`), or null for the built-in ones. */
+export const logoUrl = (config: GlobalConfig): string | null => (config.logoHash ? `/assets/${config.logoHash}/logo` : null)
+export const faviconUrl = (config: GlobalConfig): string | null => (config.faviconHash ? `/assets/${config.faviconHash}/favicon` : null)

@@ -78,6 +78,7 @@ export const queryKeys = {
     webhooks: (id: number) => pathKey(`${editGame(id)}/webhooks`),
     deliveries: (id: number, webhookId: number) => pathKey(`${editGame(id)}/webhooks/${webhookId}/deliveries`),
     ctftime: (id: number) => pathKey(`${editGame(id)}/ctftime`),
+    containerProvider: pathKey('/api/edit/containers/provider'),
   },
 
   admin: {

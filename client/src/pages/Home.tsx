@@ -5,10 +5,11 @@ import { useQuery } from '@tanstack/react-query'
 import { pinnedFirst, postsApi } from '../api/posts'
 import { queryKeys } from '../api/queryKeys'
 import { PostItem } from '../components/PostItem/PostItem'
-import { platformName, useGlobalConfig } from '../api/globalConfig'
+import { platformName, sloganText, useGlobalConfig } from '../api/globalConfig'
 import { t } from '../i18n'
+import { HomeGames } from '../components/HomeGames/HomeGames'
 
-/** Home: the platform's name and slogan and the latest posts (GET /api/posts/latest), pinned first. */
+/** Home: the platform's name and slogan, the running and upcoming games, and the latest posts (GET /api/posts/latest), pinned first. */
 export default function Home() {
   const config = useGlobalConfig()
   const { data: posts, error, isLoading } = useQuery({ queryKey: queryKeys.posts.latest, queryFn: postsApi.latest })
@@ -20,9 +21,10 @@ export default function Home() {
           {platformName(config)}
         </Title>
         <Text c="dimmed" size="lg">
-          {config.slogan}
+          {sloganText(config)}
         </Text>
       </Stack>
+      <HomeGames />
       {isLoading ? (
         <Center py="xl">
           <Loader />

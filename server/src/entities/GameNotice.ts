@@ -1,6 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core'
 import { NoticeType } from '@flagwave/shared/enums'
 import { Game } from './Game.js'
+import { Challenge } from './Challenge.js'
 
 export const GameNoticeSchema = defineEntity({
   name: 'GameNotice',
@@ -11,6 +12,8 @@ export const GameNoticeSchema = defineEntity({
     type: p.enum(NoticeType).default('Normal'),
     content: p.text(),
     publishTime: p.datetime(),
+    /** The challenge a `NewChallenge` notice announces: the notice goes when the challenge is disabled (docs/compatibility.md#group-edit). */
+    challenge: () => p.manyToOne(Challenge).nullable().deleteRule('set null').index(),
   },
 })
 export class GameNotice extends GameNoticeSchema.class {}

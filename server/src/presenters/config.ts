@@ -4,14 +4,17 @@ import { FIXED_CONTAINER_POLICY, type ClientConfig, type ConfigEditModel, type G
 /** The stored settings, as far as the wire shows them (domain/config/settings.ts keeps them). */
 interface ShownSettings {
   accountPolicy: NonNullable<ConfigEditModel['accountPolicy']>
-  globalConfig: GlobalConfig
+  globalConfig: Omit<GlobalConfig, 'logoHash' | 'faviconHash'> & { logoHash: string; faviconHash: string }
   gamePolicy: NonNullable<ConfigEditModel['gamePolicy']>
 }
 
-/** GET /api/config and the `ReceivedConfigUpdate` push: the contract's GlobalConfig plus beianInfo (docs/compatibility.md#defaults-and-build-information). */
+/**
+ * GET /api/config and the `ReceivedConfigUpdate` push: the contract's GlobalConfig plus beianInfo
+ * (docs/compatibility.md#defaults-and-build-information) and newer GZ::CTF's logoHash/faviconHash (null = none).
+ */
 export function presentGlobalConfig(settings: ShownSettings): GlobalConfig {
-  const { title, slogan, footerInfo, beianInfo } = settings.globalConfig
-  return { title, slogan, footerInfo, beianInfo }
+  const { title, slogan, footerInfo, beianInfo, logoHash, faviconHash } = settings.globalConfig
+  return { title, slogan, footerInfo, beianInfo, logoHash: logoHash || null, faviconHash: faviconHash || null }
 }
 
 /**
@@ -25,7 +28,7 @@ export function presentClientConfig(settings: ShownSettings, portMapping: 'defau
     extensionDuration: FIXED_CONTAINER_POLICY.extensionDuration,
     renewalWindow: FIXED_CONTAINER_POLICY.renewalWindow,
     customTheme: null,
-    logoUrl: null,
+    logoUrl: settings.globalConfig.logoHash ? `/assets/${settings.globalConfig.logoHash}/logo` : null,
     portMapping: portMapping === 'proxy' ? 'PlatformProxy' : 'Default',
     apiPublicKey: null,
   }
@@ -37,7 +40,7 @@ export function presentConfigEdit(settings: ShownSettings): ConfigEditModel {
   const { autoDestroyOnLimitReached } = settings.gamePolicy
   return {
     accountPolicy: { allowRegister, activeOnRegister, useCaptcha, emailConfirmationRequired, emailDomainList, twoFactorPolicy },
-    globalConfig: { ...presentGlobalConfig(settings), description: null, customTheme: null, logoHash: null, faviconHash: null, apiEncryption: false },
+    globalConfig: { ...presentGlobalConfig(settings), description: null, customTheme: null, apiEncryption: false },
     gamePolicy: { autoDestroyOnLimitReached },
     containerPolicy: { autoDestroyOnLimitReached, ...FIXED_CONTAINER_POLICY },
   }

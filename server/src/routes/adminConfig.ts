@@ -8,6 +8,8 @@ import { LogMessageModel, LogsQuery } from '@flagwave/shared/schemas/admin'
 import { BODY_LIMITS } from '@flagwave/shared/limits'
 import { route, type RouteSpec } from '../http/route.js'
 import { updateConfig } from '../domain/config/update.js'
+import { removeLogo, setLogo } from '../domain/config/logo.js'
+import { requireFile } from '../lib/uploads.js'
 import { listLogs } from '../domain/logs/queries.js'
 import { presentConfigEdit } from '../presenters/config.js'
 import { presentLog } from '../presenters/logs.js'
@@ -31,6 +33,26 @@ export const adminConfigRoutes: RouteSpec[] = [
     summary: 'Store every non-null leaf; applied from the next request and pushed as ReceivedConfigUpdate',
     handler: async (_ctx, { scope, actor, body }) => {
       await updateConfig(scope, actor, body)
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/api/admin/config/logo',
+    role: 'Admin',
+    body: 'multipart',
+    bodyLimit: BODY_LIMITS.image,
+    response: z.string(),
+    summary: "Upload the platform logo (newer GZ::CTF); the favicon is made from it; returns the logo's URL",
+    handler: async (_ctx, { files, scope, actor }) => setLogo(scope, actor, requireFile(files)),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/api/admin/config/logo',
+    role: 'Admin',
+    response: 'empty',
+    summary: 'Remove the platform logo and favicon (newer GZ::CTF)',
+    handler: async (_ctx, { scope, actor }) => {
+      await removeLogo(scope, actor)
     },
   }),
   route({

@@ -7,10 +7,19 @@ import { intParam, route } from '../http/route.js'
 import { createTestContainer, removeTestContainer } from '../domain/containers/lifecycle.js'
 import { presentContainerInfo } from '../presenters/containers.js'
 import { ContainerInfoModel } from '@flagwave/shared/schemas/challenges'
+import { ContainerProviderModel } from '@flagwave/shared/schemas/admin'
 
 const EditChallengeParams = z.object({ id: intParam, cId: intParam })
 
 export const editContainerRoutes = [
+  route({
+    method: 'GET',
+    path: '/api/edit/containers/provider',
+    role: 'Admin',
+    response: ContainerProviderModel,
+    summary: 'The container engine configured (Flagwave): the challenge editor warns when none is',
+    handler: async (ctx): Promise<ContainerProviderModel> => ({ provider: ctx.services.containers.provider.name }),
+  }),
   route({
     method: 'POST',
     path: '/api/edit/games/:id/challenges/:cId/container',
@@ -18,7 +27,7 @@ export const editContainerRoutes = [
     params: EditChallengeParams,
     response: ContainerInfoModel,
     summary: 'Start a test container of the challenge (ContainerInfoModel)',
-    handler: async (_ctx, { params, scope }) => presentContainerInfo(await createTestContainer(scope.em, scope.services, params.id, params.cId)),
+    handler: async (_ctx, { params, scope, actor }) => presentContainerInfo(await createTestContainer(scope.em, scope.services, params.id, params.cId, actor)),
   }),
   route({
     method: 'DELETE',

@@ -85,3 +85,9 @@ export const TeamTrafficModel = z.object({
   count: intOut(),
 })
 export type TeamTrafficModel = z.infer<typeof TeamTrafficModel>
+
+/** `GET /api/edit/containers/provider` (Flagwave): the container engine configured, `none` when containers cannot start. */
+export const ContainerProviderModel = z.object({
+  provider: z.enum(['docker', 'kubernetes', 'none']),
+})
+export type ContainerProviderModel = z.infer<typeof ContainerProviderModel>

@@ -24,13 +24,17 @@ export type AccountPolicy = z.infer<typeof AccountPolicy>
 /**
  * Public configuration, also the body of `GET /api/config`.
  * Flagwave extension: `beianInfo` (ICP filing text shown in the footer); absent in GZ::CTF
- * responses, hence the parse default `null`.
+ * responses, hence the parse default `null`. `logoHash`/`faviconHash` are newer GZ::CTF's (the
+ * organiser's logo and the favicon made from it, `/assets/{hash}/…`; null = none), set only by
+ * `POST/DELETE /api/admin/config/logo`; absent in v0.17.6 responses, hence the parse default `null`.
  */
 export const GlobalConfig = z.object({
   title: z.string(),
   slogan: z.string(),
   footerInfo: z.string().nullable(),
   beianInfo: z.string().nullable().default(null),
+  logoHash: z.string().nullable().default(null),
+  faviconHash: z.string().nullable().default(null),
 })
 export type GlobalConfig = z.infer<typeof GlobalConfig>
 
@@ -77,14 +81,12 @@ export const FIXED_CONTAINER_POLICY = Object.freeze({
 })
 
 /**
- * The admin view of GlobalConfig with GZ::CTF 1.x's members beside it, neutral until their features
- * exist: `description`, `customTheme`, `logoHash`, `faviconHash` null, `apiEncryption` false.
+ * The admin view of GlobalConfig with GZ::CTF 1.x's other members beside it, neutral because
+ * Flagwave does not have their features: `description`, `customTheme` null, `apiEncryption` false.
  */
 const AdminGlobalConfig = GlobalConfig.extend({
   description: z.string().nullable(),
   customTheme: z.string().nullable(),
-  logoHash: z.string().nullable(),
-  faviconHash: z.string().nullable(),
   apiEncryption: z.boolean(),
 })
 
@@ -104,8 +106,8 @@ export const ClientCaptchaInfoModel = z.object({
 export type ClientCaptchaInfoModel = z.infer<typeof ClientCaptchaInfoModel>
 
 /**
- * Server defaults of each section (docs/compatibility.md#configuration-shapes). The slogan follows docs/compatibility.md#defaults-and-build-information (a Chinese slogan),
- * the Chinese form of the reference's "Hack for fun not for profit".
+ * Server defaults of each section (docs/compatibility.md#configuration-shapes). The title is the
+ * product's own name and the Chinese slogan says what it is (docs/compatibility.md#defaults-and-build-information).
  */
 export const DEFAULT_ACCOUNT_POLICY: AccountPolicy = Object.freeze({
   allowRegister: true,
@@ -116,10 +118,12 @@ export const DEFAULT_ACCOUNT_POLICY: AccountPolicy = Object.freeze({
   twoFactorPolicy: 'Off',
 })
 export const DEFAULT_GLOBAL_CONFIG: GlobalConfig = Object.freeze({
-  title: 'GZ',
-  slogan: '黑客为乐，不为牟利',
+  title: 'Flagwave',
+  slogan: '实时推送的 CTF 竞赛平台',
   footerInfo: null,
   beianInfo: null,
+  logoHash: null,
+  faviconHash: null,
 })
 export const DEFAULT_GAME_POLICY: GamePolicy = Object.freeze({ autoDestroyOnLimitReached: false })
 
@@ -140,7 +144,8 @@ const absentText = (message: string) => optionalString().refine((v) => v === nul
 /**
  * `footerInfo: null` does not clear the footer (send `""`); the same holds for `beianInfo`. GZ::CTF
  * 1.x's members are accepted with the neutral values a newer client sends back; any other value is
- * refused rather than dropped (docs/compatibility.md#newer-gzctf-versions).
+ * refused rather than dropped (docs/compatibility.md#newer-gzctf-versions). `logoHash`/`faviconHash`
+ * are read back and sent again by newer clients: accepted and ignored, only the logo routes set them.
  */
 const GlobalConfigInput = z.object({
   title: optionalString(),
@@ -149,8 +154,8 @@ const GlobalConfigInput = z.object({
   beianInfo: optionalString(),
   description: absentText('不支持平台描述'),
   customTheme: absentText('不支持自定义主题'),
-  logoHash: absentText('不支持自定义图标'),
-  faviconHash: absentText('不支持自定义图标'),
+  logoHash: optionalString(),
+  faviconHash: optionalString(),
   apiEncryption: keep(wireBool()).refine((v) => v !== true, '不支持载荷加密'),
 })
 

@@ -8,7 +8,6 @@ import { hasRole, useRole } from '../../stores/session'
 import { useRecentGame } from '../../stores/recentGame'
 import { ColorSchemeToggle } from '../ColorSchemeToggle/ColorSchemeToggle'
 import { LanguageSwitch } from '../LanguageSwitch/LanguageSwitch'
-import { LazyTooltip } from '../HintTooltip/LazyTooltip'
 import { Logo } from '../Logo/Logo'
 import { UserMenu } from '../UserMenu/UserMenu'
 import classes from './AppNavbar.module.css'
@@ -16,23 +15,18 @@ import { t } from '../../i18n'
 
 const NavDrawer = lazy(() => import('./NavDrawer'))
 
-/** Shown on the monitor entry until a game has been opened in this browser. */
-const MONITOR_NO_GAME_HINT = t('请先打开一场比赛，再进入它的监控')
-
 interface NavItem {
-  /** Target; null renders the entry disabled, with `disabledHint` as its tooltip. */
-  to: string | null
+  to: string
   label: string
   icon: ComponentType<{ size?: number }>
   /** Whether the entry is the current section (route matching is case-insensitive, like the routes). */
   active: (pathname: string) => boolean
   minRole?: Role
-  disabledHint?: string
   testId: string
 }
 
-/** Any page of a game's monitor: /games/{id}/monitor and everything under it. */
-const isMonitorPage = (pathname: string) => matchPath('/games/:id/monitor/*', pathname) !== null
+/** Any page of a game's monitor (/games/{id}/monitor and everything under it) or the monitor's game list. */
+const isMonitorPage = (pathname: string) => matchPath('/games/:id/monitor/*', pathname) !== null || matchPath('/monitor', pathname) !== null
 /** `to` itself or a page under it. */
 const under = (to: string) => (pathname: string) => matchPath({ path: to, end: false }, pathname) !== null
 
@@ -46,13 +40,12 @@ function useNavItems(): NavItem[] {
     { to: '/teams', label: t('队伍'), icon: IconUsersGroup, active: under('/teams'), testId: 'nav-teams' },
     { to: '/about', label: t('关于'), icon: IconInfoCircle, active: under('/about'), testId: 'nav-about' },
     {
-      // The monitor of the game last opened (stores/recentGame, set by WithGameTab); none yet → disabled.
-      to: recentGame ? `/games/${recentGame}/monitor/events` : null,
+      // The monitor of the game last opened (stores/recentGame, set by WithGameTab); none yet → the list of games to monitor.
+      to: recentGame ? `/games/${recentGame}/monitor/events` : '/monitor',
       label: t('监控'),
       icon: IconEye,
       active: isMonitorPage,
       minRole: 'Monitor',
-      disabledHint: MONITOR_NO_GAME_HINT,
       testId: 'nav-monitor',
     },
     { to: '/admin/games', label: t('管理'), icon: IconSettings, active: under('/admin'), minRole: 'Admin', testId: 'nav-admin' },
@@ -63,7 +56,7 @@ function NavLinks({ onNavigate, vertical = false }: { onNavigate?: () => void; v
   const role = useRole()
   const { pathname } = useLocation()
   const items = useNavItems().filter((item) => !item.minRole || hasRole(role, item.minRole))
-  const links = items.map(({ to, label, icon: Icon, active, disabledHint, testId }) => {
+  const links = items.map(({ to, label, icon: Icon, active, testId }) => {
     const current = active(pathname)
     const content = (
       <>
@@ -71,27 +64,6 @@ function NavLinks({ onNavigate, vertical = false }: { onNavigate?: () => void; v
         <span>{label}</span>
       </>
     )
-    if (to === null) {
-      const entry = (
-        <span
-          className={classes.link}
-          role="link"
-          aria-disabled="true"
-          tabIndex={0}
-          data-disabled
-          data-active={current || undefined}
-          aria-current={current ? 'page' : undefined}
-          data-testid={testId}
-        >
-          {content}
-        </span>
-      )
-      return (
-        <LazyTooltip key={testId} label={disabledHint} withArrow position={vertical ? 'right' : 'bottom'} events={{ hover: true, focus: true, touch: true }}>
-          {entry}
-        </LazyTooltip>
-      )
-    }
     return (
       <Link
         key={testId}

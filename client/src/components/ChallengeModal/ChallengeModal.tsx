@@ -127,7 +127,9 @@ export function ChallengeModal({ gameId, challengeId, title, solved, onClose, re
                 <Alert variant="light" color="yellow" icon={<IconBulb size={18} />} title={t('提示')} data-testid="challenge-hints">
                   <List size="sm" spacing={4}>
                     {challenge.hints.map((hint, i) => (
-                      <List.Item key={i}>{hint}</List.Item>
+                      <List.Item key={i}>
+                        <Markdown source={hint} testId="challenge-hint" />
+                      </List.Item>
                     ))}
                   </List>
                 </Alert>

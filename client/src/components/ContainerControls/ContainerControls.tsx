@@ -14,7 +14,7 @@ import { CONTAINER_PROLONG_WINDOW_MS } from '@flagwave/shared/limits'
 import type { ClientFlagContext } from '@flagwave/shared/schemas/play'
 import { gameApi } from '../../api/game'
 import { useGameStore } from '../../stores/game'
-import { notifyError } from '../../utils/notify'
+import { notifyContainerError } from '../../utils/containerFailure'
 import { formatDuration, useNow } from '../GameTime/GameTime'
 import { t } from '../../i18n'
 
@@ -68,7 +68,7 @@ export function ContainerControls({ gameId, challengeId, context, onChanged }: C
       }
       onChanged?.()
     } catch (error) {
-      notifyError(error)
+      notifyContainerError(error, 'player')
     } finally {
       setBusy(null)
     }

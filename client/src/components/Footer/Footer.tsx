@@ -1,6 +1,6 @@
 import { Anchor, Group, Stack, Text } from '@mantine/core'
 import { BUILD, buildLabel, isOfficialBuild } from '../../build'
-import { platformName, useGlobalConfig } from '../../api/globalConfig'
+import { platformName, sloganText, useGlobalConfig } from '../../api/globalConfig'
 import { RealtimeStatus } from '../RealtimeStatus/RealtimeStatus'
 import classes from './Footer.module.css'
 import { t } from '../../i18n'
@@ -17,7 +17,7 @@ export function Footer() {
           {platformName(config)}
         </Text>
         <Text size="sm" c="dimmed" data-testid="footer-slogan">
-          {config.slogan}
+          {sloganText(config)}
         </Text>
         {config.footerInfo && (
           <Text size="xs" c="dimmed" className={classes.pre}>

@@ -1,12 +1,13 @@
 /**
  * The frame of a game's editing screens (admin/games/{id}/…): a back link to the game list, the
  * game's title with its hidden/practice badges, and tabs for Info, Notices, Challenges, Review,
- * Writeups and Integrations (webhooks, the CTFtime feed). The editors render themselves inside it (the router's AdminLayout stays above).
+ * Writeups and Integrations (webhooks, the CTFtime feed), and links to the game's public page,
+ * scoreboard, big screen and monitor. The editors render themselves inside it (the router's AdminLayout stays above).
  */
 import type { ReactNode } from 'react'
-import { ActionIcon, Badge, Group, Skeleton, Stack, Tabs, Title, Tooltip } from '@mantine/core'
-import { IconArrowLeft, IconFileText, IconFlag, IconInfoCircle, IconPlugConnected, IconSpeakerphone, IconUserCheck } from '@tabler/icons-react'
-import { useLocation, useNavigate, useParams } from 'react-router-dom'
+import { ActionIcon, Badge, Button, Group, Skeleton, Stack, Tabs, Title, Tooltip } from '@mantine/core'
+import { IconArrowLeft, IconChartBar, IconDeviceDesktop, IconExternalLink, IconEye, IconFileText, IconFlag, IconInfoCircle, IconPlugConnected, IconSpeakerphone, IconUserCheck } from '@tabler/icons-react'
+import { Link, useLocation, useNavigate, useParams } from 'react-router-dom'
 import { editApi } from '../../api/edit'
 import { skipToken, useQuery } from '@tanstack/react-query'
 import { queryKeys } from '../../api/queryKeys'
@@ -39,6 +40,35 @@ const TABS = [
   { value: 'writeups', label: 'Writeups', icon: IconFileText },
   { value: 'integrations', label: t('集成'), icon: IconPlugConnected },
 ] as const
+
+/** The game as players and monitors see it, from its editor (the big screen opens in a new tab: it is meant for another display). */
+function GameLinks({ gameId }: { gameId: number }) {
+  const links = [
+    { key: 'public', to: `/games/${gameId}`, label: t('比赛页面'), icon: IconExternalLink },
+    { key: 'scoreboard', to: `/games/${gameId}/scoreboard`, label: t('积分榜'), icon: IconChartBar },
+    { key: 'bigscreen', to: `/games/${gameId}/scoreboard/bigscreen`, label: t('大屏'), icon: IconDeviceDesktop, newTab: true },
+    { key: 'monitor', to: `/games/${gameId}/monitor/events`, label: t('监控'), icon: IconEye },
+  ]
+  return (
+    <Group gap={4} wrap="wrap" data-testid="edit-game-links">
+      {links.map(({ key, to, label, icon: Icon, newTab }) => (
+        <Button
+          key={key}
+          component={Link}
+          to={to}
+          target={newTab ? '_blank' : undefined}
+          rel={newTab ? 'noopener' : undefined}
+          variant="subtle"
+          size="compact-sm"
+          leftSection={<Icon size={14} />}
+          data-testid={`edit-link-${key}`}
+        >
+          {label}
+        </Button>
+      ))}
+    </Group>
+  )
+}
 
 export interface GameEditFrameProps {
   children: ReactNode
@@ -85,6 +115,7 @@ export function GameEditFrame({ children, testId, actions }: GameEditFrameProps)
         </Group>
         {actions}
       </Group>
+      {gameId !== null && <GameLinks gameId={gameId} />}
       <Tabs value={active} onChange={(value) => value && navigate(`${base}/${value}`)} data-testid="game-edit-tabs">
         <Tabs.List>
           {TABS.map(({ value, label, icon: Icon }) => (

@@ -1,18 +1,7 @@
 import { useEffect, useState } from 'react'
 import { Skeleton, Typography } from '@mantine/core'
 import classes from './Markdown.module.css'
-
-type Renderer = (source: string) => string
-
-let rendererPromise: Promise<Renderer> | null = null
-
-/** marked + DOMPurify, loaded on first use so they stay out of the entry bundle. */
-function loadRenderer(): Promise<Renderer> {
-  rendererPromise ??= Promise.all([import('marked'), import('dompurify')]).then(([{ marked }, { default: DOMPurify }]) => {
-    return (source: string) => DOMPurify.sanitize(marked.parse(source, { async: false, gfm: true, breaks: true }))
-  })
-  return rendererPromise
-}
+import { loadRenderer } from './render'
 
 export interface MarkdownProps {
   source: string
@@ -20,12 +9,12 @@ export interface MarkdownProps {
   testId?: string
 }
 
-/** Sanitised Markdown (posts, notices, challenge descriptions). */
+/** Sanitised Markdown with math and highlighted code (posts, notices, challenge descriptions, hints). */
 export function Markdown({ source, className, testId }: MarkdownProps) {
   const [html, setHtml] = useState<string | null>(null)
   useEffect(() => {
     let active = true
-    loadRenderer()
+    loadRenderer(source)
       .then((render) => active && setHtml(render(source)))
       .catch(() => active && setHtml(null))
     return () => {

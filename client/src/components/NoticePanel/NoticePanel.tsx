@@ -1,5 +1,6 @@
-/** The game's notices (notices store): admin announcements first, then bloods, hints and new challenges. */
-import { Card, Group, ScrollArea, Stack, Text } from '@mantine/core'
+/** The game's notices (notices store): admin announcements first, then bloods, hints and new challenges; filtered by kind. */
+import { useState } from 'react'
+import { Card, Group, ScrollArea, SegmentedControl, Stack, Text } from '@mantine/core'
 import { IconBulb, IconDropletFilled, IconFlag, IconSpeakerphone } from '@tabler/icons-react'
 import type { NoticeType } from '@flagwave/shared/enums'
 import type { GameNotice } from '@flagwave/shared/schemas/games'
@@ -17,6 +18,18 @@ const TYPE_META: Record<NoticeType, { color: string; icon: typeof IconFlag; labe
   NewHint: { color: 'var(--mantine-color-yellow-5)', icon: IconBulb, label: t('提示') },
   NewChallenge: { color: 'var(--mantine-color-blue-5)', icon: IconFlag, label: t('新题') },
 }
+
+/** The filter's kinds: the three bloods are one. */
+type NoticeFilter = 'all' | 'Normal' | 'blood' | 'NewHint' | 'NewChallenge'
+const FILTERS: { value: NoticeFilter; label: string }[] = [
+  { value: 'all', label: t('全部') },
+  { value: 'Normal', label: t('公告') },
+  { value: 'blood', label: t('一二三血') },
+  { value: 'NewHint', label: t('提示') },
+  { value: 'NewChallenge', label: t('新题') },
+]
+const matches = (filter: NoticeFilter, type: NoticeType): boolean =>
+  filter === 'all' || filter === type || (filter === 'blood' && (type === 'FirstBlood' || type === 'SecondBlood' || type === 'ThirdBlood'))
 
 function NoticeItem({ notice }: { notice: GameNotice }) {
   const meta = TYPE_META[notice.type] ?? TYPE_META.Normal
@@ -47,6 +60,8 @@ export interface NoticePanelProps {
 }
 
 export function NoticePanel({ notices, height = 420 }: NoticePanelProps) {
+  const [filter, setFilter] = useState<NoticeFilter>('all')
+  const shown = notices.filter((notice) => matches(filter, notice.type))
   return (
     <Card withBorder radius="md" padding="sm" data-testid="notice-panel">
       <Group gap={6} mb="xs">
@@ -55,14 +70,17 @@ export function NoticePanel({ notices, height = 420 }: NoticePanelProps) {
           {t('比赛通知')}
         </Text>
       </Group>
-      {notices.length === 0 ? (
-        <Text size="sm" c="dimmed" py="sm" ta="center">
-          {t('暂无通知')}
+      {notices.length > 0 && (
+        <SegmentedControl size="xs" fullWidth mb="xs" value={filter} onChange={(value) => setFilter(value as NoticeFilter)} data={FILTERS} data-testid="notice-filter" />
+      )}
+      {shown.length === 0 ? (
+        <Text size="sm" c="dimmed" py="sm" ta="center" data-testid="notice-empty">
+          {notices.length === 0 ? t('暂无通知') : t('没有这一类的通知')}
         </Text>
       ) : (
         <ScrollArea.Autosize mah={height} type="auto" offsetScrollbars>
           <Stack gap="sm">
-            {notices.map((notice) => (
+            {shown.map((notice) => (
               <NoticeItem key={notice.id} notice={notice} />
             ))}
           </Stack>

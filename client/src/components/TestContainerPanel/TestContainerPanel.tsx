@@ -12,6 +12,7 @@ import type { ContainerInfoModel } from '@flagwave/shared/schemas/challenges'
 import { editApi } from '../../api/edit'
 import { formatTime } from '../GameTime/GameTime'
 import { notifyError, notifySuccess } from '../../utils/notify'
+import { notifyContainerError } from '../../utils/containerFailure'
 import { t } from '../../i18n'
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -69,7 +70,7 @@ export function TestContainerPanel({ gameId, challengeId, container, onChanged }
       notifySuccess(t('测试容器已启动'))
       onChanged?.()
     } catch (error) {
-      notifyError(error, t('测试容器启动失败'))
+      notifyContainerError(error, 'editor', t('测试容器启动失败'))
     } finally {
       setBusy(null)
     }

@@ -8,14 +8,18 @@
  * public config reaches every open tab through `ReceivedConfigUpdate`.
  */
 import { useEffect, useState, type ReactNode } from 'react'
-import { Alert, Badge, Button, Card, Group, Loader, Select, SimpleGrid, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core'
+import { Alert, Badge, Button, Card, Center, FileButton, Group, Loader, Select, SimpleGrid, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core'
 import { useForm } from '@mantine/form'
-import { IconAlertCircle, IconDeviceFloppy, IconRestore } from '@tabler/icons-react'
+import { IconAlertCircle, IconDeviceFloppy, IconRestore, IconTrash, IconUpload } from '@tabler/icons-react'
 import type { z } from 'zod'
 import type { ConfigEditInput, ConfigEditModel } from '@flagwave/shared/schemas/config'
 import { TWO_FACTOR_POLICIES, type TwoFactorPolicy } from '@flagwave/shared/schemas/twoFactor'
 import { adminConfigApi } from '../../api/adminConfig'
-import { useQuery } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { IMAGE_MIME_TYPES } from '@flagwave/shared/limits'
+import { configQuery, logoUrl, useGlobalConfig } from '../../api/globalConfig'
+import { acceptImage } from '../../utils/acceptImage'
+import classes from './Configs.module.css'
 import { queryKeys } from '../../api/queryKeys'
 import { notifyError, notifySuccess } from '../../utils/notify'
 import { LoadError } from '../../components/LoadError/LoadError'
@@ -84,6 +88,61 @@ function changes(values: ConfigValues, initial: ConfigValues): z.input<typeof Co
   const global = section('globalConfig')
   if (global && typeof global.title === 'string') global.title = global.title.trim()
   return { accountPolicy: account, globalConfig: global, gamePolicy: section('gamePolicy') } as z.input<typeof ConfigEditInput>
+}
+
+/** The platform logo (POST/DELETE /api/admin/config/logo): shown in the header, the favicon is made from it. */
+function LogoCard() {
+  const config = useGlobalConfig()
+  const client = useQueryClient()
+  const [busy, setBusy] = useState(false)
+  const logo = logoUrl(config)
+  const run = async (action: () => Promise<unknown>, done: string, failed: string) => {
+    setBusy(true)
+    try {
+      await action()
+      // The push (ReceivedConfigUpdate) updates every tab; this one need not wait for it.
+      await client.invalidateQueries({ queryKey: configQuery.queryKey })
+      notifySuccess(done)
+    } catch (error) {
+      notifyError(error, failed)
+    } finally {
+      setBusy(false)
+    }
+  }
+  const upload = (file: File | null) => {
+    if (file && acceptImage(file, t('标志上传失败'))) void run(() => adminConfigApi.uploadLogo(file), t('标志已更新'), t('标志上传失败'))
+  }
+  return (
+    <Card withBorder radius="md" padding="md" data-testid="config-logo" data-logo={config.logoHash ?? ''}>
+      <Stack gap="sm">
+        <div>
+          <Title order={4}>{t('平台标志')}</Title>
+          <Text size="sm" c="dimmed">
+            {t('显示在页面顶部，并用作浏览器标签页的图标')}
+          </Text>
+        </div>
+        <Group gap="md">
+          <Center w={160} h={64} className={classes.logoPreview}>
+            {logo ? <img src={logo} alt="" className={classes.logoImage} data-testid="config-logo-preview" /> : <Text size="sm" c="dimmed">{t('使用默认标志')}</Text>}
+          </Center>
+          <Group gap="xs">
+            <FileButton onChange={upload} accept={IMAGE_MIME_TYPES.join(',')} inputProps={{ 'data-testid': 'config-logo-input' } as never}>
+              {(props) => (
+                <Button {...props} size="xs" variant="light" leftSection={<IconUpload size={14} />} loading={busy} data-testid="config-logo-upload">
+                  {t('上传标志')}
+                </Button>
+              )}
+            </FileButton>
+            {logo && (
+              <Button size="xs" variant="subtle" color="alert" leftSection={<IconTrash size={14} />} disabled={busy} onClick={() => void run(adminConfigApi.removeLogo, t('已恢复默认标志'), t('移除标志失败'))} data-testid="config-logo-remove">
+                {t('恢复默认标志')}
+              </Button>
+            )}
+          </Group>
+        </Group>
+      </Stack>
+    </Card>
+  )
 }
 
 function SectionCard({ title, description, dirty, children, testId }: { title: string; description: string; dirty: boolean; children: ReactNode; testId: string }) {
@@ -253,6 +312,8 @@ export default function Configs() {
             <Textarea label={t('页脚信息')} description={t('显示在页脚的附加文字，留空则不显示')} autosize minRows={2} maxRows={6} {...form.getInputProps('globalConfig.footerInfo')} data-testid="config-footer" />
             <TextInput label={t('备案信息')} description={t('ICP 备案号，留空则不显示')} {...form.getInputProps('globalConfig.beianInfo')} data-testid="config-beian" />
           </SectionCard>
+
+          <LogoCard />
 
           <SectionCard title={t('比赛策略')} description={t('容器实例的限制')} dirty={form.isDirty('gamePolicy')} testId="config-game-policy">
             <Switch

@@ -1,6 +1,7 @@
 /**
  * Challenge administration (docs/compatibility.md#group-edit). An update that enables a
  * challenge creates the missing team instances and, in a running game, a `NewChallenge` notice;
+ * disabling it withdraws its NewChallenge and NewHint notices, so its title does not stay readable;
  * changed hints of an enabled challenge in a running game give a `NewHint` notice. Notices and
  * score changes are queued on the scope's events and go out after the commit.
  */
@@ -20,7 +21,7 @@ import type { Actor } from '../actor.js'
 import { fileTransaction } from '../files/files.js'
 import { isGameActive } from '../games/policy.js'
 import { rebuildScoreboardAfterEdit } from '../games/rebuild.js'
-import { addNotice, noticeText } from '../notices/notices.js'
+import { addNotice, noticeText, withdrawChallengeNotices } from '../notices/notices.js'
 import { pushNotices } from '../notices/events.js'
 import { pushChallengeUpdate } from './events.js'
 import { lockChallenge } from './lock.js'
@@ -110,6 +111,7 @@ export async function updateChallenge(
     const flagCount = model.isEnabled === true ? await tx.count(Flag, { challenge: c.id }) : 1
     assertChallengeUpdate(c, flagCount, model)
     const before = scoringSnapshot(c)
+    const wasEnabled = c.isEnabled
     const hintsUpdated = model.hints !== null && model.hints.length > 0 && !sameSet(model.hints, c.hints ?? [])
 
     if (model.title !== null) c.title = model.title
@@ -134,9 +136,11 @@ export async function updateChallenge(
     const notices: GameNotice[] = []
     if (model.isEnabled === true) {
       await ensureInstances(tx, game.id, c.id)
-      if (active) notices.push(addNotice(tx, game.id, 'NewChallenge', noticeText.newChallenge(c.title), now))
+      // Announced once per enabling: saving an enabled challenge again is no news.
+      if (active && !wasEnabled) notices.push(addNotice(tx, game.id, 'NewChallenge', noticeText.newChallenge(c.title), now, c.id))
     }
-    if (active && c.isEnabled && hintsUpdated) notices.push(addNotice(tx, game.id, 'NewHint', noticeText.newHint(c.title), now))
+    if (model.isEnabled === false && wasEnabled) await withdrawChallengeNotices(tx, c.id)
+    if (active && c.isEnabled && hintsUpdated) notices.push(addNotice(tx, game.id, 'NewHint', noticeText.newHint(c.title), now, c.id))
     return { challenge: c, notices, scoringChanged: scoringChanged(before, c) }
   })
 

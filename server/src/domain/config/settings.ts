@@ -34,6 +34,9 @@ interface GlobalSettings {
   slogan: string
   footerInfo: string | null
   beianInfo: string | null
+  /** The organiser's logo and its favicon (blob hashes); '' = none (a null leaf means "keep" in a patch). */
+  logoHash: string
+  faviconHash: string
 }
 
 interface GamePolicy {
@@ -48,7 +51,7 @@ export interface Settings {
 
 export const DEFAULT_SETTINGS: Settings = deepFreeze({
   accountPolicy: { ...DEFAULT_ACCOUNT_POLICY },
-  globalConfig: { ...DEFAULT_GLOBAL_CONFIG, beianInfo: DEFAULT_GLOBAL_CONFIG.beianInfo ?? null },
+  globalConfig: { ...DEFAULT_GLOBAL_CONFIG, beianInfo: DEFAULT_GLOBAL_CONFIG.beianInfo ?? null, logoHash: '', faviconHash: '' },
   gamePolicy: { ...DEFAULT_GAME_POLICY },
 })
 
@@ -70,13 +73,28 @@ const LEAVES: { [S in Section]: Record<keyof Settings[S], LeafKind> } = {
     emailDomainList: 'string',
     twoFactorPolicy: TWO_FACTOR_POLICIES,
   },
-  globalConfig: { title: 'string', slogan: 'string', footerInfo: 'nullableString', beianInfo: 'nullableString' },
+  globalConfig: { title: 'string', slogan: 'string', footerInfo: 'nullableString', beianInfo: 'nullableString', logoHash: 'string', faviconHash: 'string' },
   gamePolicy: { autoDestroyOnLimitReached: 'bool' },
 }
 
 const SECTIONS = Object.keys(LEAVES) as Section[]
 /** Serialises updates across nodes (pg_advisory_xact_lock(hashtext(key))). */
 const UPDATE_LOCK = 'flagwave:settings'
+
+/**
+ * Write leaves inside the caller's transaction, under the update lock, and return the stored
+ * values of `keys` as they were (for writes that must move file references with the settings,
+ * domain/config/logo.ts). The caller refreshes the store after the commit (`update(em, {})`).
+ */
+export async function writeSettingsIn(tx: EntityManager, patch: SettingsPatch, keys: string[]): Promise<Map<string, string | null>> {
+  await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [UPDATE_LOCK])
+  const found = keys.length ? await tx.find(ConfigEntry, { key: { $in: keys } }) : []
+  // Copied before the upsert, which updates the managed rows in place.
+  const before = new Map(found.map((row) => [row.key, row.value ?? null]))
+  const rows = patchRows(patch)
+  if (rows.length) await tx.upsertMany(ConfigEntry, rows)
+  return before
+}
 
 /** Thrown by `update` for a leaf of the wrong type; routes validate first, so this is a programming error. */
 class SettingsTypeError extends Error {}

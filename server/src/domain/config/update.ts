@@ -13,7 +13,14 @@ const CONFIG_UPDATED = '全局设置已更新'
 export async function updateConfig(scope: Scope, actor: Actor, input: ConfigEditInput): Promise<Settings> {
   // GZ::CTF 0.18's `containerPolicy` carries `gamePolicy`'s switch and wins; its other members are fixed (validated).
   const autoDestroy = input.containerPolicy?.autoDestroyOnLimitReached ?? input.gamePolicy?.autoDestroyOnLimitReached ?? null
-  const { accountPolicy, globalConfig } = input
+  const { accountPolicy } = input
+  // Only v0.17.6's leaves are stored from here: the logo routes own logoHash/faviconHash, the other newer members are neutral (validated).
+  const globalConfig = input.globalConfig && {
+    title: input.globalConfig.title,
+    slogan: input.globalConfig.slogan,
+    footerInfo: input.globalConfig.footerInfo,
+    beianInfo: input.globalConfig.beianInfo,
+  }
   const settings = await scope.services.settings.update(scope.em, { accountPolicy, globalConfig, gamePolicy: { autoDestroyOnLimitReached: autoDestroy } })
   await scope.services.audit.success(actor, CONFIG_UPDATED)
   return settings

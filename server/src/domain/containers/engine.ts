@@ -11,7 +11,9 @@ import { Container } from '../../entities/Container.js'
 import type { Challenge } from '../../entities/Challenge.js'
 import type { Participation } from '../../entities/Participation.js'
 import type { Team } from '../../entities/Team.js'
-import { AppError, badRequest } from '../../lib/errors.js'
+import { AppError } from '../../lib/errors.js'
+import type { ContainerFailureReason } from '@flagwave/shared/enums'
+import type { Actor } from '../actor.js'
 import { ProviderError, type ContainerSpec, type CreatedContainer } from '../../containers/provider.js'
 
 export const TITLES = {
@@ -85,9 +87,55 @@ export function newRow(em: EntityManager, services: Services, guid: string, imag
   })
 }
 
-export function providerFailure(services: Services, err: unknown, title: string, what: Record<string, unknown>): AppError {
+/** The reason of an engine failure, as the error body's `reason` names it. */
+function failureReason(err: unknown): ContainerFailureReason {
+  if (!(err instanceof ProviderError)) return 'engineError'
+  switch (err.reason) {
+    case 'disabled':
+      return 'noProvider'
+    case 'image':
+      return 'imageMissing'
+    case 'unavailable':
+    case 'timeout':
+      return 'engineUnreachable'
+    case 'engine':
+      return 'engineError'
+  }
+}
+
+/** The admin log's words for each reason (docs/compatibility.md#container-failure-reasons). */
+const REASON_TEXT: Record<ContainerFailureReason, string> = {
+  noProvider: '平台未配置容器后端',
+  imageMissing: '镜像不存在或无法拉取',
+  limitReached: '队伍容器数量已达上限',
+  engineUnreachable: '无法连接容器引擎',
+  engineError: '容器引擎出错',
+  misconfigured: '题目的容器镜像或端口未设置',
+}
+
+/** A refusal with the contract's `title` and Flagwave's `reason` member. */
+export function containerRefusal(title: string, reason: ContainerFailureReason): AppError {
+  return new AppError(400, title, 400, { kind: 'request', extra: { reason } })
+}
+
+/**
+ * An engine failure → the contract's title with the `reason` member; logged, and recorded in the
+ * admin log (Warning, with the engine's own message) so that organisers see what to fix.
+ */
+export function providerFailure(services: Services, err: unknown, title: string, what: Record<string, unknown>, actor?: Actor): AppError {
   if (err instanceof AppError) return err
-  const level = err instanceof ProviderError && err.reason === 'disabled' ? 'info' : 'warn'
-  services.log[level]({ err, ...what }, `containers: ${title}`)
-  return badRequest(title)
+  const reason = failureReason(err)
+  services.log[reason === 'noProvider' ? 'info' : 'warn']({ err, reason, ...what }, `containers: ${title}`)
+  const where = Object.entries(what)
+    .map(([key, value]) => `${key} ${String(value)}`)
+    .join(', ')
+  const detail = err instanceof Error ? `：${err.message.slice(0, 300)}` : ''
+  void services.audit.write({
+    message: `${title}（${REASON_TEXT[reason]}；${where}）${detail}`,
+    level: 'Warning',
+    userName: actor?.user.userName ?? null,
+    ip: actor?.ip ?? null,
+    status: 'Failed',
+  })
+  return containerRefusal(title, reason)
 }

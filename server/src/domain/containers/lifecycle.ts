@@ -23,7 +23,7 @@ import type { CreatedContainer } from '../../containers/provider.js'
 import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
 import { publishContainerUpdate } from './events.js'
-import { TITLES, engineCreate, engineRollback, newRow, providerFailure, specFor } from './engine.js'
+import { TITLES, containerRefusal, engineCreate, engineRollback, newRow, providerFailure, specFor } from './engine.js'
 
 // ---- any container ---------------------------------------------------------------------------
 
@@ -108,17 +108,17 @@ async function destroyTestContainers(em: EntityManager, services: Services, chal
   for (const row of rows) await destroyContainer(services, row.id)
 }
 
-export async function createTestContainer(em: EntityManager, services: Services, gameId: number, challengeId: number): Promise<Container> {
+export async function createTestContainer(em: EntityManager, services: Services, gameId: number, challengeId: number, actor?: Actor): Promise<Container> {
   const challenge = await editLookup(em, gameId, challengeId)
   if (!isContainerType(challenge.type)) throw badRequest(TITLES.testWrongType)
-  if (!challenge.containerImage.trim() || !challenge.containerExposePort) throw badRequest(TITLES.testConfig)
+  if (!challenge.containerImage.trim() || !challenge.containerExposePort) throw containerRefusal(TITLES.testConfig, 'misconfigured')
   const key = `test:${challenge.id}`
   if (!services.containers.tryClaim(key)) throw tooManyRequests(TITLES.tooFrequent)
   try {
     try {
       await destroyTestContainers(em, services, challenge.id)
     } catch (err) {
-      throw providerFailure(services, err, TITLES.testCreateFailed, { challenge: challenge.id })
+      throw providerFailure(services, err, TITLES.testCreateFailed, { challenge: challenge.id }, actor)
     }
     const guid = randomUUID()
     const flag = challenge.type === 'DynamicContainer' ? generateTestFlag(challenge.flagTemplate) : null
@@ -126,7 +126,7 @@ export async function createTestContainer(em: EntityManager, services: Services,
     try {
       created = await engineCreate(services, specFor(guid, challenge, flag, 'test', gameId))
     } catch (err) {
-      throw providerFailure(services, err, TITLES.testCreateFailed, { challenge: challenge.id, image: challenge.containerImage })
+      throw providerFailure(services, err, TITLES.testCreateFailed, { challenge: challenge.id, image: challenge.containerImage }, actor)
     }
     try {
       const row = newRow(em, services, guid, challenge.containerImage.trim(), created, flag, challenge.id)

@@ -28,7 +28,7 @@ import { gameContext, type GameContext } from '../play/gate.js'
 import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
 import { publishContainerEvent, publishContainerUpdate } from './events.js'
-import { TITLES, engineCreate, engineRollback, isLive, newRow, providerFailure, specFor } from './engine.js'
+import { TITLES, containerRefusal, engineCreate, engineRollback, isLive, newRow, providerFailure, specFor } from './engine.js'
 import { destroyContainer } from './lifecycle.js'
 
 /** The instance behind the container endpoints: loadable (docs/compatibility.md#group-game-challenges-and-flags) and of a container type. */
@@ -90,7 +90,7 @@ export async function startInstanceContainer(scope: Scope, actor: Actor, gameId:
       // A Destroyed leftover is discarded (its row only; the engine no longer runs it).
       await em.nativeDelete(Container, { id: existing.id })
     }
-    if (!challenge.containerImage.trim() || !challenge.containerExposePort) throw badRequest(TITLES.createFailed)
+    if (!challenge.containerImage.trim() || !challenge.containerExposePort) throw containerRefusal(TITLES.createFailed, 'misconfigured')
 
     const game = context.game
     const participation = context.participation
@@ -99,12 +99,12 @@ export async function startInstanceContainer(scope: Scope, actor: Actor, gameId:
     if (limit > 0) {
       const live = await teamContainers(em, participation.id)
       if (live.length >= limit) {
-        if (!(await services.settings.get(em)).gamePolicy.autoDestroyOnLimitReached) throw badRequest(TITLES.teamLimit(limit))
+        if (!(await services.settings.get(em)).gamePolicy.autoDestroyOnLimitReached) throw containerRefusal(TITLES.teamLimit(limit), 'limitReached')
         for (const { container } of live.slice(0, live.length - limit + 1)) {
           try {
             await destroyContainer(services, container.id, events)
           } catch (err) {
-            throw providerFailure(services, err, TITLES.createFailed, { container: container.id })
+            throw providerFailure(services, err, TITLES.createFailed, { container: container.id }, actor)
           }
         }
       }
@@ -116,7 +116,7 @@ export async function startInstanceContainer(scope: Scope, actor: Actor, gameId:
     try {
       created = await engineCreate(services, specFor(guid, challenge, flag, 'instance', game.id, participation))
     } catch (err) {
-      throw providerFailure(services, err, TITLES.createFailed, { challenge: challenge.id, participation: participation.id, image: challenge.containerImage })
+      throw providerFailure(services, err, TITLES.createFailed, { challenge: challenge.id, participation: participation.id, image: challenge.containerImage }, actor)
     }
 
     let row: Container
@@ -130,7 +130,7 @@ export async function startInstanceContainer(scope: Scope, actor: Actor, gameId:
         // start may have taken the freed slot, and the limit holds all the same.
         if (limit > 0) {
           await tem.findOneOrFail(Participation, { id: participation.id }, { lockMode: LockMode.PESSIMISTIC_WRITE })
-          if ((await teamContainers(tem, participation.id)).length >= limit) throw badRequest(TITLES.teamLimit(limit))
+          if ((await teamContainers(tem, participation.id)).length >= limit) throw containerRefusal(TITLES.teamLimit(limit), 'limitReached')
         }
         const row = newRow(tem, services, guid, challenge.containerImage.trim(), created, flag, null)
         locked.container = row
@@ -186,7 +186,7 @@ export async function stopInstanceContainer(scope: Scope, actor: Actor, gameId: 
     try {
       await services.containers.provider.destroy(container.containerId)
     } catch (err) {
-      throw providerFailure(services, err, TITLES.destroyFailed, { container: container.id })
+      throw providerFailure(services, err, TITLES.destroyFailed, { container: container.id }, actor)
     }
     const team = context.participation.team as Team
     const destroyed = await em.transactional(async (tem) => {

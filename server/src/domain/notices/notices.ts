@@ -23,9 +23,18 @@ export const noticeText = {
   blood: (team: string, title: string, rank: 0 | 1 | 2) => `恭喜 ${team} 获得 「${title}」 的${['一血', '二血', '三血'][rank]}`,
 } as const
 
-/** Create a notice in the caller's unit of work (flushed by the caller). */
-export function addNotice(em: EntityManager, game: Game | number, type: NoticeType, content: string, now: Date = new Date()): GameNotice {
-  return em.create(GameNotice, { game, type, content, publishTime: now } as never)
+/** Create a notice in the caller's unit of work (flushed by the caller); `challenge`: the challenge a NewChallenge/NewHint notice names. */
+export function addNotice(em: EntityManager, game: Game | number, type: NoticeType, content: string, now: Date = new Date(), challenge: number | null = null): GameNotice {
+  return em.create(GameNotice, { game, type, content, publishTime: now, challenge } as never)
+}
+
+/**
+ * A challenge is disabled: its NewChallenge and NewHint notices go (in the caller's unit of work,
+ * which drops the players' cached list on commit), so its title stops showing to players; enabling
+ * it again announces it anew.
+ */
+export async function withdrawChallengeNotices(em: EntityManager, challengeId: number): Promise<void> {
+  for (const notice of await em.find(GameNotice, { challenge: challengeId, type: { $in: ['NewChallenge', 'NewHint'] } })) em.remove(notice)
 }
 
 /**

@@ -11,6 +11,7 @@
 import { useState } from 'react'
 import {
   ActionIcon,
+  Alert,
   Button,
   Card,
   Divider,
@@ -25,7 +26,8 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core'
-import { IconDeviceFloppy, IconPlus, IconTrash, IconX } from '@tabler/icons-react'
+import { IconAlertTriangle, IconDeviceFloppy, IconPlus, IconTrash, IconX } from '@tabler/icons-react'
+import { NO_PROVIDER_WARNING, useNoContainerProvider } from '../../../utils/containerFailure'
 import { useNavigate } from 'react-router-dom'
 import { isContainerType, type ChallengeTag, type ChallengeType } from '@flagwave/shared/enums'
 import { WEAK_TEMPLATE_MESSAGE } from '@flagwave/shared/flags'
@@ -172,6 +174,7 @@ function ChallengeForm({ gameId, challenge }: { gameId: number; challenge: Chall
   const navigate = useNavigate()
   const { type } = challenge
   const container = isContainerType(type)
+  const noProvider = useNoContainerProvider()
   const [busy, setBusy] = useState<'save' | 'delete' | null>(null)
   const { form, dirty, guard, saved: savedForm } = useServerForm({ entity: challenge, valuesOf, validate: validateWith(type) })
   const key = queryKeys.edit.challenge(gameId, challenge.id)
@@ -306,6 +309,11 @@ function ChallengeForm({ gameId, challenge }: { gameId: number; challenge: Chall
               {container && (
                 <Stack gap="xs">
                   <Divider label={t('容器配置')} labelPosition="left" />
+                  {noProvider && (
+                    <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={18} />} title={t('容器无法启动')} data-testid="challenge-no-provider">
+                      {NO_PROVIDER_WARNING}
+                    </Alert>
+                  )}
                   <TextInput label={t('容器镜像')} placeholder="ghcr.io/example/challenge:latest" styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }} data-testid="challenge-image" {...form.getInputProps('containerImage')} />
                   <Grid gap="sm">
                     <Grid.Col span={{ base: 12, sm: 6 }}>

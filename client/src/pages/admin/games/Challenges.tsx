@@ -9,7 +9,9 @@ import { useState } from 'react'
 import { ActionIcon, Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Switch, Text, Title, Tooltip } from '@mantine/core'
 import { IconEdit, IconFlag, IconPlus } from '@tabler/icons-react'
 import { Link, useNavigate } from 'react-router-dom'
-import type { ChallengeTag } from '@flagwave/shared/enums'
+import { isContainerType, type ChallengeTag } from '@flagwave/shared/enums'
+import { notifications } from '@mantine/notifications'
+import { NO_PROVIDER_WARNING, useNoContainerProvider } from '../../../utils/containerFailure'
 import type { ChallengeInfoModel } from '@flagwave/shared/schemas/challenges'
 import { editApi, invalidateEdit } from '../../../api/edit'
 import { skipToken, useQuery } from '@tanstack/react-query'
@@ -48,6 +50,7 @@ function useSolvedCounts(gameId: number | null): Map<number, number> | null {
 
 function ChallengeCard({ gameId, challenge, solved, onToggled }: { gameId: number; challenge: ChallengeInfoModel; solved: number | null; onToggled: (next: ChallengeInfoModel) => void }) {
   const [busy, setBusy] = useState(false)
+  const noProvider = useNoContainerProvider()
   const toggle = async (enabled: boolean) => {
     setBusy(true)
     try {
@@ -55,6 +58,9 @@ function ChallengeCard({ gameId, challenge, solved, onToggled }: { gameId: numbe
       onToggled({ ...challenge, isEnabled: detail.isEnabled, title: detail.title, tag: detail.tag, originalScore: detail.originalScore })
       invalidateEdit(queryKeys.edit.challenge(gameId, challenge.id), { key: queryKeys.edit.challenge(gameId, challenge.id), data: detail })
       notifySuccess(detail.isEnabled ? t('「{{title}}」已启用', { title: detail.title }) : t('「{{title}}」已禁用', { title: detail.title }))
+      if (detail.isEnabled && isContainerType(detail.type) && noProvider) {
+        notifications.show({ color: 'yellow', title: t('容器无法启动'), message: NO_PROVIDER_WARNING, autoClose: 12_000, 'data-testid': 'container-provider-warning' } as never)
+      }
     } catch (error) {
       notifyError(error, enabled ? t('启用失败') : t('禁用失败'))
     } finally {
