@@ -19,8 +19,6 @@ export const MEMBER_LIMIT_REACHED = '队伍参与人数超过比赛限制'
 export const CANNOT_LEAVE_UNJOINED = '无法退出未报名的比赛'
 const CANNOT_LEAVE_ACCEPTED = '审核通过后无法退出比赛'
 export const PARTICIPATION_NOT_FOUND = '参与状态未找到'
-/** GZ::CTF 1.7's refusal of a division that does not exist (games have none yet, docs/compatibility.md#newer-gzctf-versions). */
-export const DIVISION_NOT_FOUND = '分组不存在'
 
 /** What a join names of a division: GZ::CTF 1.7's id, or 1.0's `division` / v0.17.6's `organization` name. */
 export interface JoinTarget {

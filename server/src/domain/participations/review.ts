@@ -8,7 +8,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { LockMode } from '@mikro-orm/core'
-import type { ParticipationStatus } from '@flagwave/shared/enums'
+import { participationStatusText, type ParticipationStatus } from '@flagwave/shared/enums'
 import { rooms, type ParticipationUpdate } from '@flagwave/shared/events'
 import { Participation } from '../../entities/Participation.js'
 import { Registration } from '../../entities/Registration.js'
@@ -85,7 +85,7 @@ export async function setParticipationStatus(scope: Scope, actor: Actor, partici
     return applyStatus(tem, participation, team, game, status)
   })
   await afterStatusChange(scope, change)
-  await scope.services.audit.success(actor, `参赛审核：[${change.teamName}] 在比赛 [${change.gameTitle}] 中的状态 ${change.from} → ${change.to}`)
+  await scope.services.audit.success(actor, `参赛审核：[${change.teamName}] 在比赛 [${change.gameTitle}] 中的状态 ${participationStatusText[change.from]} → ${participationStatusText[change.to]}`)
   return change
 }
 
