@@ -22,7 +22,7 @@ import { GameInstance } from '../../server/src/entities/GameInstance.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { createChallenge, createGame } from '../support/factories/games.js'
 import { createPlayer, isolateIds } from '../support/factories/play.js'
-import { containerPath, expectError } from './helpers.js'
+import { containerPath, expectRefusal } from './helpers.js'
 import { ensureInstances } from '../../server/src/domain/play/instances.js'
 
 type Obj = { metadata: { name: string; namespace?: string; labels?: Record<string, string>; creationTimestamp?: string; uid?: string }; spec?: any; status?: any; [k: string]: unknown }
@@ -318,7 +318,7 @@ describe('the platform on the Kubernetes provider', () => {
     const player = await createPlayer(server, game)
     await ensureInstances(server.services.orm.em.fork(), player.participation.id, game.id)
     fake.failServiceCreate = true
-    expectError(await player.client.post(containerPath(game.id, challenge.id)), 400, '题目创建容器失败')
+    expectRefusal(await player.client.post(containerPath(game.id, challenge.id)), '题目创建容器失败', 'engineError')
     expect([fake.pods.size, fake.services.size, fake.policies.size]).toEqual([0, 0, 0])
   })
 })
