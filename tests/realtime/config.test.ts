@@ -43,7 +43,7 @@ describe('/hub/user ReceivedConfigUpdate', () => {
     const pushes = sockets.map((s) => nextEvent<GlobalConfig>(s, 'ReceivedConfigUpdate'))
     const res = await admin.put('/api/admin/config', { globalConfig: { title: 'Live', slogan: 'Now', footerInfo: 'Foot', beianInfo: 'ICP' } })
     expect(res.status).toBe(200)
-    const expected = { title: 'Live', slogan: 'Now', footerInfo: 'Foot', beianInfo: 'ICP' }
+    const expected = { title: 'Live', slogan: 'Now', footerInfo: 'Foot', beianInfo: 'ICP', logoHash: null, faviconHash: null }
     for (const push of await Promise.all(pushes)) expect(GlobalConfig.parse(push)).toEqual(expected)
     // GET /api/config is GlobalConfig plus the members newer GZ::CTF clients read (docs/compatibility.md#newer-gzctf-versions); the push is its GlobalConfig part.
     expect(GlobalConfig.parse((await server.client().get('/api/config')).body)).toEqual(expected)

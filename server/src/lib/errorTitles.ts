@@ -28,6 +28,26 @@ export function titleLanguage(header: string | undefined): TitleLanguage {
 }
 
 const EN: Record<string, string> = {
+  // Divisions and newer GZ::CTF members
+  不支持关闭单题的血量奖励: "Turning off a challenge's blood bonus is not supported",
+  不支持提交次数限制: 'Submission limits are not supported',
+  不支持题目截止时间: 'Challenge deadlines are not supported',
+  不支持该网络模式: 'This network mode is not supported',
+  不支持平台描述: 'A platform description is not supported',
+  不支持自定义主题: 'Custom themes are not supported',
+  不支持载荷加密: 'Payload encryption is not supported',
+  不支持练习容器: 'Exercise containers are not supported',
+  容器时长不可修改: 'Container times cannot be changed',
+  权限值无效: 'Invalid permission value',
+  分组名称是必需的: 'The division name is required',
+  题目设置过多: 'Too many challenge settings',
+  '队伍 Token 无效': 'Invalid team token',
+  你所在的分组无法提交此题: 'Your division cannot submit to this challenge',
+  分组不存在: 'The division does not exist',
+  '分组中仍有队伍，无法删除': 'The division still has teams and cannot be deleted',
+  分组名称已存在: 'A division with this name already exists',
+  分组未找到: 'Division not found',
+  该分组不允许报名: 'This division does not accept new teams',
   // Sessions, permissions, requests
   请先登录: 'Please sign in first',
   无权访问: 'Access denied',

@@ -18,8 +18,9 @@ export function Logo() {
           <path d="M21 13c8-5 14 4 22 0s9-2 9-2v22s-4-3-10 0-14-5-21 0z" fill="currentColor" />
         </svg>
         )}
-        <Text className={classes.title} data-testid="platform-title">
-          {platformName(config)}
+        <Text className={classes.title} data-testid="platform-title" title={platformName(config)}>
+          {config.title}
+          <span className={classes.suffix}>::CTF</span>
         </Text>
       </Group>
     </Link>
