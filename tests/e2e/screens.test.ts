@@ -4,6 +4,10 @@
  * the admin's game editor, at 1440×900; and the same screens on a phone (390×844) in the light
  * scheme. One page load per screen and combination; each load checks that the screen rendered in
  * the asked language and scheme, without a page error.
+ *
+ * And the layout (docs/architecture.md#content-widths), at 1440×900 and 390×844: the reading screens
+ * share one width and left edge, the review cards' member columns line up, the container limit
+ * inputs of a row share one baseline.
  */
 import { randomBytes } from 'node:crypto'
 import type { Browser, Page } from 'playwright-core'
@@ -15,6 +19,7 @@ import { createInstances, createPlayer, settled, submit, type Player } from '../
 import { createUser } from '../support/factories/users.js'
 import type { ApiClient } from '../support/client.js'
 import type { Game } from '../../server/src/entities/Game.js'
+import type { Challenge } from '../../server/src/entities/Challenge.js'
 
 const E2E_TIMEOUT = 180_000
 const DESKTOP = { width: 1440, height: 900 }
@@ -28,6 +33,7 @@ describe.skipIf(!browserAvailable())('main screens, both languages and colour sc
   let game: Game
   let player: Player
   let admin: ApiClient
+  let box: Challenge
 
   beforeAll(async () => {
     ;[server, browser] = await Promise.all([startTestServer(), launchBrowser()])
@@ -38,6 +44,9 @@ describe.skipIf(!browserAvailable())('main screens, both languages and colour sc
       await createChallenge(server, game, { title: 'Login page', tag: 'Web', flags: ['flag{s2}'] }),
     ]
     player = await createPlayer(server, game, { teamName: 'Screenshot team' })
+    // A second, pending team with a long name: the review page shows two cards to line up.
+    await createPlayer(server, game, { teamName: 'A much longer pending team name', status: 'Pending' })
+    box = await createChallenge(server, game, { title: 'Box', type: 'StaticContainer', containerImage: 'busybox:latest', containerExposePort: 8080, flags: ['flag{b}'], isEnabled: false })
     await createInstances(server, [player.participation], challenges)
     await settled(player.client, game.id, challenges[0]!.id, await submit(player.client, game.id, challenges[0]!.id, 'flag{s0}'))
     await server.services.scoreboard.rebuild(game.id)
@@ -87,6 +96,65 @@ describe.skipIf(!browserAvailable())('main screens, both languages and colour sc
             await shoot(page, locale, 'light', 'phone', as)
           })
         }
+      }
+    },
+    E2E_TIMEOUT,
+  )
+
+  it(
+    'one content width, review cards aligned, container limit inputs on one baseline: desktop and phone',
+    async () => {
+      const box_ = (page: Page, testId: string) => page.getByTestId(testId).first().boundingBox()
+      for (const viewport of [DESKTOP, PHONE]) {
+        const reader = await newSession(browser, server.url, { viewport })
+        await signIn(reader.context, player.client, server.url)
+        await runInSession(reader, `layout-reading-${viewport.width}`, async (page) => {
+          const edges: { testId: string; x: number; width: number }[] = []
+          for (const [path, testId] of [
+            ['/', 'home-page'],
+            ['/posts', 'posts-page'],
+            ['/about', 'about-page'],
+            ['/account/profile', 'profile-page'],
+          ] as const) {
+            await page.goto(path)
+            await page.getByTestId(testId).waitFor()
+            const rect = await box_(page, testId)
+            edges.push({ testId, x: Math.round(rect!.x), width: Math.round(rect!.width) })
+          }
+          // One reading width (960 px at 1440, the container's full width on a phone), one left edge.
+          expect(new Set(edges.map((e) => `${e.x}/${e.width}`)).size, JSON.stringify(edges)).toBe(1)
+          if (viewport === DESKTOP) expect(edges[0]!.width).toBe(960)
+          else expect(edges[0]!.width).toBeLessThan(viewport.width)
+        })
+
+        const editor = await newSession(browser, server.url, { viewport })
+        await signIn(editor.context, admin, server.url)
+        await runInSession(editor, `layout-admin-${viewport.width}`, async (page) => {
+          await page.goto(`/admin/games/${game.id}/review`)
+          await page.getByTestId('participation-card').nth(1).waitFor()
+          const columns = await page.getByTestId('participation-members').evaluateAll((tables) =>
+            tables.map((table) => [...table.querySelectorAll('th')].map((th) => Math.round(th.getBoundingClientRect().left))),
+          )
+          expect(columns).toHaveLength(2)
+          expect(columns[1]).toEqual(columns[0])
+          await screenshot(page, `layout-review-${viewport.width}`)
+
+          await page.goto(`/admin/games/${game.id}/challenges/${box.id}`)
+          await page.getByTestId('challenge-container-limits').waitFor()
+          const bottom = async (testId: string) => {
+            const rect = await box_(page, testId)
+            return Math.round(rect!.y + rect!.height)
+          }
+          const [port, cpu, memory, storage] = await Promise.all(['challenge-port', 'challenge-cpu', 'challenge-memory', 'challenge-storage'].map(bottom))
+          // Two per row on desktop (same baseline), one per row on a phone.
+          if (viewport === DESKTOP) {
+            expect(cpu).toBe(port)
+            expect(storage).toBe(memory)
+          } else {
+            expect(port).toBeLessThan(cpu!)
+          }
+          await screenshot(page, `layout-container-limits-${viewport.width}`)
+        })
       }
     },
     E2E_TIMEOUT,
