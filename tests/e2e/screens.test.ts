@@ -8,6 +8,9 @@
  * And the layout (docs/architecture.md#content-widths), at 1440×900 and 390×844: the reading screens
  * share one width and left edge, the review cards' member columns line up, the container limit
  * inputs of a row share one baseline.
+ *
+ * And the admin lists' sort, shown on their headers: users and teams by name, games newest first,
+ * instances newest first, logs newest first; a click on a header sorts by it, again the other way.
  */
 import { randomBytes } from 'node:crypto'
 import type { Browser, Page } from 'playwright-core'
@@ -156,6 +159,55 @@ describe.skipIf(!browserAvailable())('main screens, both languages and colour sc
           await screenshot(page, `layout-container-limits-${viewport.width}`)
         })
       }
+    },
+    E2E_TIMEOUT,
+  )
+
+  it(
+    'admin lists are sorted and show it: users and teams by name, games, instances and logs newest first; a header click sorts',
+    async () => {
+      // Names whose order differs from their creation order.
+      for (const userName of ['zz_last', 'aa_first', 'Mm_middle']) await createUser(server, { userName: `${userName}${randomBytes(2).toString('hex')}` })
+      await createGame(server, { title: 'An older game', start: new Date(Date.now() - 30 * 86_400_000), end: new Date(Date.now() - 29 * 86_400_000) })
+      const session = await newSession(browser, server.url, { viewport: DESKTOP })
+      await signIn(session.context, admin, server.url)
+      const collator = (a: string, b: string) => a.localeCompare(b, undefined, { numeric: true, sensitivity: 'base' })
+      await runInSession(session, 'admin-sorted-lists', async (page) => {
+        await page.goto('/admin/users')
+        await page.getByTestId('admin-user-row').nth(3).waitFor()
+        const userNames = () => page.getByTestId('admin-user-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-user-name') ?? ''))
+        await expect(page.getByTestId('admin-user-sort-name').getAttribute('data-sorted')).resolves.toBe('asc')
+        const ascending = await userNames()
+        expect(ascending).toEqual([...ascending].sort(collator))
+        await page.getByTestId('admin-user-sort-name').getByRole('button').click()
+        await expect(page.getByTestId('admin-user-sort-name').getAttribute('data-sorted')).resolves.toBe('desc')
+        expect(await userNames()).toEqual([...ascending].reverse())
+        await screenshot(page, 'admin-sorted-users')
+
+        await page.goto('/admin/teams')
+        await page.getByTestId('admin-team-row').nth(1).waitFor()
+        await expect(page.getByTestId('admin-team-sort-name').getAttribute('data-sorted')).resolves.toBe('asc')
+        const teams = await page.getByTestId('admin-team-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-team-name') ?? ''))
+        expect(teams).toEqual([...teams].sort(collator))
+
+        await page.goto('/admin/games')
+        await page.getByTestId('admin-game-row').nth(1).waitFor()
+        await expect(page.getByTestId('admin-games-sort-time').getAttribute('data-sorted')).resolves.toBe('desc')
+        const titles = () => page.getByTestId('admin-game-title').allTextContents()
+        expect((await titles()).at(-1)).toBe('An older game')
+        await page.getByTestId('admin-games-sort-title').getByRole('button').click()
+        const byTitle = await titles()
+        expect(byTitle).toEqual([...byTitle].sort(collator))
+
+        await page.goto('/admin/instances')
+        await page.getByTestId('admin-instances-page').waitFor()
+        await expect(page.getByTestId('instances-sort-started').getAttribute('data-sorted')).resolves.toBe('desc')
+        await expect(page.getByTestId('instances-sort-team').getAttribute('aria-sort')).resolves.toBe('none')
+
+        await page.goto('/admin/logs')
+        await page.getByTestId('logs-sort-time').waitFor()
+        await expect(page.getByTestId('logs-sort-time').getAttribute('data-sorted')).resolves.toBe('desc')
+      })
     },
     E2E_TIMEOUT,
   )
