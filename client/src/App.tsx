@@ -12,17 +12,22 @@ import { configQuery, faviconUrl, platformName } from './api/globalConfig'
 import { queryClient } from './api/queryClient'
 import { startRealtime } from './realtime/dispatch'
 import { routes } from './routes'
-import { profileQuery, useSession } from './stores/session'
+import { hasSignedInMarker, profileQuery, useSession } from './stores/session'
 import { colorSchemeManager, DEFAULT_COLOR_SCHEME, theme } from './theme'
 import { NotificationsHost } from './components/NotificationsHost/NotificationsHost'
 import { ModalsHost } from './components/ConfirmDialog/modalsHost'
 
 const router = createBrowserRouter(routes)
 
-/** Keeps the session's profile fresh (10 s while signed in; on focus and reconnect). */
+/**
+ * Keeps the session's profile fresh (10 s while signed in; on focus and reconnect). Nobody signed in
+ * and no session marker: no request at all (an anonymous page load makes no 401), re-checked at each focus.
+ */
+const mayHaveSession = (): boolean => useSession.getState().status === 'authenticated' || hasSignedInMarker()
+
 function SessionSync() {
   const status = useSession((state) => state.status)
-  useQuery({ ...profileQuery, refetchInterval: status === 'authenticated' ? REFRESH_INTERVAL_MS : false })
+  useQuery({ ...profileQuery, enabled: mayHaveSession, refetchInterval: status === 'authenticated' ? REFRESH_INTERVAL_MS : false })
   return null
 }
 

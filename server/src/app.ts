@@ -16,7 +16,7 @@ import { errorMiddleware } from './http/errorMiddleware.js'
 import { scoreboardReads } from './http/scoreboardRead.js'
 import { captureHotReads, hotReads } from './http/hotReads.js'
 import { inlineScriptHashesOf, securityHeaders } from './http/securityHeaders.js'
-import { loadSession } from './http/auth.js'
+import { loadSession, syncSignedInMarker } from './http/auth.js'
 import { compression } from './http/compression.js'
 import { globalRateLimit } from './http/rateLimit.js'
 import { xsrf } from './http/xsrf.js'
@@ -108,6 +108,7 @@ function fallback(): Koa.Middleware {
     if (!apiLike && (ctx.method === 'GET' || ctx.method === 'HEAD') && !last.includes('.') && fs.existsSync(index)) {
       ctx.type = 'text/html; charset=utf-8'
       ctx.set('Cache-Control', 'no-cache')
+      syncSignedInMarker(ctx)
       ctx.body = fs.createReadStream(index)
       return
     }

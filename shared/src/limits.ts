@@ -77,3 +77,10 @@ export const DEFAULT_BLOOD_BONUS = 52459530
 
 /** docs/compatibility.md#client-constants: client behaviour constants. */
 export const REFRESH_INTERVAL_MS = 10_000
+
+/**
+ * A cookie readable by the client, set beside the HttpOnly session cookie with the same lifetime and
+ * cleared with it: it only says "a session cookie was handed out", never authenticates. The client
+ * skips GET /api/account/profile at start without it, so an anonymous page load makes no 401 request.
+ */
+export const SIGNED_IN_COOKIE = 'Flagwave.SignedIn'

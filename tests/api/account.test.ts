@@ -71,13 +71,22 @@ function expectSessionIssued(res: ApiResponse): void {
   expect(line!.toLowerCase()).toContain('path=/')
   const expires = Date.parse(/expires=([^;]+)/i.exec(line!)![1])
   expect(Math.abs(expires - (Date.now() + 7 * 24 * 3600_000))).toBeLessThan(60_000)
+  // The client's readable marker: same path and lifetime, not HttpOnly, no secret in it.
+  const marker = markerSetCookie(res)
+  expect(marker).toMatch(/^Flagwave\.SignedIn=1;/)
+  expect(marker!.toLowerCase()).not.toContain('httponly')
+  expect(marker!.toLowerCase()).toContain('path=/')
+  expect(Date.parse(/expires=([^;]+)/i.exec(marker!)![1])).toBe(expires)
 }
+
+const markerSetCookie = (res: ApiResponse): string | undefined => res.headers.getSetCookie().find((c) => c.startsWith('Flagwave.SignedIn='))
 
 function expectSessionCleared(res: ApiResponse): void {
   const line = sessionSetCookie(res)
   expect(line).toBeDefined()
   expect(line).toMatch(/^GZCTF_Token=;/)
   expect(line).toMatch(/expires=Thu, 01 Jan 1970/i)
+  expect(markerSetCookie(res)).toMatch(/^Flagwave\.SignedIn=;.*expires=Thu, 01 Jan 1970/i)
 }
 
 /** The last account mail sent to `to`, with its link's parts exactly as written. */
@@ -398,8 +407,10 @@ describe('POST /api/account/logout', () => {
     expectEmpty(res)
     expectSessionCleared(res)
     expect(client.cookies.has('GZCTF_Token')).toBe(false)
-    // The old cookie no longer works anywhere.
-    expectError(await server.client().get('/api/account/profile', { cookie }), 401, '请先登录')
+    // The old cookie no longer works anywhere, and a request still carrying it is told to drop it and its marker.
+    const stale = await server.client().get('/api/account/profile', { cookie })
+    expectError(stale, 401, '请先登录')
+    expectSessionCleared(stale)
     expect(await em().count(Session, { user: user.id })).toBe(0)
     expect(await auditMessages(user.userName)).toContain('用户登出')
   })

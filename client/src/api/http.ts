@@ -85,7 +85,7 @@ const UNSAFE = new Set<HttpMethod>(['POST', 'PUT', 'PATCH', 'DELETE'])
 const XSRF_COOKIE = 'XSRF-TOKEN'
 const XSRF_HEADER = 'X-XSRF-TOKEN'
 
-function readCookie(name: string): string | null {
+export function readCookie(name: string): string | null {
   if (typeof document === 'undefined') return null
   for (const part of document.cookie.split(';')) {
     const eq = part.indexOf('=')

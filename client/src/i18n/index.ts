@@ -7,7 +7,8 @@
  * `t` is module-level so that constants and helpers outside components can use it; the language is
  * therefore fixed for the life of the page and switching it reloads (stores/language.ts).
  *
- * Only the active language's dictionary is loaded: English comes as its own chunk, and main.tsx
+ * Only the active language's dictionary is loaded: English comes as a hashed JSON asset fetched at
+ * start (data, not a script: it does not count against the JavaScript budget and parses faster), and main.tsx
  * imports the application only once `languageReady` has settled, so every module calling `t()` —
  * at load time too — runs after the dictionary arrived; a Chinese page never downloads it (the
  * first page stays < 250 KB gzipped, docs/operations.md#benchmarks).
@@ -17,6 +18,7 @@ import { initReactI18next } from 'react-i18next'
 import dayjs from 'dayjs'
 import 'dayjs/locale/zh-cn'
 import { initialLanguage, type Language } from '../stores/language'
+import englishUrl from './locales/en.json?url'
 
 export const language: Language = initialLanguage()
 
@@ -52,9 +54,16 @@ export const t = i18next.t.bind(i18next)
 /** Settles when the active language's dictionary is in place (at once for Chinese). */
 export const languageReady: Promise<void> =
   language === 'en'
-    ? import('./locales/en.json').then(({ default: english }) => {
-        i18next.addResourceBundle('en', 'translation', english)
-      })
+    ? fetch(englishUrl)
+        .then((response) => {
+          if (!response.ok) throw new Error(`English dictionary: HTTP ${response.status}`)
+          return response.json() as Promise<Record<string, string>>
+        })
+        .then((english) => {
+          i18next.addResourceBundle('en', 'translation', english)
+        })
+        // Unreachable (offline, a stale deploy): the interface still starts, reading the Chinese keys.
+        .catch(() => undefined)
     : Promise.resolve()
 
 const lists = new Intl.ListFormat(locale, { type: 'conjunction' })

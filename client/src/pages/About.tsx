@@ -2,6 +2,7 @@ import { Anchor, Badge, Paper, Stack, Table, Text, Title } from '@mantine/core'
 import { BUILD, isOfficialBuild } from '../build'
 import { platformName, useGlobalConfig } from '../api/globalConfig'
 import { t } from '../i18n'
+import { READING_WIDTH } from '../layouts/widths'
 
 const unknown = (value: string) => (value ? value : <Text span c="dimmed">{t('未知')}</Text>)
 
@@ -10,7 +11,7 @@ export default function About() {
   const config = useGlobalConfig()
   const official = isOfficialBuild(BUILD)
   return (
-    <Stack gap="lg" maw={760} mx="auto" data-testid="about-page">
+    <Stack gap="lg" maw={READING_WIDTH} mx="auto" data-testid="about-page">
       <Stack gap={4}>
         <Title order={2} ff="monospace">
           {platformName(config)}

@@ -8,6 +8,7 @@ import { PostItem } from '../components/PostItem/PostItem'
 import { platformName, sloganText, useGlobalConfig } from '../api/globalConfig'
 import { t } from '../i18n'
 import { HomeGames } from '../components/HomeGames/HomeGames'
+import { READING_WIDTH } from '../layouts/widths'
 
 /** Home: the platform's name and slogan, the running and upcoming games, and the latest posts (GET /api/posts/latest), pinned first. */
 export default function Home() {
@@ -15,7 +16,7 @@ export default function Home() {
   const { data: posts, error, isLoading } = useQuery({ queryKey: queryKeys.posts.latest, queryFn: postsApi.latest })
 
   return (
-    <Stack gap="xl" maw={960} mx="auto" data-testid="home-page">
+    <Stack gap="xl" maw={READING_WIDTH} mx="auto" data-testid="home-page">
       <Stack gap={4} align="center" py="xl">
         <Title order={1} ff="monospace" data-testid="home-title">
           {platformName(config)}

@@ -10,6 +10,7 @@
 import { create } from 'zustand'
 import { notifications } from '@mantine/notifications'
 import { roleRank, type Role } from '@flagwave/shared/enums'
+import { SIGNED_IN_COOKIE } from '@flagwave/shared/limits'
 import type { ProfileUserInfoModel } from '@flagwave/shared/schemas/account'
 import type { z } from 'zod'
 import type { LoginModel } from '@flagwave/shared/schemas/account'
@@ -17,7 +18,7 @@ import { queryOptions } from '@tanstack/react-query'
 import { accountApi } from '../api/account'
 import { clearPrivateData, queryClient } from '../api/queryClient'
 import { queryKeys } from '../api/queryKeys'
-import { ApiError } from '../api/http'
+import { ApiError, readCookie } from '../api/http'
 import { restartHubs } from '../realtime/hub'
 import { t } from '../i18n'
 
@@ -40,13 +41,26 @@ interface SessionState {
   logout: (options?: { silent?: boolean }) => Promise<void>
 }
 
-const cachedProfile = queryClient.getQueryData<ProfileUserInfoModel>(queryKeys.profile) ?? null
+/**
+ * Whether the server handed this browser a session cookie (the readable marker beside the HttpOnly
+ * cookie, docs/compatibility.md#sessions-and-roles). Without it nobody is signed in, and the profile is not asked for.
+ */
+export const hasSignedInMarker = (): boolean => readCookie(SIGNED_IN_COOKIE) !== null
+
+/** A profile persisted from an earlier visit counts only while the session that fetched it lasts. */
+function restoredProfile(): ProfileUserInfoModel | null {
+  const cached = queryClient.getQueryData<ProfileUserInfoModel>(queryKeys.profile) ?? null
+  if (cached && !hasSignedInMarker()) clearPrivateData()
+  return hasSignedInMarker() ? cached : null
+}
+
+const cachedProfile = restoredProfile()
 
 const ACCOUNT_DISABLED_MESSAGE = t('账户已被禁用')
 
 export const useSession = create<SessionState>((set, get) => ({
   profile: cachedProfile,
-  status: cachedProfile ? 'authenticated' : 'unknown',
+  status: cachedProfile ? 'authenticated' : hasSignedInMarker() ? 'unknown' : 'anonymous',
   disabled: false,
 
   setProfile: (profile) => {
@@ -112,7 +126,8 @@ export const useSession = create<SessionState>((set, get) => ({
 
 /**
  * GET /api/account/profile; every answer is applied to the session (a 401 signs out, a 403 body
- * status means the account is disabled). App's `SessionSync` keeps it fresh, `refresh` forces it.
+ * status means the account is disabled). App's `SessionSync` keeps it fresh while a session may
+ * exist (signed in, or the marker says a cookie was handed out); `refresh` forces it.
  */
 export const profileQuery = queryOptions({
   queryKey: queryKeys.profile,

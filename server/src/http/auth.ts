@@ -11,6 +11,7 @@ import type { TokenScope } from '@flagwave/shared/schemas/tokens'
 import { authenticateBearer, scopeAllows } from '../domain/accounts/apiTokens.js'
 import { bearerOf } from '../lib/bearer.js'
 import { enrolmentRequired, mustEnrol } from '../domain/accounts/twoFactor.js'
+import { SIGNED_IN_COOKIE } from '@flagwave/shared/limits'
 
 /** Paths whose `Authorization: Bearer` is their own secret, not an API token: `/metrics` takes METRICS_TOKEN (http/metricsAccess.ts). */
 const OWN_BEARER_PATHS = new Set(['/metrics'])
@@ -30,6 +31,9 @@ export function loadSession(): Middleware {
         ctx.state.session = resolved.session
         if (resolved.renewed) setSessionCookie(ctx, token, resolved.session.expiresAt)
         await touchUser(ctx.em, resolved, ctx.clientIp)
+      } else {
+        // Expired, revoked or forged: drop the cookie and its marker, so the client stops asking as someone.
+        clearSessionCookie(ctx)
       }
     }
     await next()
@@ -68,6 +72,18 @@ export function assertRole(ctx: Context, role: Role): asserts ctx is Context & {
 
 export function setSessionCookie(ctx: Context, token: string, expires: Date): void {
   ctx.cookies.set(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', path: '/', expires, secure: ctx.secure, overwrite: true })
+  ctx.cookies.set(SIGNED_IN_COOKIE, '1', { httpOnly: false, sameSite: 'lax', path: '/', expires, secure: ctx.secure, overwrite: true })
+}
+
+/**
+ * The SPA page keeps the client's marker in step with the session this request resolved (a session
+ * from before the marker existed gains it; one that lapsed loses it), docs/compatibility.md#sessions-and-roles.
+ */
+export function syncSignedInMarker(ctx: Context): void {
+  const session = ctx.state.session
+  const marked = ctx.cookies.get(SIGNED_IN_COOKIE) !== undefined
+  if (session && !marked) ctx.cookies.set(SIGNED_IN_COOKIE, '1', { httpOnly: false, sameSite: 'lax', path: '/', expires: session.expiresAt, secure: ctx.secure, overwrite: true })
+  if (!session && marked) ctx.cookies.set(SIGNED_IN_COOKIE, '', { httpOnly: false, sameSite: 'lax', path: '/', expires: new Date(0), secure: ctx.secure, overwrite: true })
 }
 
 /** The signed ticket between a correct password and the second step (ASP.NET Identity's name for it). */
@@ -88,4 +104,5 @@ export function clearSessionCookie(ctx: Context): void {
   ctx.cookies.set(SESSION_COOKIE, '', expired)
   ctx.cookies.set('Identity.External', '', expired)
   ctx.cookies.set('Identity.TwoFactorUserId', '', expired)
+  ctx.cookies.set(SIGNED_IN_COOKIE, '', { ...expired, httpOnly: false })
 }

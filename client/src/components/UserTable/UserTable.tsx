@@ -7,6 +7,7 @@ import { NameCell } from '../NameCell/NameCell'
 import { t } from '../../i18n'
 import { formatTime as formatMoment } from '../GameTime/GameTime'
 import { ROLE_LABELS } from '../../utils/roleLabels'
+import { byText, byTime, SortableTh, useSortedRows, type Sorters } from '../SortableTh/SortableTh'
 
 const ROLE_COLORS: Record<Role, string> = { Banned: 'alert', User: 'brand', Monitor: 'yellow', Admin: 'grape' }
 const roleOptions = Role.map((role) => ({ value: role, label: ROLE_LABELS[role] }))
@@ -28,25 +29,36 @@ export interface UserTableProps {
   onDelete: (user: UserInfoModel) => void
 }
 
+const USER_SORTERS: Sorters<UserInfoModel, 'name' | 'visited'> = {
+  name: (a, b) => byText(a.userName, b.userName),
+  visited: (a, b) => byTime(a.lastVisitedUTC, b.lastVisitedUTC),
+}
+
 /** The admin users table (docs/compatibility.md#user-shapes UserInfoModel) with per-row actions. */
 export function UserTable({ users, selfId, busy, onRoleChange, onToggleBan, onToggleConfirmed, onEdit, onResetPassword, onDelete }: UserTableProps) {
+  // By name unless the header asks otherwise (the rows of the page shown).
+  const { sorted, sort, toggle } = useSortedRows(users, USER_SORTERS, { key: 'name', direction: 'asc' })
   return (
     <Table.ScrollContainer minWidth={980}>
       <Table striped highlightOnHover verticalSpacing="xs" data-testid="admin-user-table">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>{t('用户')}</Table.Th>
+            <SortableTh column="name" sort={sort} onSort={(key) => toggle(key)} testId="admin-user-sort-name">
+              {t('用户')}
+            </SortableTh>
             <Table.Th>{t('真实姓名 / 学工号')}</Table.Th>
             <Table.Th w={190}>{t('角色')}</Table.Th>
             <Table.Th w={90}>{t('邮箱确认')}</Table.Th>
-            <Table.Th>{t('最近访问')}</Table.Th>
+            <SortableTh column="visited" sort={sort} onSort={(key) => toggle(key, 'desc')} testId="admin-user-sort-visited">
+              {t('最近访问')}
+            </SortableTh>
             <Table.Th w={120} ta="right">
               {t('操作')}
             </Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {users.map((user) => {
+          {sorted.map((user) => {
             const self = user.id === selfId
             const role = (user.role ?? 'User') as Role
             const banned = role === 'Banned'

@@ -14,6 +14,7 @@ import { TwoFactor } from './TwoFactor'
 import { ApiTokens } from './ApiTokens'
 import { t } from '../../i18n'
 import { ROLE_LABELS } from '../../utils/roleLabels'
+import { READING_WIDTH } from '../../layouts/widths'
 
 interface DetailsValues {
   userName: string
@@ -222,7 +223,7 @@ export default function Profile() {
   const profile = useSession((state) => state.profile)
   if (!profile) return null
   return (
-    <Stack gap="lg" maw={880} mx="auto" data-testid="profile-page">
+    <Stack gap="lg" maw={READING_WIDTH} mx="auto" data-testid="profile-page">
       <Group justify="space-between">
         <Title order={2}>{t('个人资料')}</Title>
         <Badge variant="light" size="lg" tt="none" data-testid="profile-role" data-role={profile.role ?? ''}>

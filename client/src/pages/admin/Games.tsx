@@ -11,7 +11,7 @@ import { useForm } from '@mantine/form'
 import { IconCalendarEvent, IconFileImport, IconPlus } from '@tabler/icons-react'
 import dayjs from 'dayjs'
 import { useNavigate } from 'react-router-dom'
-import { GameInfoInput } from '@flagwave/shared/schemas/games'
+import { GameInfoInput, type GameInfoModel } from '@flagwave/shared/schemas/games'
 import { editApi, invalidateGameLists } from '../../api/edit'
 import { useQuery } from '@tanstack/react-query'
 import { queryKeys } from '../../api/queryKeys'
@@ -24,6 +24,7 @@ import { useAction } from '../../hooks/useAction'
 import { ImportGameModal } from './ImportGameModal'
 import { ModalFooter } from '../../components/ModalFooter/ModalFooter'
 import { t } from '../../i18n'
+import { byText, byTime, SortableTh, useSortedRows, type Sorters } from '../../components/SortableTh/SortableTh'
 
 const PAGE_SIZE = 20
 /** The reference client sets the write-up deadline 3 hours after the end. */
@@ -94,6 +95,12 @@ function CreateGameModal({ opened, onClose }: { opened: boolean; onClose: () => 
   )
 }
 
+const NO_GAMES: GameInfoModel[] = []
+const GAME_SORTERS: Sorters<GameInfoModel, 'title' | 'time'> = {
+  title: (a, b) => byText(a.title, b.title),
+  time: (a, b) => byTime(a.start, b.start) || a.id - b.id,
+}
+
 export default function Games() {
   const navigate = useNavigate()
   const now = useNow(30_000)
@@ -103,6 +110,8 @@ export default function Games() {
   const skip = (page - 1) * PAGE_SIZE
   const { data, error, isLoading } = useQuery({ queryKey: queryKeys.edit.games(PAGE_SIZE, skip), queryFn: () => editApi.games.list(PAGE_SIZE, skip) })
   const pages = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1
+  // The server pages newest first (highest id); the header sorts the page shown, newest start first by default.
+  const { sorted, sort, toggle } = useSortedRows(data?.data ?? NO_GAMES, GAME_SORTERS, { key: 'time', direction: 'desc' })
 
   return (
     <Stack gap="md" data-testid="admin-games-page">
@@ -139,13 +148,17 @@ export default function Games() {
             <Table.Thead>
               <Table.Tr>
                 <Table.Th w={140}>{t('海报')}</Table.Th>
-                <Table.Th>{t('比赛')}</Table.Th>
-                <Table.Th>{t('时间')}</Table.Th>
+                <SortableTh column="title" sort={sort} onSort={(key) => toggle(key)} testId="admin-games-sort-title">
+                  {t('比赛')}
+                </SortableTh>
+                <SortableTh column="time" sort={sort} onSort={(key) => toggle(key, 'desc')} testId="admin-games-sort-time">
+                  {t('时间')}
+                </SortableTh>
                 <Table.Th w={160}>{t('状态')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {data.data.map((game) => (
+              {sorted.map((game) => (
                 <Table.Tr
                   key={game.id}
                   style={{ cursor: 'pointer' }}

@@ -18,6 +18,7 @@ import { ChallengeTagBadge } from '../../components/ChallengeTag/ChallengeTag'
 import { formatDuration, formatTime, useNow } from '../../components/GameTime/GameTime'
 import { notifyError, notifySuccess } from '../../utils/notify'
 import { t } from '../../i18n'
+import { byText, byTime, SortableTh, useSortedRows, type Sorters } from '../../components/SortableTh/SortableTh'
 
 const WARN_MS = 10 * 60_000
 
@@ -40,6 +41,13 @@ function Remaining({ until, now }: { until: string; now: number }) {
 
 const queryKey = queryKeys.admin.instances
 
+const INSTANCE_SORTERS: Sorters<ContainerInstanceModel, 'team' | 'challenge' | 'started' | 'remaining'> = {
+  team: (a, b) => byText(a.team?.name, b.team?.name),
+  challenge: (a, b) => byText(a.challenge?.title, b.challenge?.title),
+  started: (a, b) => byTime(a.startedAt, b.startedAt),
+  remaining: (a, b) => byTime(a.expectStopAt, b.expectStopAt),
+}
+
 export default function Instances() {
   const query = useQuery<ArrayResponse<ContainerInstanceModel>>({ queryKey, queryFn: adminConfigApi.instances })
   const now = useNow()
@@ -52,6 +60,8 @@ export default function Instances() {
     if (!needle) return all
     return all.filter((i) => [i.team?.name, i.challenge?.title, i.image, entryOf(i), i.containerId].some((v) => v?.toLowerCase().includes(needle)))
   }, [query.data, needle])
+  // The whole list is here: newest first unless the header asks otherwise.
+  const { sorted, sort, toggle } = useSortedRows(instances, INSTANCE_SORTERS, { key: 'started', direction: 'desc' })
 
   const destroy = async (instance: ContainerInstanceModel) => {
     const ok = await confirmDialog({
@@ -124,17 +134,25 @@ export default function Instances() {
           <Table highlightOnHover verticalSpacing="xs" data-testid="instances-table">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>{t('队伍')}</Table.Th>
-                <Table.Th>{t('题目')}</Table.Th>
+                <SortableTh column="team" sort={sort} onSort={(key) => toggle(key)} testId="instances-sort-team">
+                  {t('队伍')}
+                </SortableTh>
+                <SortableTh column="challenge" sort={sort} onSort={(key) => toggle(key)} testId="instances-sort-challenge">
+                  {t('题目')}
+                </SortableTh>
                 <Table.Th>{t('镜像')}</Table.Th>
                 <Table.Th>{t('入口')}</Table.Th>
-                <Table.Th>{t('启动时间')}</Table.Th>
-                <Table.Th>{t('剩余时间')}</Table.Th>
+                <SortableTh column="started" sort={sort} onSort={(key) => toggle(key, 'desc')} testId="instances-sort-started">
+                  {t('启动时间')}
+                </SortableTh>
+                <SortableTh column="remaining" sort={sort} onSort={(key) => toggle(key)} testId="instances-sort-remaining">
+                  {t('剩余时间')}
+                </SortableTh>
                 <Table.Th w={60} />
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {instances.map((i) => (
+              {sorted.map((i) => (
                 <Table.Tr key={i.containerGuid} data-testid="instance-row" data-guid={i.containerGuid}>
                   <Table.Td>
                     <Group gap="xs" wrap="nowrap">

@@ -15,6 +15,7 @@ import { DEFAULT_PAGE_SIZE, timeMs, useLiveFeed } from '../../components/LiveTab
 import { LiveFeedControls } from '../../components/LiveFeedControls/LiveFeedControls'
 import { formatTime } from '../../components/GameTime/GameTime'
 import { t } from '../../i18n'
+import { FixedSortLabel } from '../../components/SortableTh/SortableTh'
 
 const LEVEL_META: Record<string, { label: string; color: string }> = {
   Information: { label: 'INFO', color: 'brand' },
@@ -58,7 +59,8 @@ function StatusBadge({ status }: { status: string | null }) {
 const logKey = (log: LogMessageModel): string => `${timeMs(log.time)}|${log.level}|${log.name}|${log.ip}|${log.msg}`
 
 const COLUMNS: LiveColumn<LogMessageModel>[] = [
-  { key: 'time', header: t('时间'), width: 160, render: (l) => formatTime(l.time, 'MM-DD HH:mm:ss') },
+  // Newest first, as the server pages them and the feed inserts them.
+  { key: 'time', header: <FixedSortLabel label={t('时间')} direction="desc" testId="logs-sort-time" />, width: 160, render: (l) => formatTime(l.time, 'MM-DD HH:mm:ss') },
   { key: 'level', header: t('级别'), width: 90, render: (l) => <LevelBadge level={l.level} /> },
   { key: 'name', header: t('用户'), render: (l) => l.name || <Text c="dimmed" span size="sm">—</Text> },
   { key: 'ip', header: 'IP', mono: true, render: (l) => l.ip || <Text c="dimmed" span size="sm">—</Text> },

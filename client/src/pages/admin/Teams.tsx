@@ -28,6 +28,7 @@ import { RowAction } from '../../components/RowAction/RowAction'
 import { NameCell } from '../../components/NameCell/NameCell'
 import { useAction } from '../../hooks/useAction'
 import { t } from '../../i18n'
+import { byText, SortableTh, useSortedRows, type Sorters } from '../../components/SortableTh/SortableTh'
 
 const PAGE_SIZE = 20
 
@@ -89,6 +90,9 @@ function EditTeamModal({ team, onClose, onSaved }: { team: TeamInfoModel | null;
   )
 }
 
+const NO_TEAMS: TeamInfoModel[] = []
+const TEAM_SORTERS: Sorters<TeamInfoModel, 'name'> = { name: (a, b) => byText(a.name, b.name) }
+
 /** admin/Teams: paged teams with members (GET /api/admin/teams), search, edit (name, bio, lock), delete. */
 export default function Teams() {
   const [editing, setEditing] = useState<TeamInfoModel | null>(null)
@@ -102,6 +106,8 @@ export default function Teams() {
   const rows = useRowActions<number>()
   const busy = rows.busy
   const data = list.query.data
+  // By name unless the header asks otherwise (the rows of the page shown).
+  const { sorted, sort, toggle } = useSortedRows(data?.data ?? NO_TEAMS, TEAM_SORTERS, { key: 'name', direction: 'asc' })
 
   const toggleLock = async (team: TeamInfoModel, locked: boolean) => {
     await rows.run(team.id, t('操作失败'), async () => {
@@ -144,7 +150,9 @@ export default function Teams() {
         <Table striped highlightOnHover verticalSpacing="xs" data-testid="admin-team-table">
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>{t('队伍')}</Table.Th>
+              <SortableTh column="name" sort={sort} onSort={(key) => toggle(key)} testId="admin-team-sort-name">
+                {t('队伍')}
+              </SortableTh>
               <Table.Th>{t('成员')}</Table.Th>
               <Table.Th w={90}>{t('锁定')}</Table.Th>
               <Table.Th w={100} ta="right">
@@ -153,7 +161,7 @@ export default function Teams() {
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {(data?.data ?? []).map((team) => (
+            {sorted.map((team) => (
               <Table.Tr key={team.id} data-testid="admin-team-row" data-team-id={team.id} data-team-name={team.name ?? ''}>
                 <Table.Td>
                   <NameCell

@@ -9,6 +9,7 @@ import { StatusScreen } from '../../components/StatusScreen/StatusScreen'
 import { hasRole, useRole } from '../../stores/session'
 import { t } from '../../i18n'
 import { formatTime } from '../../components/GameTime/GameTime'
+import { READING_WIDTH } from '../../layouts/widths'
 
 /** One post (GET /api/posts/{id}): its Markdown content, rendered sanitised. */
 export default function PostDetail() {
@@ -32,7 +33,7 @@ export default function PostDetail() {
     )
 
   return (
-    <Stack gap="md" maw={960} mx="auto" data-testid="post-detail-page" data-post-id={post.id}>
+    <Stack gap="md" maw={READING_WIDTH} mx="auto" data-testid="post-detail-page" data-post-id={post.id}>
       <Group justify="space-between">
         <Button component={Link} to="/posts" variant="subtle" size="xs" leftSection={<IconArrowLeft size={14} />}>
           {t('文章列表')}

@@ -8,6 +8,7 @@ import { PostItem } from '../../components/PostItem/PostItem'
 import { hasRole, useRole } from '../../stores/session'
 import { usePinToggle } from './usePinToggle'
 import { t } from '../../i18n'
+import { READING_WIDTH } from '../../layouts/widths'
 
 /** All posts (GET /api/posts), pinned first; admins can pin, edit and write posts. */
 export default function PostList() {
@@ -16,7 +17,7 @@ export default function PostList() {
   const { toggle, busyId } = usePinToggle()
 
   return (
-    <Stack gap="md" maw={960} mx="auto" data-testid="posts-page">
+    <Stack gap="md" maw={READING_WIDTH} mx="auto" data-testid="posts-page">
       <Group justify="space-between">
         <Title order={2}>{t('文章')}</Title>
         {admin && (

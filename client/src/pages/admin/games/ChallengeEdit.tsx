@@ -315,7 +315,8 @@ function ChallengeForm({ gameId, challenge }: { gameId: number; challenge: Chall
                     </Alert>
                   )}
                   <TextInput label={t('容器镜像')} placeholder="ghcr.io/example/challenge:latest" styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }} data-testid="challenge-image" {...form.getInputProps('containerImage')} />
-                  <Grid gap="sm">
+                  {/* The CPU input's description makes it taller: its row keeps one baseline. */}
+                  <Grid gap="sm" align="flex-end" data-testid="challenge-container-limits">
                     <Grid.Col span={{ base: 12, sm: 6 }}>
                       <NumberInput label={t('服务端口')} min={1} max={65535} allowDecimal={false} allowNegative={false} data-testid="challenge-port" {...form.getInputProps('containerExposePort')} />
                     </Grid.Col>

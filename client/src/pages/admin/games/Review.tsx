@@ -18,6 +18,7 @@ import { GameEditFrame, useEditGameId } from '../../../components/GameEditFrame/
 import { notifyError, notifySuccess } from '../../../utils/notify'
 import { LoadError } from '../../../components/LoadError/LoadError'
 import { t } from '../../../i18n'
+import classes from './Review.module.css'
 
 const STATUS_META: Record<ParticipationStatus, { label: string; color: string }> = {
   Pending: { label: t('待审核'), color: 'yellow' },
@@ -75,14 +76,15 @@ function ParticipationCard({ participation, busy, onSet }: { participation: Part
             </Badge>
           </Group>
         </Group>
-        <Table fz="xs" verticalSpacing={4} data-testid="participation-members">
+        {/* Fixed column widths: the members of every card line up under each other. */}
+        <Table fz="xs" verticalSpacing={4} layout="fixed" data-testid="participation-members">
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>{t('用户')}</Table.Th>
-              <Table.Th>{t('真实姓名')}</Table.Th>
-              <Table.Th>{t('学工号')}</Table.Th>
-              <Table.Th>{t('邮箱')}</Table.Th>
-              <Table.Th>{t('手机号')}</Table.Th>
+              <Table.Th w="30%">{t('用户')}</Table.Th>
+              <Table.Th w="15%">{t('真实姓名')}</Table.Th>
+              <Table.Th w="15%">{t('学工号')}</Table.Th>
+              <Table.Th w="25%">{t('邮箱')}</Table.Th>
+              <Table.Th w="15%">{t('手机号')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -90,7 +92,7 @@ function ParticipationCard({ participation, busy, onSet }: { participation: Part
               const isRegistered = registered.has(member.userId)
               return (
                 <Table.Tr key={member.userId} style={{ opacity: isRegistered ? 1 : 0.55 }} data-testid="participation-member" data-registered={isRegistered ? 'true' : 'false'}>
-                  <Table.Td>
+                  <Table.Td className={classes.cell}>
                     <Group gap={6} wrap="nowrap">
                       <Avatar src={member.avatar ?? undefined} size={20} radius="xl" />
                       <Text size="xs">{member.userName}</Text>
@@ -106,10 +108,18 @@ function ParticipationCard({ participation, busy, onSet }: { participation: Part
                       )}
                     </Group>
                   </Table.Td>
-                  <Table.Td>{member.realName || '—'}</Table.Td>
-                  <Table.Td>{member.stdNumber || '—'}</Table.Td>
-                  <Table.Td>{member.email ?? '—'}</Table.Td>
-                  <Table.Td>{member.phone || '—'}</Table.Td>
+                  <Table.Td className={classes.cell} title={member.realName || '—'}>
+                    {member.realName || '—'}
+                  </Table.Td>
+                  <Table.Td className={classes.cell} title={member.stdNumber || '—'}>
+                    {member.stdNumber || '—'}
+                  </Table.Td>
+                  <Table.Td className={classes.cell} title={member.email ?? '—'}>
+                    {member.email ?? '—'}
+                  </Table.Td>
+                  <Table.Td className={classes.cell} title={member.phone || '—'}>
+                    {member.phone || '—'}
+                  </Table.Td>
                 </Table.Tr>
               )
             })}
