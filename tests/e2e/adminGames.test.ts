@@ -314,7 +314,10 @@ describe.skipIf(!browserAvailable())('admin game editing (Chromium)', () => {
         await page.locator('[data-testid="notice-item"] [data-testid="notice-content"] strong', { hasText: 'E2E Cup' }).waitFor()
         await screenshot(page, 'admin-games-10-notice')
 
-        // Edit it (PUT); the list shows the new text.
+        // Edit it (PUT); the list shows the new text. The toasts of the steps above close first: one under
+        // the pointer stays open (Mantine pauses it on hover) and would cover the button.
+        await page.mouse.move(0, 0)
+        await expect.poll(() => page.locator('.mantine-Notification-root').count(), { timeout: 20_000 }).toBe(0)
         await page.getByTestId('notice-edit').first().click()
         await page.getByTestId('notice-edit-content').fill('Welcome to **E2E Cup**, good luck!')
         const noticeEdited = response(page, 'PUT', new RegExp(`/api/edit/games/${gameId}/notices/\\d+$`))
