@@ -7,12 +7,13 @@
  * screen shows one division (?division=ID).
  */
 import { randomBytes } from 'node:crypto'
-import type { Browser } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { GamePermission } from '@flagwave/shared/enums'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { browserAvailable, launchBrowser, newSession, runInSession, screenshot, signIn } from '../support/browser.js'
 import { createChallenge, createDivision, createGame, createParticipation } from '../support/factories/games.js'
+import { createInstances, createPlayer, createSubmission } from '../support/factories/play.js'
 import { createUser } from '../support/factories/users.js'
 import { createTeam } from '../support/factories/teams.js'
 import type { ApiClient } from '../support/client.js'
@@ -158,6 +159,92 @@ describe.skipIf(!browserAvailable())('divisions (Chromium)', () => {
       })
       const list = await admin.get<{ id: number; divisionId: number | null; organization: string | null }[]>(`/api/game/${game.id}/participations`)
       expect(list.body.find((p) => p.id === participation.id)).toMatchObject({ divisionId: students.id, organization: 'Students' })
+    },
+    E2E_TIMEOUT,
+  )
+
+  it(
+    'the scoreboard has a tab per division, the game page names the division, the big screen shows one division or cycles',
+    async () => {
+      const game = await createGame(server, { title: `Div Board ${randomBytes(2).toString('hex')}` })
+      const web = await createChallenge(server, game, { title: 'WebOne', tag: 'Web' })
+      const pwn = await createChallenge(server, game, { title: 'PwnOne', tag: 'Pwn' })
+      const open = await createDivision(server, game, { name: 'Open' })
+      // Guests: not ranked overall, and PwnOne hidden from them.
+      const guestDefaults = GamePermission.All & ~GamePermission.RankOverall
+      const guests = await createDivision(server, game, {
+        name: 'Guests',
+        defaultPermissions: guestDefaults,
+        challengeConfigs: [{ challengeId: pwn.id, permissions: guestDefaults & ~GamePermission.ViewChallenge }],
+      })
+      const o1 = await createPlayer(server, game, { organization: open, teamName: 'OpenOne' })
+      const o2 = await createPlayer(server, game, { organization: open, teamName: 'OpenTwo' })
+      const g1 = await createPlayer(server, game, { organization: guests, teamName: 'GuestOne' })
+      await createInstances(server, [o1, o2, g1].map((p) => p.participation), [web, pwn])
+      const minute = 60_000
+      const t0 = Date.now() - 30 * minute
+      await createSubmission(server, game, web, g1.participation, g1.user, { submitTime: new Date(t0) })
+      await createSubmission(server, game, web, o1.participation, o1.user, { submitTime: new Date(t0 + minute) })
+      await createSubmission(server, game, web, o2.participation, o2.user, { submitTime: new Date(t0 + 2 * minute) })
+      await createSubmission(server, game, pwn, o2.participation, o2.user, { submitTime: new Date(t0 + 3 * minute) })
+
+      const rows = async (page: Page, selector: string) => page.locator(selector).evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-team-id'))))
+      const shownRanks = async (page: Page, selector: string) => page.locator(selector).allTextContents()
+
+      const session = await newSession(browser, server.url, { viewport: { width: 1600, height: 900 } })
+      await signIn(session.context, g1.client, server.url)
+      await runInSession(session, 'divisions-board', async (page) => {
+        // The game page names the team's division.
+        await page.goto(`/games/${game.id}`)
+        await expect(page.getByTestId('game-team-division').textContent()).resolves.toBe('分组：Guests')
+        await expect(page.getByTestId('game-team-division').getAttribute('data-division-id')).resolves.toBe(String(guests.id))
+
+        // Overall: only the teams ranked overall, ranked overall.
+        await page.goto(`/games/${game.id}/scoreboard`)
+        await page.getByTestId('scoreboard-division-tabs').waitFor()
+        await page.locator('[data-testid="scoreboard-row"]').first().waitFor()
+        expect(await rows(page, '[data-testid="scoreboard-row"]')).toEqual([o2.team.id, o1.team.id])
+        expect(await shownRanks(page, '[data-testid="scoreboard-rank"]')).toEqual(['1', '2'])
+        await screenshot(page, 'divisions-03-board-overall')
+
+        // Guests: its team with its division rank, and only the challenges it may view.
+        await page.getByTestId(`scoreboard-division-tab-${guests.id}`).click()
+        await page.locator(`[data-testid="scoreboard-row"][data-team-id="${g1.team.id}"]`).waitFor()
+        expect(await rows(page, '[data-testid="scoreboard-row"]')).toEqual([g1.team.id])
+        expect(await shownRanks(page, '[data-testid="scoreboard-rank"]')).toEqual(['1'])
+        await expect(page.locator(`[data-testid="scoreboard-cell"][data-challenge-id="${pwn.id}"]`).count()).resolves.toBe(0)
+        await expect(page.locator(`[data-testid="scoreboard-cell"][data-challenge-id="${web.id}"]`).count()).resolves.toBe(1)
+        await expect(page.getByTestId('scoreboard-my-rank').textContent()).resolves.toContain('#1')
+        await screenshot(page, 'divisions-04-board-guests')
+
+        // Open: both Open teams with division ranks, both challenges.
+        await page.getByTestId(`scoreboard-division-tab-${open.id}`).click()
+        await page.locator(`[data-testid="scoreboard-row"][data-team-id="${o1.team.id}"]`).waitFor()
+        expect(await rows(page, '[data-testid="scoreboard-row"]')).toEqual([o2.team.id, o1.team.id])
+        await expect(page.locator(`[data-testid="scoreboard-cell"][data-challenge-id="${pwn.id}"]`).count()).resolves.toBe(2)
+        await expect(page.getByTestId('scoreboard-my-rank').count()).resolves.toBe(0)
+        // The big-screen button keeps the division.
+        await expect(page.getByTestId('open-bigscreen').getAttribute('href')).resolves.toBe(`/games/${game.id}/scoreboard/bigscreen?division=${open.id}`)
+
+        // Big screen: one division.
+        await page.goto(`/games/${game.id}/scoreboard/bigscreen?division=${guests.id}`)
+        await page.locator(`[data-testid="bigscreen-row"][data-team-id="${g1.team.id}"]`).waitFor()
+        expect(await rows(page, '[data-testid="bigscreen-row"]')).toEqual([g1.team.id])
+        expect(await shownRanks(page, '[data-testid="bigscreen-rank"]')).toEqual(['1'])
+        await expect(page.getByTestId('bigscreen-division').textContent()).resolves.toBe('Guests')
+        await screenshot(page, 'divisions-05-bigscreen-guests')
+
+        // Big screen without a division: the overall board.
+        await page.goto(`/games/${game.id}/scoreboard/bigscreen`)
+        await page.locator(`[data-testid="bigscreen-row"][data-team-id="${o2.team.id}"]`).waitFor()
+        expect(await rows(page, '[data-testid="bigscreen-row"]')).toEqual([o2.team.id, o1.team.id])
+        await expect(page.getByTestId('bigscreen-division').textContent()).resolves.toBe('总榜')
+
+        // Cycling: overall, then each division in id order, then overall again.
+        await page.goto(`/games/${game.id}/scoreboard/bigscreen?cycle=5`)
+        await page.locator('[data-testid="bigscreen"][data-division-id="all"] [data-testid="bigscreen-row"]').first().waitFor()
+        for (const id of [open.id, guests.id, 'all']) await page.locator(`[data-testid="bigscreen"][data-division-id="${id}"]`).waitFor({ timeout: 12_000 })
+      })
     },
     E2E_TIMEOUT,
   )
