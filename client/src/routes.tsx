@@ -140,6 +140,7 @@ export const routes: RouteObject[] = [
                           { index: true, element: <Navigate to="info" replace /> },
                           { path: 'info', element: screen(() => import('./pages/admin/games/Info')) },
                           { path: 'notices', element: screen(() => import('./pages/admin/games/Notices')) },
+                          { path: 'divisions', element: screen(() => import('./pages/admin/games/Divisions')) },
                           { path: 'review', element: screen(() => import('./pages/admin/games/Review')) },
                           { path: 'writeups', element: screen(() => import('./pages/admin/games/Writeups')) },
                           { path: 'integrations', element: screen(() => import('./pages/admin/games/Integrations')) },

@@ -389,7 +389,8 @@ describe.skipIf(!browserAvailable())('admin game editing (Chromium)', () => {
         const pending = page.locator('[data-testid="review-group"][data-status="Pending"] [data-testid="participation-card"]')
         await pending.nth(1).waitFor()
         const cardA = page.locator(`[data-testid="participation-card"][data-participation-id="${partA.id}"]`)
-        await expect(cardA.getByTestId('participation-organization').textContent()).resolves.toBe('Org A')
+        // The organization is a division of the game: its select shows it.
+        await expect(cardA.getByTestId('participation-division').inputValue()).resolves.toBe('Org A')
         // Registered members first; the team member who did not register is marked.
         await expect(cardA.locator('[data-testid="participation-member"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-registered')))).resolves.toEqual([
           'true',

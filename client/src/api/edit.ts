@@ -11,7 +11,7 @@ import { z } from 'zod'
 import { ContainerProviderModel } from '@flagwave/shared/schemas/admin'
 import { ParticipationStatus, TaskStatus } from '@flagwave/shared/enums'
 import { arrayResponseOf } from '@flagwave/shared/schemas/common'
-import { GameInfoModel, GameNotice, type GameInfoInput, type GameNoticeModel } from '@flagwave/shared/schemas/games'
+import { Division, GameInfoModel, GameNotice, type DivisionInput, type GameInfoInput, type GameNoticeModel } from '@flagwave/shared/schemas/games'
 import {
   ChallengeEditDetailModel,
   ChallengeInfoModel,
@@ -128,6 +128,17 @@ export const editApi = {
     list: (id: number) => http.get(`/api/game/${id}/participations`, { schema: z.array(ParticipationInfoModel) }),
     /** 200, empty body. */
     setStatus: (participationId: number, status: ParticipationStatus) => http.put(`/api/admin/participation/${participationId}/${status}`),
+    /** Move a participation to another division (GZ::CTF 1.7 `PUT /api/admin/participation/{id}`); 200, empty body. */
+    setDivision: (participationId: number, divisionId: number) => http.put(`/api/admin/participation/${participationId}`, { json: { divisionId } }),
+  },
+  /** The game's divisions with their invite codes (docs/scoring.md#divisions). */
+  divisions: {
+    list: (id: number) => http.get(`${game(id)}/divisions`, { schema: z.array(Division) }),
+    create: (id: number, body: In<typeof DivisionInput>) => http.post(`${game(id)}/divisions`, { json: body, schema: Division }),
+    /** Null `defaultPermissions` / `challengeConfigs` keep them. */
+    update: (id: number, divisionId: number, body: In<typeof DivisionInput>) => http.put(`${game(id)}/divisions/${divisionId}`, { json: body, schema: Division }),
+    /** 400 while teams are in it; 200, empty body. */
+    remove: (id: number, divisionId: number) => http.delete(`${game(id)}/divisions/${divisionId}`),
   },
   writeups: {
     /** The uploaded write-ups, newest first. */

@@ -72,6 +72,7 @@ export const queryKeys = {
     game: (id: number) => pathKey(editGame(id)),
     salt: (id: number) => pathKey(`${editGame(id)}/teamhashsalt`),
     notices: (id: number) => pathKey(`${editGame(id)}/notices`),
+    divisions: (id: number) => pathKey(`${editGame(id)}/divisions`),
     challenges: (id: number) => pathKey(`${editGame(id)}/challenges`),
     challenge: (id: number, challengeId: number) => pathKey(`${editGame(id)}/challenges/${challengeId}`),
     writeups: (id: number) => pathKey(`/api/admin/writeups/${id}`),

@@ -2,7 +2,8 @@
  * Big-screen scoreboard: full viewport (Fullscreen API button), large type, the whole ranking
  * auto-scrolling in a loop, rows gliding to new positions when ranks change (FLIP), a banner
  * for every blood, a live clock and the game countdown, and — on wide screens — the top-10
- * timeline and a feed of bloods and notices.
+ * timeline and a feed of bloods and notices. With a `division` it shows that division's teams,
+ * ranks, timeline and challenge count (its name under the title); without, the teams ranked overall.
  */
 import { lazy, Suspense, useMemo, useRef } from 'react'
 import { ActionIcon, Avatar, Tooltip } from '@mantine/core'
@@ -11,13 +12,14 @@ import { IconArrowLeft, IconMaximize, IconMinimize } from '@tabler/icons-react'
 import { Link } from 'react-router-dom'
 import dayjs from 'dayjs'
 import type { GameNotice } from '@flagwave/shared/schemas/games'
-import type { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
+import type { ScoreboardItem, ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
 import { BLOOD_META, isBlood } from '../BloodIcon/BloodIcon'
 import { countdownText, formatDuration, gamePhase, useNow } from '../GameTime/GameTime'
 import { useChangeCount } from '../GameTime/useChangeCount'
 import { BloodBanner, type BloodEvent } from './BloodBanner'
 import { useAutoScroll } from './useAutoScroll'
 import { useFlip } from './useFlip'
+import { boardOfDivision, divisionRows, divisionTimeline } from '../../utils/divisionBoard'
 import classes from './BigScreen.module.css'
 import { t } from '../../i18n'
 import { markdownToText } from '../../utils/markdownText'
@@ -38,6 +40,8 @@ export interface BigScreenProps {
   message?: string | null
   /** The user hub's connection state (exposed as `data-realtime`). */
   realtime?: string
+  /** The division shown (null: the overall board). */
+  division?: { id: number; name: string } | null
 }
 
 /** A feed line: the notice's text as it reads (Markdown markup removed, as in the toasts), cut on that text. */
@@ -47,12 +51,16 @@ function feedText(content: string): string {
   return text.length > FEED_TEXT_MAX ? `${text.slice(0, FEED_TEXT_MAX)}…` : text
 }
 
-export function BigScreen({ gameId, title, start, end, scoreboard, notices, banner, onBannerDone, message, realtime }: BigScreenProps) {
+export function BigScreen({ gameId, title, start, end, scoreboard, notices, banner, onBannerDone, message, realtime, division = null }: BigScreenProps) {
   const now = useNow(1_000)
   const { toggle, fullscreen } = useFullscreenDocument()
   const list = useRef<HTMLDivElement>(null)
-  const items = useMemo(() => scoreboard?.items ?? [], [scoreboard])
-  const total = useMemo(() => Object.values(scoreboard?.challenges ?? {}).reduce((n, l) => n + (l?.length ?? 0), 0), [scoreboard])
+  const divisionId = division?.id ?? null
+  const items = useMemo(() => divisionRows(scoreboard?.items ?? [], divisionId), [scoreboard, divisionId])
+  const total = useMemo(() => {
+    const board = scoreboard && divisionId !== null ? boardOfDivision(scoreboard, divisionId) : scoreboard
+    return Object.values(board?.challenges ?? {}).reduce((n, l) => n + (l?.length ?? 0), 0)
+  }, [scoreboard, divisionId])
   const phase = gamePhase(start, end, now)
 
   useFlip(list, [items])
@@ -61,10 +69,17 @@ export function BigScreen({ gameId, title, start, end, scoreboard, notices, bann
   const feed = useMemo(() => [...notices].sort((a, b) => Date.parse(b.time) - Date.parse(a.time)).slice(0, 12), [notices])
 
   return (
-    <div className={classes.root} data-testid="bigscreen" data-phase={phase} data-realtime={realtime}>
+    <div className={classes.root} data-testid="bigscreen" data-phase={phase} data-realtime={realtime} data-division-id={divisionId ?? 'all'}>
       <header className={classes.header}>
-        <div className={classes.title} data-testid="bigscreen-title">
-          {title}
+        <div>
+          <div className={classes.title} data-testid="bigscreen-title">
+            {title}
+          </div>
+          {scoreboard && scoreboard.divisions.length > 0 && (
+            <div className={classes.division} data-testid="bigscreen-division">
+              {division ? division.name : t('总榜')}
+            </div>
+          )}
         </div>
         <div>
           <div className={classes.clock} data-testid="bigscreen-clock">
@@ -97,12 +112,15 @@ export function BigScreen({ gameId, title, start, end, scoreboard, notices, bann
                   key={item.id}
                   className={classes.row}
                   data-flip-key={item.id}
-                  data-top={item.rank <= 3 ? item.rank : undefined}
+                  data-top={topOf(rankOf(item, division !== null))}
                   data-testid="bigscreen-row"
                   data-team-id={item.id}
                   data-rank={item.rank}
+                  data-division-rank={item.divisionRank ?? undefined}
                 >
-                  <span className={classes.rank}>{item.rank}</span>
+                  <span className={classes.rank} data-testid="bigscreen-rank">
+                    {rankOf(item, division !== null)}
+                  </span>
                   <span className={classes.team}>
                     <Avatar src={item.avatar ?? undefined} size="2em" radius="xl" color="brand" variant="filled">
                       {item.name.slice(0, 1)}
@@ -132,7 +150,7 @@ export function BigScreen({ gameId, title, start, end, scoreboard, notices, bann
             <section className={classes.panel}>
               <div className={classes.sideTitle}>{t('前 10 名')}</div>
               <Suspense fallback={<div style={{ height: '32vh' }} />}>
-                <ScoreTimeline timeLines={scoreboard.timeLines.all ?? []} start={start} end={end} now={now} height={Math.max(220, Math.round(window.innerHeight * 0.34))} large dark />
+                <ScoreTimeline timeLines={divisionTimeline(scoreboard, divisionId)} start={start} end={end} now={now} height={Math.max(220, Math.round(window.innerHeight * 0.34))} large dark />
               </Suspense>
             </section>
             <section className={`${classes.panel} ${classes.feed}`} data-testid="bigscreen-feed">
@@ -166,6 +184,12 @@ export function BigScreen({ gameId, title, start, end, scoreboard, notices, bann
     </div>
   )
 }
+
+/** The rank shown: within the division, or overall. */
+const rankOf = (item: ScoreboardItem, inDivision: boolean): number => (inDivision ? (item.divisionRank ?? 0) : item.rank)
+
+/** 1–3 for the podium's highlight, else none. */
+const topOf = (rank: number): number | undefined => (rank >= 1 && rank <= 3 ? rank : undefined)
 
 /** A score that pops when it changes (not on first render). */
 function Score({ value }: { value: number }) {

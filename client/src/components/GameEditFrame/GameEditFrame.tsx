@@ -6,7 +6,7 @@
  */
 import type { ReactNode } from 'react'
 import { ActionIcon, Badge, Button, Group, Skeleton, Stack, Tabs, Title, Tooltip } from '@mantine/core'
-import { IconArrowLeft, IconChartBar, IconDeviceDesktop, IconExternalLink, IconEye, IconFileText, IconFlag, IconInfoCircle, IconPlugConnected, IconSpeakerphone, IconUserCheck } from '@tabler/icons-react'
+import { IconArrowLeft, IconChartBar, IconDeviceDesktop, IconExternalLink, IconEye, IconFileText, IconFlag, IconInfoCircle, IconPlugConnected, IconSpeakerphone, IconUserCheck, IconUsersGroup } from '@tabler/icons-react'
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom'
 import { editApi } from '../../api/edit'
 import { skipToken, useQuery } from '@tanstack/react-query'
@@ -36,6 +36,7 @@ const TABS = [
   { value: 'info', label: t('基本信息'), icon: IconInfoCircle },
   { value: 'notices', label: t('比赛通知'), icon: IconSpeakerphone },
   { value: 'challenges', label: t('比赛题目'), icon: IconFlag },
+  { value: 'divisions', label: t('分组'), icon: IconUsersGroup },
   { value: 'review', label: t('参赛审核'), icon: IconUserCheck },
   { value: 'writeups', label: 'Writeups', icon: IconFileText },
   { value: 'integrations', label: t('集成'), icon: IconPlugConnected },

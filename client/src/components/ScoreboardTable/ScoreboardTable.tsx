@@ -21,8 +21,8 @@ export interface ScoreboardTableProps {
   items: ScoreboardItem[]
   /** Team ids to highlight (my teams). */
   highlight?: ReadonlySet<number>
-  /** Show `organizationRank` instead of `rank` (an organization is selected). */
-  organizationRank?: boolean
+  /** Show `divisionRank` instead of `rank` (a division is selected). */
+  divisionRank?: boolean
   showOrganization?: boolean
 }
 
@@ -49,7 +49,7 @@ function SolveCell({ item, challenge }: { item: ChallengeItem | undefined; chall
   )
 }
 
-export function ScoreboardTable({ scoreboard, items, highlight, organizationRank = false, showOrganization = false }: ScoreboardTableProps) {
+export function ScoreboardTable({ scoreboard, items, highlight, divisionRank = false, showOrganization = false }: ScoreboardTableProps) {
   const groups = useMemo(() => orderedChallenges(scoreboard), [scoreboard])
   const columns = useMemo(() => groups.flatMap((g) => g.challenges), [groups])
   const body = useRef<HTMLTableSectionElement>(null)
@@ -105,8 +105,10 @@ export function ScoreboardTable({ scoreboard, items, highlight, organizationRank
             const solved = new Map(item.challenges.map((c) => [c.id, c]))
             const mine = highlight?.has(item.id) ?? false
             return (
-              <Table.Tr key={item.id} className={classes.row} data-flip-key={item.id} data-mine={mine} data-testid="scoreboard-row" data-team-id={item.id} data-rank={item.rank}>
-                <Table.Td className={`${classes.sticky} ${classes.rankCol} ${classes.rank}`}>{organizationRank ? (item.organizationRank ?? '—') : item.rank}</Table.Td>
+              <Table.Tr key={item.id} className={classes.row} data-flip-key={item.id} data-mine={mine} data-testid="scoreboard-row" data-team-id={item.id} data-rank={item.rank} data-division-rank={item.divisionRank ?? undefined}>
+                <Table.Td className={`${classes.sticky} ${classes.rankCol} ${classes.rank}`} data-testid="scoreboard-rank">
+                  {divisionRank ? (item.divisionRank ?? '—') : item.rank}
+                </Table.Td>
                 <Table.Td className={`${classes.sticky} ${classes.teamCol}`}>
                   <Group gap="xs" wrap="nowrap">
                     <Avatar src={item.avatar ?? undefined} size={28} radius="xl" color="brand" className={classes.teamAvatar}>

@@ -2,8 +2,11 @@
  * Route `games/:id/scoreboard/bigscreen` (outside the navbar frame, no login needed once the
  * game has started): the live scoreboard for a projector — see components/BigScreen.
  * Blood notices (`ReceivedGameNotice` FirstBlood/SecondBlood/ThirdBlood) queue banners.
+ * `?division=ID` shows one division (docs/scoring.md#divisions); `?cycle=SECONDS` (at least 5)
+ * turns through the overall board and each division in turn; neither: the overall board.
  */
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useMemo, useState } from 'react'
+import { useSearchParams } from 'react-router-dom'
 import { useQuery } from '@tanstack/react-query'
 import type { GameNotice } from '@flagwave/shared/schemas/games'
 import { gameQuery } from '../../live/queries'
@@ -18,6 +21,36 @@ import { useGameLive } from './useGameLive'
 const MAX_QUEUE = 6
 
 const NO_NOTICES: GameNotice[] = []
+const NO_DIVISIONS: { id: number; name: string }[] = []
+
+/** The shortest turn of `?cycle=`, in seconds. */
+const MIN_CYCLE_SECONDS = 5
+
+/** `?cycle=SECONDS` as milliseconds (null: no cycling). */
+function cyclePeriod(value: string | null): number | null {
+  if (value === null) return null
+  const seconds = Number(value)
+  return Number.isFinite(seconds) ? Math.max(MIN_CYCLE_SECONDS, seconds) * 1000 : null
+}
+
+/** The division shown: the one of `?division=`, or the current turn of `?cycle=` (overall first). */
+function useShownDivision(divisions: readonly { id: number; name: string }[]): { id: number; name: string } | null {
+  const [params] = useSearchParams()
+  const fixed = params.get('division')
+  const period = cyclePeriod(params.get('cycle'))
+  const [turn, setTurn] = useState(0)
+  useEffect(() => {
+    if (period === null || fixed !== null) return
+    const timer = window.setInterval(() => setTurn((n) => n + 1), period)
+    return () => window.clearInterval(timer)
+  }, [period, fixed])
+  return useMemo(() => {
+    if (fixed !== null) return divisions.find((d) => String(d.id) === fixed) ?? null
+    if (period === null || divisions.length === 0) return null
+    const index = turn % (divisions.length + 1)
+    return index === 0 ? null : divisions[index - 1]!
+  }, [divisions, fixed, period, turn])
+}
 
 export default function BigScreenPage() {
   const gameId = useGameId()
@@ -37,6 +70,7 @@ export default function BigScreenPage() {
   const config = useGlobalConfig()
   const status = useRealtimeStatus((s) => s.user)
   const done = useCallback(() => setQueue((q) => q.slice(1)), [])
+  const division = useShownDivision(scoreboard?.divisions ?? NO_DIVISIONS)
 
   useEffect(() => {
     if (game) document.title = `${game.title} · ${platformName(config)}`
@@ -55,6 +89,7 @@ export default function BigScreenPage() {
       onBannerDone={done}
       message={live.scoreboard.error?.message ?? gameError?.message ?? null}
       realtime={status}
+      division={division}
     />
   )
 }

@@ -146,8 +146,12 @@ function Participation({ game, onChanged }: { game: DetailedGameInfoModel; onCha
         {game.teamName && (
           <Text size="sm" c="dimmed" data-testid="game-team-name">
             {game.teamName}
-            {game.organization ? ` · ${game.organization}` : ''}
           </Text>
+        )}
+        {game.teamName && game.organization && (
+          <Badge variant="outline" color="gray" data-testid="game-team-division" data-division-id={game.division ?? undefined}>
+            {t('分组：{{name}}', { name: game.organization })}
+          </Badge>
         )}
       </Group>
 

@@ -1,13 +1,16 @@
 /**
  * Scoreboard (GET /api/game/{id}/scoreboard, versioned, live via `ReceivedScoreboardUpdate`):
- * top-10 timeline (lazy chart), organization filter, the ranking table with per-challenge solve
- * marks and bloods, my team highlighted, exports for Monitor/Admin and the big-screen entry.
+ * top-10 timeline (lazy chart), division tabs (all, or one division: its teams, `divisionRank`, its
+ * top-10 timeline and the challenges it may view; the overall tab lists only teams ranked overall,
+ * docs/scoring.md#divisions), the ranking table with per-challenge solve marks and bloods, my team
+ * highlighted, exports for Monitor/Admin and the big-screen entry.
  */
 import { lazy, Suspense, useMemo, useState } from 'react'
-import { Alert, Badge, Button, Card, Group, Pagination, Select, Skeleton, Stack, Text } from '@mantine/core'
+import { Alert, Badge, Button, Card, Group, Pagination, Skeleton, Stack, Tabs, Text } from '@mantine/core'
 import { IconDeviceTv, IconFileSpreadsheet } from '@tabler/icons-react'
 import { Link } from 'react-router-dom'
 import { gameApi } from '../../api/game'
+import { boardOfDivision, divisionRows, divisionTimeline } from '../../utils/divisionBoard'
 import { useQuery } from '@tanstack/react-query'
 import { gameQuery, myTeamsQuery } from '../../live/queries'
 import { Countdown, formatTime, useNow } from '../../components/GameTime/GameTime'
@@ -21,7 +24,7 @@ import { t } from '../../i18n'
 const ScoreTimeline = lazy(() => import('../../components/ScoreTimeline/ScoreTimeline'))
 
 const PAGE_SIZE = 50
-const ALL = '__all__'
+const ALL = 'all'
 
 /** Team ids of the signed-in user (for highlighting), empty when signed out. */
 function useMyTeamIds(): ReadonlySet<number> {
@@ -39,25 +42,22 @@ export default function Scoreboard() {
   const role = useRole()
   const mine = useMyTeamIds()
   const now = useNow(15_000)
-  const [organization, setOrganization] = useState<string>(ALL)
+  const [tab, setTab] = useState<string>(ALL)
   const [page, setPage] = useState(1)
 
-  const organizations = useMemo(() => Object.keys(scoreboard?.timeLines ?? {}).filter((k) => k !== 'all'), [scoreboard?.timeLines])
-  const orgSelected = organization !== ALL && organizations.includes(organization)
-  const items = useMemo(() => {
-    const list = scoreboard?.items ?? []
-    // The overall board lists the teams ranked overall (rank 0: a division not ranked overall, docs/scoring.md#divisions).
-    return orgSelected ? list.filter((i) => i.organization === organization) : list.filter((i) => i.rank > 0)
-  }, [scoreboard?.items, organization, orgSelected])
+  const divisions = scoreboard?.divisions ?? []
+  const division = divisions.find((d) => String(d.id) === tab) ?? null
+  const items = useMemo(() => divisionRows(scoreboard?.items ?? [], division?.id ?? null), [scoreboard?.items, division])
+  const board = useMemo(() => (scoreboard && division ? boardOfDivision(scoreboard, division.id) : scoreboard), [scoreboard, division])
   const pages = Math.max(1, Math.ceil(items.length / PAGE_SIZE))
   const currentPage = Math.min(page, pages)
   const pageItems = items.slice((currentPage - 1) * PAGE_SIZE, currentPage * PAGE_SIZE)
   const myRow = items.find((i) => mine.has(i.id))
-  const timeLines = scoreboard?.timeLines[orgSelected ? organization : 'all'] ?? []
+  const timeLines = scoreboard ? divisionTimeline(scoreboard, division?.id ?? null) : []
 
   if (gameId === null) return <Alert color="alert">{t('无效的比赛')}</Alert>
 
-  if (!scoreboard) {
+  if (!scoreboard || !board) {
     const error = live.scoreboard.error
     return (
       <Stack data-testid="scoreboard-page">
@@ -95,24 +95,33 @@ export default function Scoreboard() {
         )}
       </Card>
 
+      {divisions.length > 0 && (
+        <Tabs
+          value={division ? String(division.id) : ALL}
+          onChange={(v) => {
+            setTab(v ?? ALL)
+            setPage(1)
+          }}
+          data-testid="scoreboard-division-tabs"
+        >
+          <Tabs.List>
+            <Tabs.Tab value={ALL} data-testid="scoreboard-division-tab-all">
+              {t('总榜')}
+            </Tabs.Tab>
+            {divisions.map((d) => (
+              <Tabs.Tab key={d.id} value={String(d.id)} data-testid={`scoreboard-division-tab-${d.id}`}>
+                {d.name}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
+        </Tabs>
+      )}
+
       <Group justify="space-between" wrap="wrap" gap="sm">
         <Group gap="sm">
-          {organizations.length > 0 && (
-            <Select
-              data={[{ value: ALL, label: t('全部参赛单位') }, ...organizations.map((o) => ({ value: o, label: o }))]}
-              value={orgSelected ? organization : ALL}
-              onChange={(v) => {
-                setOrganization(v ?? ALL)
-                setPage(1)
-              }}
-              allowDeselect={false}
-              w={220}
-              data-testid="scoreboard-org-filter"
-            />
-          )}
           {myRow && (
             <Badge size="lg" variant="light" style={{ cursor: 'pointer' }} onClick={jumpToMine} data-testid="scoreboard-my-rank">
-              {t('我的队伍 #')}{orgSelected ? myRow.organizationRank : myRow.rank} · {myRow.score} {t('分')}
+              {t('我的队伍 #')}{division ? myRow.divisionRank : myRow.rank} · {myRow.score} {t('分')}
             </Badge>
           )}
         </Group>
@@ -131,7 +140,7 @@ export default function Scoreboard() {
               </Button>
             </>
           )}
-          <Button component={Link} to={`/games/${gameId}/scoreboard/bigscreen`} size="xs" variant="light" leftSection={<IconDeviceTv size={14} />} data-testid="open-bigscreen">
+          <Button component={Link} to={`/games/${gameId}/scoreboard/bigscreen${division ? `?division=${division.id}` : ''}`} size="xs" variant="light" leftSection={<IconDeviceTv size={14} />} data-testid="open-bigscreen">
             {t('大屏模式')}
           </Button>
         </Group>
@@ -144,11 +153,11 @@ export default function Scoreboard() {
           </Text>
         ) : (
           <ScoreboardTable
-            scoreboard={scoreboard}
+            scoreboard={board}
             items={pageItems}
             highlight={mine}
-            organizationRank={orgSelected}
-            showOrganization={organizations.length > 0 || items.some((i) => i.organization)}
+            divisionRank={division !== null}
+            showOrganization={division === null && (divisions.length > 0 || items.some((i) => i.organization))}
           />
         )}
       </Card>

@@ -2,13 +2,16 @@
  * Participation review (GET /api/game/{id}/participations, PUT /api/admin/participation/{id}/{status}):
  * every team of the game grouped by status (pending first), with its organization and members —
  * registered members marked, with real name, student number and contacts — and buttons to
- * accept, reject or suspend. Accepting locks the team and creates its challenge instances.
+ * accept, reject or suspend. Accepting locks the team and creates its challenge instances. A game
+ * with divisions shows a select per participation that moves it to another division
+ * (PUT /api/admin/participation/{id} `{divisionId}`, docs/scoring.md#divisions).
  */
 import { useMemo, useState } from 'react'
-import { Avatar, Badge, Button, Card, Group, SegmentedControl, Skeleton, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core'
+import { Avatar, Badge, Button, Card, Group, SegmentedControl, Select, Skeleton, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core'
 import { IconBan, IconCheck, IconLock, IconSearch, IconX } from '@tabler/icons-react'
 import type { ParticipationStatus } from '@flagwave/shared/enums'
 import type { ParticipationInfoModel } from '@flagwave/shared/schemas/teams'
+import type { Division } from '@flagwave/shared/schemas/games'
 import { editApi } from '../../../api/edit'
 import { skipToken, useQuery } from '@tanstack/react-query'
 import { queryClient } from '../../../api/queryClient'
@@ -37,7 +40,16 @@ const ACTIONS: { status: ParticipationStatus; label: string; color: string; icon
   { status: 'Suspended', label: t('禁赛'), color: 'orange', icon: IconBan },
 ]
 
-function ParticipationCard({ participation, busy, onSet }: { participation: ParticipationInfoModel; busy: ParticipationStatus | null; onSet: (status: ParticipationStatus) => void }) {
+interface CardProps {
+  participation: ParticipationInfoModel
+  busy: ParticipationStatus | null
+  onSet: (status: ParticipationStatus) => void
+  divisions: Division[]
+  moving: boolean
+  onMove: (divisionId: number) => void
+}
+
+function ParticipationCard({ participation, busy, onSet, divisions, moving, onMove }: CardProps) {
   const { team } = participation
   const registered = new Set(participation.registeredMembers)
   const members = [...(team.members ?? [])].sort((a, b) => Number(registered.has(b.userId)) - Number(registered.has(a.userId)))
@@ -66,7 +78,20 @@ function ParticipationCard({ participation, busy, onSet }: { participation: Part
             </Stack>
           </Group>
           <Group gap={6} wrap="nowrap">
-            {participation.organization && (
+            {divisions.length > 0 ? (
+              <Select
+                size="xs"
+                w={160}
+                aria-label={t('分组')}
+                placeholder={t('未分组')}
+                data={divisions.map((d) => ({ value: String(d.id), label: d.name }))}
+                value={participation.divisionId === null ? null : String(participation.divisionId)}
+                onChange={(value) => value !== null && Number(value) !== participation.divisionId && onMove(Number(value))}
+                allowDeselect={false}
+                disabled={moving}
+                data-testid="participation-division"
+              />
+            ) : participation.organization && (
               <Badge variant="outline" data-testid="participation-organization">
                 {participation.organization}
               </Badge>
@@ -155,6 +180,24 @@ export default function Review() {
   const [filter, setFilter] = useState<ParticipationStatus | 'all'>('all')
   const [search, setSearch] = useState('')
   const [busy, setBusy] = useState<{ id: number; status: ParticipationStatus } | null>(null)
+  const { data: divisions } = useQuery({ queryKey: queryKeys.edit.divisions(gameId ?? 0), queryFn: gameId === null ? skipToken : () => editApi.divisions.list(gameId) })
+  const [moving, setMoving] = useState<number | null>(null)
+
+  const setDivision = async (participation: ParticipationInfoModel, divisionId: number) => {
+    const division = (divisions ?? []).find((d) => d.id === divisionId)
+    if (!division) return
+    setMoving(participation.id)
+    try {
+      await editApi.participations.setDivision(participation.id, divisionId)
+      await mutate((current) => (current ?? []).map((p) => (p.id === participation.id ? { ...p, divisionId, division: division.name, organization: division.name } : p)))
+      notifySuccess(t('「{{name}}」已移至分组「{{division}}」', { name: participation.team.name, division: division.name }))
+      void revalidate()
+    } catch (err) {
+      notifyError(err, t('移动分组失败'))
+    } finally {
+      setMoving(null)
+    }
+  }
 
   const setStatus = async (participation: ParticipationInfoModel, status: ParticipationStatus) => {
     if (status === 'Suspended' || status === 'Rejected') {
@@ -233,6 +276,9 @@ export default function Review() {
                     participation={participation}
                     busy={busy?.id === participation.id ? busy.status : null}
                     onSet={(next) => void setStatus(participation, next)}
+                    divisions={divisions ?? []}
+                    moving={moving === participation.id}
+                    onMove={(divisionId) => void setDivision(participation, divisionId)}
                   />
                 ))}
               </Stack>
