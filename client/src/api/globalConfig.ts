@@ -23,7 +23,9 @@ export const configQuery = queryOptions({
 export const useGlobalConfig = (): GlobalConfig => useQuery(configQuery).data ?? DEFAULT_GLOBAL_CONFIG
 
 /** `{title}::CTF` */
-export const platformName = (config: GlobalConfig): string => `${config.title}::CTF`
+/** What follows the title in the platform's name (a name, not text to translate). */
+export const PLATFORM_SUFFIX = '::CTF'
+export const platformName = (config: GlobalConfig): string => `${config.title}${PLATFORM_SUFFIX}`
 
 /** The slogan; the built-in one in the interface language. */
 export const sloganText = (config: GlobalConfig): string => (config.slogan === DEFAULT_GLOBAL_CONFIG.slogan ? t('实时推送的 CTF 竞赛平台') : config.slogan)

@@ -1,6 +1,6 @@
 import { Group, Text } from '@mantine/core'
 import { Link } from 'react-router-dom'
-import { logoUrl, platformName, useGlobalConfig } from '../../api/globalConfig'
+import { PLATFORM_SUFFIX, logoUrl, platformName, useGlobalConfig } from '../../api/globalConfig'
 import classes from './Logo.module.css'
 
 /** The organiser's logo or the flag mark, and `{title}::CTF`, linking home. */
@@ -20,7 +20,7 @@ export function Logo() {
         )}
         <Text className={classes.title} data-testid="platform-title" title={platformName(config)}>
           {config.title}
-          <span className={classes.suffix}>::CTF</span>
+          <span className={classes.suffix}>{PLATFORM_SUFFIX}</span>
         </Text>
       </Group>
     </Link>
