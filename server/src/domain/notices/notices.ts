@@ -25,7 +25,7 @@ export const noticeText = {
 
 /** Create a notice in the caller's unit of work (flushed by the caller); `challenge`: the challenge a NewChallenge/NewHint notice names. */
 export function addNotice(em: EntityManager, game: Game | number, type: NoticeType, content: string, now: Date = new Date(), challenge: number | null = null): GameNotice {
-  return em.create(GameNotice, { game, type, content, publishTime: now, challenge } as never)
+  return em.create(GameNotice, { game, type, content, publishTime: now, challenge })
 }
 
 /**
