@@ -6,6 +6,7 @@
  * move the dynamic score, ranks overall and per division.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import pg from 'pg'
 import { GamePermission as P } from '@flagwave/shared/enums'
 import { Division as DivisionShape, DetailedGameInfoModel, GameDetailModel } from '@flagwave/shared/schemas/games'
 import { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
@@ -24,6 +25,17 @@ let admin: ApiClient
 
 const expectError = (res: { status: number; body: unknown }, status: number, title: string) => expect({ status: res.status, body: res.body }).toEqual({ status, body: { title, status } })
 const divisionsPath = (gameId: number) => `/api/edit/games/${gameId}/divisions`
+/** Until another session of the database waits for a lock (the join's foreign key check behind the delete). */
+async function waitForLockWait(observer: pg.Client): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const { rows } = await observer.query<{ n: number }>(
+      "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()",
+    )
+    if (rows[0]!.n > 0) return
+    await new Promise((r) => setTimeout(r, 25))
+  }
+  throw new Error('the join never waited for the deleted division')
+}
 const divisionOfParticipation = async (id: number) => ((await server.services.orm.em.fork().findOneOrFail(Participation, id)).division as { id: number } | null)?.id ?? null
 
 beforeAll(async () => {
@@ -174,6 +186,27 @@ describe('joining a game with divisions', () => {
     expect((await b.client.post(`/api/game/${game.id}`, { teamId: b.team.id, divisionId: vetted.id })).status).toBe(200)
     expect((await a.client.get(`/api/game/${game.id}`)).body.status).toBe('Accepted')
     expect((await b.client.get(`/api/game/${game.id}`)).body.status).toBe('Pending')
+  })
+
+  it('refuses with 400, not 500, a division deleted while the join is under way', async () => {
+    const game = await createGame(server, { acceptWithoutReview: true })
+    const gone = await createDivision(server, game, { name: 'Gone' })
+    const u = await joiner()
+    // The delete holds the division's row, uncommitted, while the join reads it (still there) and
+    // writes its participation, whose foreign key waits for the delete; then the delete commits.
+    const deleter = new pg.Client({ connectionString: server.databaseUrl })
+    await deleter.connect()
+    try {
+      await deleter.query('begin')
+      await deleter.query('delete from divisions where id = $1', [gone.id])
+      const joining = u.client.post(`/api/game/${game.id}`, { teamId: u.team.id, divisionId: gone.id })
+      await waitForLockWait(deleter)
+      await deleter.query('commit')
+      expectError(await joining, 400, '分组不存在')
+    } finally {
+      await deleter.end()
+    }
+    expect(await countRows(server, 'participations', 'game_id = ?', [game.id])).toBe(0)
   })
 
   it('a game without divisions refuses a divisionId and ignores an organization', async () => {

@@ -6,7 +6,7 @@
  * that locks both takes the team first (docs/architecture.md#row-locks).
  */
 import { invalidateAfterCommit, tags } from '../../cache/invalidation.js'
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core'
+import { ForeignKeyConstraintViolationException, LockMode, UniqueConstraintViolationException } from '@mikro-orm/core'
 import { rooms } from '@flagwave/shared/events'
 import { Team } from '../../entities/Team.js'
 import { Participation } from '../../entities/Participation.js'
@@ -30,7 +30,7 @@ import {
   type JoinTarget,
 } from './policy.js'
 import { Division } from '../../entities/Division.js'
-import { gameDivisions } from '../divisions/divisions.js'
+import { gameDivisions, NO_SUCH_DIVISION } from '../divisions/divisions.js'
 import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
 import { afterStatusChange, applyStatus, type StatusChange } from './review.js'
@@ -84,6 +84,9 @@ export async function joinGame(scope: Scope, actor: Actor, gameId: number, input
   }).catch((err: unknown) => {
     // The same user joining twice at once: the (user, game) registration is unique.
     if (err instanceof UniqueConstraintViolationException) throw badRequest(ALREADY_REGISTERED)
+    // The chosen division was deleted after it was read (a delete at the same moment, or another node's
+    // cache not yet told): the foreign key refuses the row, and the division does not exist.
+    if (err instanceof ForeignKeyConstraintViolationException) throw badRequest(NO_SUCH_DIVISION)
     throw err
   })
 
