@@ -7,6 +7,7 @@
  * live. A third user joins the game from the game page (organization + invite code).
  */
 import { randomBytes } from 'node:crypto'
+import { GamePermission } from '@flagwave/shared/enums'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../support/server.js'
@@ -287,11 +288,12 @@ describe.skipIf(!browserAvailable())('playing a game (Chromium)', () => {
   )
 
   it(
-    'joining a division with its own invite code asks for the code only when that division is chosen',
+    'joining a division with its own invite code asks for the code only when that division is chosen; a division closed to joining is not offered',
     async () => {
       const joinGame = await createGame(server, { title: `Division CTF ${randomBytes(2).toString('hex')}`, acceptWithoutReview: true })
       await createDivision(server, joinGame, { name: 'Open' })
       await createDivision(server, joinGame, { name: 'Invited', inviteCode: 'vip' })
+      await createDivision(server, joinGame, { name: 'Closed', defaultPermissions: GamePermission.All & ~GamePermission.JoinGame })
       const user = await createUser(server)
       const team = await createTeam(server, user.user, [], { name: 'Delta' })
       const session = await open(user, 'D')
@@ -300,7 +302,9 @@ describe.skipIf(!browserAvailable())('playing a game (Chromium)', () => {
         await page.goto(`/games/${joinGame.id}`)
         await page.getByTestId('game-join-open').click()
         await page.getByTestId('join-submit').waitFor()
+        // The dialog asks GET …/check which divisions take new teams: Closed is not among the options.
         await page.getByTestId('join-org-select').click()
+        await expect.poll(() => page.getByRole('option').allTextContents(), { timeout: 10_000 }).toEqual(['Open', 'Invited'])
         await page.getByRole('option', { name: 'Open' }).click()
         expect(await page.getByTestId('join-invite-code').count()).toBe(0)
         await page.getByTestId('join-org-select').click()

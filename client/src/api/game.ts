@@ -5,7 +5,7 @@
  */
 import { z } from 'zod'
 import { AnswerResult } from '@flagwave/shared/enums'
-import { BasicGameInfoModel, DetailedGameInfoModel, GameDetailModel, GameNotice, type GameJoinModel } from '@flagwave/shared/schemas/games'
+import { BasicGameInfoModel, DetailedGameInfoModel, GameDetailModel, GameJoinCheckInfoModel, GameNotice, type GameJoinModel } from '@flagwave/shared/schemas/games'
 import { ChallengeDetailModel } from '@flagwave/shared/schemas/play'
 import { ContainerInfoModel } from '@flagwave/shared/schemas/challenges'
 import { TeamInfoModel } from '@flagwave/shared/schemas/teams'
@@ -58,6 +58,8 @@ export const gameApi = {
   detail: (id: number) => http.get(paths.detail(id), { schema: DetailedGameInfoModel }),
   /** Join with one of my teams; 200 empty. */
   join: (id: number, body: z.input<typeof GameJoinModel>) => http.post(paths.detail(id), { json: body }),
+  /** The caller's teams in the game and the divisions that take new teams (GZ::CTF 1.7's check). */
+  check: (id: number) => http.get(`${paths.detail(id)}/check`, { schema: GameJoinCheckInfoModel }),
   /** Leave while Pending/Rejected; 200 empty. */
   leave: (id: number) => http.delete(paths.detail(id)),
   /** The team's board: challenges by tag, my team's row, team token. */

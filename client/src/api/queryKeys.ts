@@ -52,6 +52,8 @@ export const queryKeys = {
     /** `{ version, scoreboard, … }` as the live board holds it (not the bare body), hence its own member. */
     scoreboard: (id: number) => [...pathKey(`${game(id)}/scoreboard`), 'live'] as QueryKey,
     participations: (id: number) => pathKey(`${game(id)}/participations`),
+    /** The caller's teams in the game and the divisions open to joining (join dialog). */
+    check: (id: number) => pathKey(`${game(id)}/check`),
   },
 
   monitor: {

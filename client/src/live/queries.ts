@@ -42,5 +42,9 @@ export const noticesQuery = (gameId: number | null) =>
 export const gameQuery = (gameId: number | null) =>
   queryOptions({ queryKey: queryKeys.game.detail(gameId ?? 0), queryFn: gameId === null ? skipToken : () => gameApi.detail(gameId) })
 
+/** The divisions a team may join now (join dialog); only asked for a game that has divisions. */
+export const joinCheckQuery = (gameId: number, enabled: boolean) =>
+  queryOptions({ queryKey: queryKeys.game.check(gameId), queryFn: enabled ? () => gameApi.check(gameId) : skipToken })
+
 /** The caller's teams (shared with the teams screen, which keeps it live); null when signed out. */
 export const myTeamsQuery = (enabled = true) => queryOptions({ queryKey: queryKeys.teams, queryFn: enabled ? () => gameApi.myTeams() : skipToken })

@@ -13,7 +13,7 @@ import type { ParticipationStatus } from '@flagwave/shared/enums'
 import type { DetailedGameInfoModel } from '@flagwave/shared/schemas/games'
 import { gameApi } from '../../api/game'
 import { useQuery } from '@tanstack/react-query'
-import { gameQuery, myTeamsQuery } from '../../live/queries'
+import { gameQuery, joinCheckQuery, myTeamsQuery } from '../../live/queries'
 import { GamePoster } from '../../components/GameCard/GameCard'
 import { Countdown, formatTime, gamePhase, PhaseBadge, useNow } from '../../components/GameTime/GameTime'
 import { Markdown } from '../../components/Markdown/Markdown'
@@ -213,29 +213,32 @@ function Participation({ game, onChanged }: { game: DetailedGameInfoModel; onCha
   )
 }
 
-/** Choose one of my teams (+ organization / invite code) and POST /api/game/{id}. */
+/** Choose one of my teams (+ division / invite code) and POST /api/game/{id}. */
 function JoinModal({ game, opened, onClose, onJoined }: { game: DetailedGameInfoModel; opened: boolean; onClose: () => void; onJoined: () => void }) {
   const teams = useQuery({ ...myTeamsQuery(opened), refetchInterval: false })
+  const needsDivision = game.divisions.length > 0
+  // Only the divisions that take new teams now (GET …/check); the game's list until it answers.
+  const check = useQuery({ ...joinCheckQuery(game.id, opened && needsDivision), refetchInterval: false })
   const [teamId, setTeamId] = useState<string | null>(null)
-  const [organization, setOrganization] = useState<string | null>(null)
+  const [divisionId, setDivisionId] = useState<string | null>(null)
   const [inviteCode, setInviteCode] = useState('')
   const { busy, run } = useAction()
-  const organizations = game.organizations ?? []
-  const needsOrg = organizations.length > 0
+  const joinable = check.data ? game.divisions.filter((d) => check.data.joinableDivisions.includes(d.id)) : game.divisions
+  const division = joinable.find((d) => String(d.id) === divisionId) ?? null
 
-  // The organizations are the game's divisions; one with its own invite code asks for it (docs/scoring.md#divisions).
-  const needsCode = game.inviteCodeRequired || game.divisions.some((d) => d.name === organization && d.inviteCodeRequired)
+  // A division with its own invite code asks for it instead of the game's (docs/scoring.md#divisions).
+  const needsCode = game.inviteCodeRequired || (division?.inviteCodeRequired ?? false)
 
   const list = teams.data ?? []
   const selected = teamId ?? (list.length === 1 ? String(list[0]!.id) : null)
-  const valid = selected !== null && (!needsOrg || organization !== null) && (!needsCode || inviteCode.trim() !== '')
+  const valid = selected !== null && (!needsDivision || division !== null) && (!needsCode || inviteCode.trim() !== '')
 
   const submit = async () => {
     if (!valid) return
     await run(t('报名失败'), async () => {
       await gameApi.join(game.id, {
         teamId: Number(selected),
-        organization: needsOrg ? organization : null,
+        divisionId: division ? division.id : null,
         inviteCode: needsCode ? inviteCode.trim() : null,
       })
       // A game with review leaves the team pending: say so rather than a bare success.
@@ -268,13 +271,13 @@ function JoinModal({ game, opened, onClose, onJoined }: { game: DetailedGameInfo
             data-testid="join-team-select"
           />
         )}
-        {needsOrg && (
+        {needsDivision && (
           <Select
             label={t('参赛单位')}
             placeholder={t('选择参赛单位')}
-            data={organizations}
-            value={organization}
-            onChange={setOrganization}
+            data={joinable.map((d) => ({ value: String(d.id), label: d.name }))}
+            value={divisionId}
+            onChange={setDivisionId}
             searchable
             required
             data-testid="join-org-select"
