@@ -14,7 +14,8 @@ import type { Game } from '../../server/src/entities/Game.js'
 import type { Challenge } from '../../server/src/entities/Challenge.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { createUser, type TestUser } from '../support/factories/users.js'
-import { createChallenge, createGame } from '../support/factories/games.js'
+import { createChallenge, createDivision, createGame } from '../support/factories/games.js'
+import { GamePermission as P } from '@flagwave/shared/enums'
 import { createInstance, createInstances, createPlayer, isolateIds, queueDrained, settled, submit, type Player } from '../support/factories/play.js'
 import { closeAllSockets, connect, joined } from '../support/sockets.js'
 
@@ -212,6 +213,38 @@ describe('a solve on the wire', () => {
     const res = await server.client().get(`/api/game/${g.id}/scoreboard`)
     expect(Number(res.headers.get('x-scoreboard-version'))).toBe(held.version)
     expect(res.headers.get('etag')).toBe(`W/"${held.version}"`)
+    expect(res.body).toEqual(held.board)
+  })
+
+  it('pushes the divisions live: folded pushes carry each team’s division and rank, as REST serves them (docs/scoring.md#divisions)', async () => {
+    const g = await createGame(server)
+    const c = await createChallenge(server, g, { flags: ['flag{div}'] })
+    const students = await createDivision(server, g, { name: 'Students' })
+    // Guests play without a place on the overall board.
+    const guests = await createDivision(server, g, { name: 'Guests', defaultPermissions: P.All & ~P.RankOverall })
+    const s1 = await createPlayer(server, g, { organization: students })
+    const s2 = await createPlayer(server, g, { organization: students })
+    const guest = await createPlayer(server, g, { organization: guests })
+    await createInstances(server, [s1.participation, s2.participation, guest.participation], [c])
+    await quiet()
+    const start = await boardOf(g.id)
+    const screen = await watch(g.id)
+
+    await submit(guest.client, g.id, c.id, 'flag{div}')
+    await submit(s2.client, g.id, c.id, 'flag{div}')
+    await queueDrained(server)
+    const held = await until(() => {
+      const folded = fold(start, screen.events.filter((e) => e.event === 'ReceivedScoreboardUpdate').map((e) => e.payload))
+      return folded.board.challenges.Misc![0]!.solved === 2 ? folded : undefined
+    })
+    const row = (p: Player) => held.board.items.find((i) => i.id === p.team.id)!
+    expect([row(s2).divisionId, row(s2).divisionRank, row(s2).rank]).toEqual([students.id, 1, 1])
+    expect([row(s1).divisionId, row(s1).divisionRank, row(s1).rank]).toEqual([students.id, 2, 2])
+    // Not ranked overall: rank 0, first in its own division.
+    expect([row(guest).divisionId, row(guest).divisionRank, row(guest).rank]).toEqual([guests.id, 1, 0])
+    expect(held.board.timelines?.map((t) => t.divisionId).sort()).toEqual([0, students.id, guests.id].sort())
+    const res = await server.client().get(`/api/game/${g.id}/scoreboard`)
+    expect(Number(res.headers.get('x-scoreboard-version'))).toBe(held.version)
     expect(res.body).toEqual(held.board)
   })
 })
