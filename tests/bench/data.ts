@@ -3,11 +3,14 @@
  * - `small`: 110 teams of one user, 20 dynamic challenges, team i solves challenges 0 … 19 − (i mod 5) (1,980 solves);
  * - `large`: 1,000 teams × 100 challenges × 200,000 submissions, a quarter of them correct;
  * - plain games with teams, challenges and instances for the queue and latency runs.
+ * `BENCH_DIVISIONS=n` splits the small and large sets' teams round-robin over n divisions, one of
+ * them not ranked overall, so the board carries per-division ranks and timelines.
  */
 import { randomBytes } from 'node:crypto'
 import type pg from 'pg'
 import { generateGameKeys } from '../../server/src/domain/games/keys.js'
 import { hashToken } from '../../server/src/domain/accounts/sessions.js'
+import { GamePermission } from '@flagwave/shared/enums'
 
 export interface BenchTeam {
   userId: string
@@ -25,6 +28,7 @@ export interface BenchGame {
 }
 
 const HOUR = 3600_000
+const BENCH_DIVISIONS = Number(process.env.BENCH_DIVISIONS ?? 0)
 
 export async function createBenchGame(pool: pg.Pool, title: string, opts: { start?: Date; end?: Date } = {}): Promise<number> {
   const keys = generateGameKeys('')
@@ -35,6 +39,17 @@ export async function createBenchGame(pool: pg.Pool, title: string, opts: { star
     [title, keys.publicKey, keys.privateKey, start, end],
   )
   return rows[0]!.id
+}
+
+/** The teams of `gameId` spread round-robin over `count` divisions; the last is not ranked overall (docs/scoring.md#divisions). */
+async function createBenchDivisions(pool: pg.Pool, gameId: number, count: number): Promise<void> {
+  if (count <= 0) return
+  const { rows } = await pool.query<{ id: number }>(
+    `insert into divisions (game_id, name, invite_code, default_permissions, challenge_configs)
+     select $1, 'Division ' || i, null, case when i = $2 then $3 else $4 end, '[]'::jsonb from generate_series(1, $2) i order by i returning id`,
+    [gameId, count, GamePermission.All & ~GamePermission.RankOverall, GamePermission.All],
+  )
+  await pool.query(`update participations set division_id = ($1::int[])[(id % $2) + 1] where game_id = $3`, [rows.map((r) => r.id), count, gameId])
 }
 
 /** `count` users, each captain of a one-member team with an accepted participation in `gameId`, each with a session. */
@@ -107,6 +122,7 @@ export async function smallDataSet(pool: pg.Pool): Promise<BenchGame> {
   const gameId = await createBenchGame(pool, 'bench small')
   const challengeIds = await createBenchChallenges(pool, gameId, 20, 'DynamicContainer')
   const teams = await createBenchTeams(pool, gameId, 110)
+  await createBenchDivisions(pool, gameId, BENCH_DIVISIONS)
   await createBenchInstances(pool, teams, challengeIds, true)
   // team i solves challenges 0 … 19 − (i mod 5), one minute apart per challenge index, ordered by team within a minute
   await pool.query(
@@ -126,6 +142,7 @@ export async function largeDataSet(pool: pg.Pool): Promise<BenchGame> {
   const gameId = await createBenchGame(pool, 'bench large')
   const challengeIds = await createBenchChallenges(pool, gameId, 100, 'StaticAttachment')
   const teams = await createBenchTeams(pool, gameId, 1000)
+  await createBenchDivisions(pool, gameId, BENCH_DIVISIONS)
   await createBenchInstances(pool, teams, challengeIds, false)
   await pool.query(
     `insert into submissions (game_id, challenge_id, participation_id, user_id, answer, status, submit_time, settled_at)

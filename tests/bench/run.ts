@@ -17,6 +17,7 @@
  * BENCH_LATENCY (solve-to-screen runs `via:rate:sockets[:nodes],…`, default `queue:200:1000,queue:200:5000,http:50:100`;
  * `queue:200:5000:2` puts half the sockets on a second node, which needs REDIS_URL),
  * BENCH_ONLY (e.g. `queue,latency`: run some sections and print JSON without writing results.json),
+ * BENCH_DIVISIONS (0; n splits the small and large sets' teams over n divisions, tests/bench/data.ts),
  * BENCH_PROFILE (a directory: CPU profiles of the server during each latency run),
  * BENCH_DUMP (a file: each measured solve's send time and solve-to-push latency, of the last latency run),
  * DOCKER_HOST (the engine of section 5, skipped when none answers).
