@@ -46,7 +46,7 @@ async function createBenchDivisions(pool: pg.Pool, gameId: number, count: number
   if (count <= 0) return
   const { rows } = await pool.query<{ id: number }>(
     `insert into divisions (game_id, name, invite_code, default_permissions, challenge_configs)
-     select $1, 'Division ' || i, null, case when i = $2 then $3 else $4 end, '[]'::jsonb from generate_series(1, $2) i order by i returning id`,
+     select $1, 'Division ' || i, null, case when i = $2 then $3::int else $4::int end, '[]'::jsonb from generate_series(1, $2::int) i order by i returning id`,
     [gameId, count, GamePermission.All & ~GamePermission.RankOverall, GamePermission.All],
   )
   await pool.query(`update participations set division_id = ($1::int[])[(id % $2) + 1] where game_id = $3`, [rows.map((r) => r.id), count, gameId])
