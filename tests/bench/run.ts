@@ -39,7 +39,7 @@ import { createDatabaseOn, dropDatabaseOn, scratchDatabase } from '../../server/
 import { nativePool } from '../../server/src/db/pg.js'
 import { loadGameData } from '../../server/src/domain/scoreboard/load.js'
 import { ScoreboardState } from '../../server/src/domain/scoreboard/board.js'
-import { NAMESPACES, rooms } from '@flagwave/shared/events'
+import { NAMESPACES, rooms, type ScoreboardUpdate } from '@flagwave/shared/events'
 import { insertBaseline } from './baselines.js'
 import { playerCalls, type PlayerCall } from './players.js'
 import { WRK, ownCpu, rotationScript, startBareKoa, wrk, type WrkResult } from './wrk.js'
@@ -347,9 +347,9 @@ async function latency(server: RunningServer, pool: pg.Pool, databaseUrl: string
   const realtime = server.services.realtime
   const publish = realtime.publish.bind(realtime)
   const gameRoom = rooms.game(gameId)
-  realtime.publish = ((namespace: 'user', room: string, event: 'ReceivedScoreboardUpdate', update: { version: number }) => {
+  realtime.publish = ((namespace: 'user', room: string, event: 'ReceivedScoreboardUpdate', update: ScoreboardUpdate) => {
     if (namespace === 'user' && room === gameRoom && event === 'ReceivedScoreboardUpdate') pushes.push({ version: update.version, at: now(), update })
-    publish(namespace, room, event, update as never)
+    publish(namespace, room, event, update)
   }) as typeof realtime.publish
   driver.send({ type: 'go' })
   const result = await nextMessage<{ t0: [string, number][]; firstVersion: [string, number][]; versionAt: [number, number][]; errors: number; errorKinds: Record<string, number>; sentIn: number }>(
