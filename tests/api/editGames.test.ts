@@ -142,6 +142,8 @@ describe('POST /api/edit/games', () => {
       writeupDeadline: '2030-01-02T03:00:00+00:00',
       writeupNote: '',
       writeupRequired: false,
+      freezeTime: null,
+      replayPublic: false,
     })
     expect(Buffer.from(body.publicKey, 'base64')).toHaveLength(32)
     expect(body.publicKey).toHaveLength(44)
@@ -335,6 +337,8 @@ describe('PUT /api/edit/games/{id}', () => {
       writeupDeadline: '2031-05-03T10:00:00+00:00',
       writeupNote: '',
       writeupRequired: false,
+      freezeTime: null,
+      replayPublic: false,
     })
     expect((await admin.put(`/api/edit/games/${game.id}`, { title: 'New', organizations: null })).body.organizations).toEqual(['Org1', 'Org2'])
     expect((await admin.put(`/api/edit/games/${game.id}`, { title: 'New', organizations: ['B', 'B', 'C'] })).body.organizations).toEqual(['B', 'C'])
@@ -348,6 +352,26 @@ describe('PUT /api/edit/games/{id}', () => {
       publicKey: game.publicKey,
       bloodBonus: DEFAULT_BLOOD_BONUS,
     })
+  })
+
+  it('keeps the freeze and replay settings when a v0.17.6 client replaces the game; null removes the freeze', async () => {
+    const game = await createGame(server, { title: 'Freeze' })
+    const freezeAt = Date.parse('2031-05-02T08:00:00Z')
+    const set = await admin.put(`/api/edit/games/${game.id}`, { title: 'Freeze', freezeTime: freezeAt, replayPublic: true })
+    expect(set.body).toMatchObject({ freezeTime: '2031-05-02T08:00:00+00:00', replayPublic: true })
+    // A full replace without the members (what v0.17.6's editor sends) changes neither.
+    expect((await admin.put(`/api/edit/games/${game.id}`, { title: 'Freeze' })).body).toMatchObject({ freezeTime: '2031-05-02T08:00:00+00:00', replayPublic: true })
+    expect((await admin.get(`/api/game/${game.id}`)).body).toMatchObject({ frozen: false, freezeTime: '2031-05-02T08:00:00+00:00' })
+    // A lifted freeze is lifted until a new freeze time is set.
+    await em().nativeUpdate(Game, { id: game.id }, { unfrozenAt: new Date() })
+    expect((await admin.put(`/api/edit/games/${game.id}`, { title: 'Freeze', freezeTime: freezeAt })).body.freezeTime).toBe('2031-05-02T08:00:00+00:00')
+    expect((await gameRow(game.id))!.unfrozenAt).not.toBeNull()
+    await admin.put(`/api/edit/games/${game.id}`, { title: 'Freeze', freezeTime: '2031-05-02T09:00:00Z' })
+    expect((await gameRow(game.id))!.unfrozenAt).toBeNull()
+    const cleared = await admin.put(`/api/edit/games/${game.id}`, { title: 'Freeze', freezeTime: null })
+    expect(cleared.body).toMatchObject({ freezeTime: null, replayPublic: true })
+    const bad = await admin.put(`/api/edit/games/${game.id}`, { title: 'Freeze', freezeTime: 'soon' })
+    expect(bad.body).toEqual({ title: 'The JSON value could not be converted to System.DateTimeOffset.', status: 400 })
   })
 
   it('rejects invalid bodies unchanged and answers 404 for an unknown game', async () => {

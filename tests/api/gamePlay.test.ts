@@ -104,6 +104,8 @@ describe('GET /api/game/{id}', () => {
       division: null,
       // v0.17.6's organization 'A' is a division of that name (docs/scoring.md#divisions).
       divisions: [{ id: expect.any(Number), name: 'A', inviteCodeRequired: false }],
+      frozen: false,
+      freezeTime: null,
     })
     const mine = await suspended.client.get(`/api/game/${game.id}`)
     expect(mine.body).toMatchObject({ status: 'Suspended', teamName: suspended.team.name, organization: 'A' })

@@ -113,7 +113,13 @@ describe('request validation messages', () => {
       writeupDeadline: null,
       writeupNote: null,
       writeupRequired: null,
+      // Flagwave's freeze and replay settings: absent keeps (freezeTime undefined; null would remove the freeze).
+      freezeTime: undefined,
+      replayPublic: null,
     })
+    expect(GameInfoInput.parse({ title: 'g', freezeTime: null }).freezeTime).toBeNull()
+    expect(GameInfoInput.parse({ title: 'g', freezeTime: 1696118400000, replayPublic: true })).toMatchObject({ freezeTime: new Date('2023-10-01T00:00:00.000Z'), replayPublic: true })
+    expect(firstError(GameInfoInput, { title: 'g', freezeTime: 'tomorrow' })).toBe('The JSON value could not be converted to System.DateTimeOffset.')
     expect(GameInfoInput.parse({ title: 'g', writeupDeadline: 1696118400000, writeupNote: 'n', writeupRequired: true })).toMatchObject({
       writeupDeadline: new Date('2023-10-01T00:00:00.000Z'),
       writeupNote: 'n',
@@ -276,6 +282,8 @@ describe('response schemas', () => {
       writeupDeadline: now,
       writeupNote: '',
       writeupRequired: false,
+      freezeTime: null,
+      replayPublic: false,
     }
     expect(GameInfoModel.parse(game)).toEqual(game)
     const { writeupRequired: _r, ...olderOnly } = game

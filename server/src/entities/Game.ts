@@ -29,6 +29,15 @@ export const GameSchema = defineEntity({
     bloodBonus: p.bigint('number').default(DEFAULT_BLOOD_BONUS),
     /** `GET /api/game/{id}/ctftime` is served (docs/webhooks.md#ctftime-feed); a Flagwave setting, outside GameInfoModel. */
     ctftimeFeed: p.boolean().default(false),
+    /**
+     * The scoreboard freeze (docs/scoring.md#freeze): from this time on the public board stays as it
+     * stood then, until `unfrozenAt`. Null = no freeze planned. `boardFreeze()` in domain/games/freeze.ts is the rule.
+     */
+    freezeTime: p.datetime().nullable(),
+    /** When the freeze was lifted (reveal finished or "unfreeze now"); cleared when the freeze time changes. */
+    unfrozenAt: p.datetime().nullable(),
+    /** Everyone may replay the board after the end (docs/scoring.md#replay); staff always may. */
+    replayPublic: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 })

@@ -7,6 +7,7 @@ import type { DivisionRules } from '@flagwave/shared/divisions'
 import type { ParticipationStatus } from '@flagwave/shared/enums'
 import { toWireDate } from '@flagwave/shared/format'
 import type { Game } from '../entities/Game.js'
+import { boardFreeze, pendingFreeze } from '../domain/games/freeze.js'
 import { posterUrl } from '../lib/assetUrls.js'
 import { derivedJsonText, type JsonText } from '../lib/jsonText.js'
 
@@ -54,6 +55,8 @@ export function presentGameInfo(game: Game, divisions: readonly DivisionLike[]):
     writeupDeadline: toWireDate(game.wpddl),
     writeupNote: game.wpNote,
     writeupRequired: game.writeupRequired,
+    freezeTime: wireDateOrNull(game.freezeTime),
+    replayPublic: game.replayPublic,
   }
 }
 
@@ -98,6 +101,8 @@ export function presentDetailedGame(game: Game, divisions: readonly DivisionLike
     writeupRequired: game.writeupRequired,
     division: caller?.division?.id ?? null,
     divisions: divisions.map((d) => ({ id: d.id, name: d.name, inviteCodeRequired: !!d.inviteCode })),
+    frozen: boardFreeze(game) !== null,
+    freezeTime: wireDateOrNull(pendingFreeze(game)),
   }
 }
 
@@ -111,3 +116,5 @@ export function presentGameList(page: { games: readonly Parameters<typeof presen
     return form === 'array' ? data : { data, length: data.length, total: page.total }
   })
 }
+
+const wireDateOrNull = (d: Date | null | undefined): string | null => (d ? toWireDate(d) : null)

@@ -43,6 +43,9 @@ export const GameInfoModel = z.object({
   writeupDeadline: wireDateOut(),
   writeupNote: z.string(),
   writeupRequired: z.boolean(),
+  /** Flagwave: the scoreboard freeze and replay settings (docs/scoring.md#freeze). */
+  freezeTime: wireDateOut().nullable(),
+  replayPublic: z.boolean(),
 })
 export type GameInfoModel = z.infer<typeof GameInfoModel>
 
@@ -83,6 +86,10 @@ export const GameInfoInput = z.object({
   writeupNote: optionalString(),
   /** Absent or null keeps the stored value (false on create): a v0.17.6 client's full replace does not know it. */
   writeupRequired: keep(wireBool()),
+  /** Absent keeps the stored freeze (none on create), null removes it; ISO text or Unix ms (docs/scoring.md#freeze). */
+  freezeTime: wireDate().nullable().optional(),
+  /** Absent or null keeps the stored value (false on create). */
+  replayPublic: keep(wireBool()),
 })
 export type GameInfoInput = z.infer<typeof GameInfoInput>
 
@@ -120,6 +127,9 @@ export const DetailedGameInfoModel = z.object({
   writeupRequired: z.boolean(),
   division: intOut().nullable(),
   divisions: z.array(z.object({ id: intOut(), name: z.string(), inviteCodeRequired: z.boolean() })),
+  /** Flagwave: the public board is frozen now, and the freeze time (set, reached or not; docs/scoring.md#freeze). */
+  frozen: z.boolean(),
+  freezeTime: wireDateOut().nullable(),
 })
 export type DetailedGameInfoModel = z.infer<typeof DetailedGameInfoModel>
 

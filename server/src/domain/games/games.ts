@@ -6,6 +6,7 @@
 import { LockMode } from '@mikro-orm/core'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { GameInfoInput } from '@flagwave/shared/schemas/games'
+import { setFreezeTime } from './freeze.js'
 import { Game } from '../../entities/Game.js'
 import { Challenge } from '../../entities/Challenge.js'
 import { Flag } from '../../entities/Flag.js'
@@ -56,6 +57,8 @@ function assign(game: Game, input: GameInfoInput): void {
   game.wpNote = input.writeupNote ?? input.wpNote
   game.bloodBonus = input.bloodBonus
   if (input.writeupRequired !== null) game.writeupRequired = input.writeupRequired
+  if (input.freezeTime !== undefined) setFreezeTime(game, input.freezeTime)
+  if (input.replayPublic !== null) game.replayPublic = input.replayPublic
 }
 
 /** `POST /api/edit/games`: a new game with its own Ed25519 key pair. */
@@ -79,6 +82,9 @@ export async function createGame(scope: Scope, actor: Actor, input: GameInfoInpu
     wpNote: input.writeupNote ?? input.wpNote,
     writeupRequired: input.writeupRequired ?? false,
     bloodBonus: input.bloodBonus,
+    freezeTime: input.freezeTime ?? null,
+    unfrozenAt: null,
+    replayPublic: input.replayPublic ?? false,
   })
   await scope.em.flush()
   const organizations = input.organizations
