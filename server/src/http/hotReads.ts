@@ -24,7 +24,8 @@ import type { Services } from '../services.js'
 import { tags } from '../cache/invalidation.js'
 import { SESSION_COOKIE, touchCachedSession, usableCachedSession, visitDue, type CachedSession } from '../domain/accounts/sessions.js'
 import { mustEnrol } from '../domain/accounts/twoFactor.js'
-import { gateRefusal, peekGame, peekRegistration } from '../domain/play/gate.js'
+import { gateRefusal, peekGame, peekRegistration, referenceId } from '../domain/play/gate.js'
+import { noticeViewKey, noticeViewOf } from '../domain/notices/visibility.js'
 import { isLoopback, resolveClientAddress, type ProxyTrust } from '../lib/clientAddress.js'
 import { routeLabel, type RouteLabel } from '../lib/metrics.js'
 import { acceptsGzip, etagMatches, gzipWanted } from './scoreboardRead.js'
@@ -119,12 +120,20 @@ const HOT_READS: HotRead[] = [
     label: routeLabel('GET', '/api/game/:id/notices'),
     pattern: /^\/api\/game\/(\d{1,9})\/notices\/?$/i,
     query: /^\?(?:count=\d{1,3}|skip=\d{1,3})(?:&(?:count=\d{1,3}|skip=\d{1,3}))?$/,
-    entry: (m, _caller, services, now) => {
+    entry: (m, caller, services, now) => {
       const gameId = Number(m[1])
       const game = peekGame(services.readCache, gameId)
       // The route refuses a game not started yet (startedGame): that answer is the route's to give.
       if (!game || now < new Date(game.start as Date | string).getTime()) return null
-      return { key: `notices:${gameId}`, tags: [...gameTags(gameId), tags.gameNotices(gameId)] }
+      const list = [...gameTags(gameId), tags.gameNotices(gameId)]
+      // One answer per view (notices/visibility.ts): a division sees only the notices of challenges it may view.
+      if (!caller) return { key: `notices:${gameId}:${noticeViewKey(noticeViewOf(null, undefined))}`, tags: list }
+      const registration = peekRegistration(services.readCache, gameId, caller.id)
+      if (registration === undefined) return null
+      const division = registration ? (referenceId(registration.participation.division) ?? null) : undefined
+      list.push(tags.registration(gameId, caller.id), tags.user(caller.id))
+      if (registration) list.push(tags.participation(registration.participation.id as number))
+      return { key: `notices:${gameId}:${noticeViewKey(noticeViewOf(caller.role, division))}`, tags: list }
     },
   },
   {

@@ -128,7 +128,7 @@ export const gameRoutes = [
     params: GameParams,
     query: PageQuery,
     summary: 'Notices: admin notices first, then system notices, newest first (GameNotice[])',
-    handler: async (_ctx, { params, query, scope }) => presentNoticePage(await gameNotices(scope.em, params.id), query.skip, query.count),
+    handler: async (_ctx, { params, query, actor, scope }) => presentNoticePage(await gameNotices(scope.em, params.id, actor?.user ?? null), query.skip, query.count),
   }),
   route({
     method: 'GET',

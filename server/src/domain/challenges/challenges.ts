@@ -144,7 +144,7 @@ export async function updateChallenge(
     return { challenge: c, notices, scoringChanged: scoringChanged(before, c) }
   })
 
-  pushNotices(scope.events, game.id, result.notices)
+  await pushNotices(scope.em, scope.events, game.id, result.notices)
   if (result.scoringChanged) await pushChallengeUpdate(scope, game, [result.challenge])
   await rebuildScoreboardAfterEdit(scope, game.id)
   await scope.services.audit.success(actor, `更新了比赛 #${game.id} 的题目 #${result.challenge.id} ${result.challenge.title}`)

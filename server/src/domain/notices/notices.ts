@@ -48,7 +48,7 @@ export async function postNotice(scope: Scope, actor: Actor, game: Game, content
     await enqueueEvent(em, game.id, 'notice', { game: { id: game.id, title: game.title }, time: created.publishTime.toISOString(), content })
     return created
   })
-  pushNotices(scope.events, game.id, [notice])
+  await pushNotices(scope.em, scope.events, game.id, [notice])
   await scope.services.audit.success(actor, `发布了比赛 #${game.id} 的通知 #${notice.id}`)
   return notice
 }
@@ -92,14 +92,14 @@ export async function listNormalNotices(em: EntityManager, gameId: number): Prom
  * ------------------------------------------------------------------------------------------- */
 
 /** A notice as cached: a plain copy, so the cache holds no entity of a finished unit of work. */
-export type NoticeRecord = Pick<GameNotice, 'id' | 'type' | 'content' | 'publishTime'>
+export type NoticeRecord = Pick<GameNotice, 'id' | 'type' | 'content' | 'publishTime'> & { challengeId: number | null }
 
 /** Every notice of a game as players see them: `Normal` first, then system notices, each newest first. */
 async function loadGameNotices(em: EntityManager, gameId: number): Promise<NoticeRecord[]> {
   const notices = await em.find(GameNotice, { game: gameId }, { orderBy: { publishTime: 'desc', id: 'desc' } })
   const normal = notices.filter((n) => n.type === 'Normal')
   const system = notices.filter((n) => n.type !== 'Normal')
-  return [...normal, ...system].map(({ id, type, content, publishTime }) => ({ id, type, content, publishTime }))
+  return [...normal, ...system].map(({ id, type, content, publishTime, challenge }) => ({ id, type, content, publishTime, challengeId: challenge?.id ?? null }))
 }
 
 /** The players' notice list of a game, from the read cache (shared between requests: do not change it). */

@@ -9,8 +9,9 @@ import { Participation } from '../../entities/Participation.js'
 import type { Team } from '../../entities/Team.js'
 import type { User } from '../../entities/User.js'
 import { badRequest, notFound } from '../../lib/errors.js'
-import { isStarted, readGame, readRegistration } from './gate.js'
+import { isStarted, readGame, readRegistration, referenceId } from './gate.js'
 import { playerNotices, type NoticeRecord } from '../notices/notices.js'
+import { noticeViewOf, visibleNotices } from '../notices/visibility.js'
 import { readCacheOf, tags } from '../../cache/invalidation.js'
 import { divisionOf, gameDivisions, type DivisionRecord } from '../divisions/divisions.js'
 
@@ -96,9 +97,12 @@ export async function startedGame(em: EntityManager, gameId: number, notFoundBod
 
 /**
  * `GET /api/game/{id}/notices`: admin (`Normal`) notices first, then the system notices, each
- * newest first; the cached list, shared between requests (the presenter pages it).
+ * newest first, without those about challenges the reader's division may not view
+ * (notices/visibility.ts); a cached list, shared between requests (the presenter pages it).
  */
-export async function gameNotices(em: EntityManager, gameId: number): Promise<readonly NoticeRecord[]> {
+export async function gameNotices(em: EntityManager, gameId: number, user: User | null): Promise<readonly NoticeRecord[]> {
   await startedGame(em, gameId)
-  return playerNotices(em, gameId)
+  const registration = user ? await readRegistration(em, gameId, user.id) : null
+  const division = registration ? referenceId((registration.participation as Participation).division) ?? null : undefined
+  return visibleNotices(em, gameId, noticeViewOf(user?.role ?? null, division), await playerNotices(em, gameId))
 }

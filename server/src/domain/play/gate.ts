@@ -109,7 +109,7 @@ export async function assertDivisionMay(em: EntityManager, gameId: number, divis
 }
 
 /** A many-to-one as an entity or reference (`{id}`) or as the plain key a cached row holds. */
-function referenceId(value: unknown): number | undefined {
+export function referenceId(value: unknown): number | undefined {
   if (typeof value === 'number') return value
   if (value && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'number') return (value as { id: number }).id
   return undefined
