@@ -3,7 +3,7 @@
  * editor's divisions tab creates, renames, sets flags and per-challenge overrides, and deletes
  * (refused with the server's message while teams are in it); the review page moves a team to
  * another division; the scoreboard has a tab per division with division ranks, and its overall tab
- * leaves out divisions not ranked overall; the game page names the team's division; the big
+ * leaves out divisions not ranked overall, and a division tab follows a solve live; the game page names the team's division; the big
  * screen shows one division (?division=ID).
  */
 import { randomBytes } from 'node:crypto'
@@ -13,7 +13,7 @@ import { GamePermission } from '@flagwave/shared/enums'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { browserAvailable, launchBrowser, newSession, runInSession, screenshot, signIn } from '../support/browser.js'
 import { createChallenge, createDivision, createGame, createParticipation } from '../support/factories/games.js'
-import { createInstances, createPlayer, createSubmission } from '../support/factories/play.js'
+import { createInstances, createPlayer, createSubmission, submit } from '../support/factories/play.js'
 import { createUser } from '../support/factories/users.js'
 import { createTeam } from '../support/factories/teams.js'
 import type { ApiClient } from '../support/client.js'
@@ -180,7 +180,8 @@ describe.skipIf(!browserAvailable())('divisions (Chromium)', () => {
       const o1 = await createPlayer(server, game, { organization: open, teamName: 'OpenOne' })
       const o2 = await createPlayer(server, game, { organization: open, teamName: 'OpenTwo' })
       const g1 = await createPlayer(server, game, { organization: guests, teamName: 'GuestOne' })
-      await createInstances(server, [o1, o2, g1].map((p) => p.participation), [web, pwn])
+      const g2 = await createPlayer(server, game, { organization: guests, teamName: 'GuestTwo' })
+      await createInstances(server, [o1, o2, g1, g2].map((p) => p.participation), [web, pwn])
       const minute = 60_000
       const t0 = Date.now() - 30 * minute
       await createSubmission(server, game, web, g1.participation, g1.user, { submitTime: new Date(t0) })
@@ -210,12 +211,23 @@ describe.skipIf(!browserAvailable())('divisions (Chromium)', () => {
         // Guests: its team with its division rank, and only the challenges it may view.
         await page.getByTestId(`scoreboard-division-tab-${guests.id}`).click()
         await page.locator(`[data-testid="scoreboard-row"][data-team-id="${g1.team.id}"]`).waitFor()
-        expect(await rows(page, '[data-testid="scoreboard-row"]')).toEqual([g1.team.id])
-        expect(await shownRanks(page, '[data-testid="scoreboard-rank"]')).toEqual(['1'])
+        expect(await rows(page, '[data-testid="scoreboard-row"]')).toEqual([g1.team.id, g2.team.id])
+        expect(await shownRanks(page, '[data-testid="scoreboard-rank"]')).toEqual(['1', '2'])
         await expect(page.locator(`[data-testid="scoreboard-cell"][data-challenge-id="${pwn.id}"]`).count()).resolves.toBe(0)
-        await expect(page.locator(`[data-testid="scoreboard-cell"][data-challenge-id="${web.id}"]`).count()).resolves.toBe(1)
+        await expect(page.locator(`[data-testid="scoreboard-cell"][data-challenge-id="${web.id}"]`).count()).resolves.toBe(2)
         await expect(page.getByTestId('scoreboard-my-rank').textContent()).resolves.toContain('#1')
         await screenshot(page, 'divisions-04-board-guests')
+
+        // Live on the division tab: GuestTwo solves WebOne over the API; the pushed delta fills its
+        // cell and its score without a reload (the marker set on the window survives).
+        await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true))
+        const g2Web = page.locator(`[data-testid="scoreboard-row"][data-team-id="${g2.team.id}"] [data-testid="scoreboard-cell"][data-challenge-id="${web.id}"]`)
+        await expect(g2Web.getAttribute('data-type')).resolves.toBe('Unaccepted')
+        await submit(g2.client, game.id, web.id, 'flag{test}')
+        await page.locator(`[data-testid="scoreboard-row"][data-team-id="${g2.team.id}"] [data-testid="scoreboard-cell"][data-challenge-id="${web.id}"]:not([data-type="Unaccepted"])`).waitFor({ timeout: 8_000 })
+        await expect(page.locator(`[data-testid="scoreboard-row"][data-team-id="${g2.team.id}"] [data-testid="scoreboard-score"]`).textContent()).resolves.not.toBe('0')
+        await expect(page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).resolves.toBe(true)
+        await screenshot(page, 'divisions-04b-board-guests-live')
 
         // Open: both Open teams with division ranks, both challenges.
         await page.getByTestId(`scoreboard-division-tab-${open.id}`).click()
@@ -229,8 +241,8 @@ describe.skipIf(!browserAvailable())('divisions (Chromium)', () => {
         // Big screen: one division.
         await page.goto(`/games/${game.id}/scoreboard/bigscreen?division=${guests.id}`)
         await page.locator(`[data-testid="bigscreen-row"][data-team-id="${g1.team.id}"]`).waitFor()
-        expect(await rows(page, '[data-testid="bigscreen-row"]')).toEqual([g1.team.id])
-        expect(await shownRanks(page, '[data-testid="bigscreen-rank"]')).toEqual(['1'])
+        expect(await rows(page, '[data-testid="bigscreen-row"]')).toEqual([g1.team.id, g2.team.id])
+        expect(await shownRanks(page, '[data-testid="bigscreen-rank"]')).toEqual(['1', '2'])
         await expect(page.getByTestId('bigscreen-division').textContent()).resolves.toBe('Guests')
         await screenshot(page, 'divisions-05-bigscreen-guests')
 
