@@ -134,7 +134,7 @@ export function ChallengeAttachment({ gameId, challengeId, attachment, onChanged
             <Text size="xs" c="dimmed">
               {t('上传后立即替换当前附件')}
             </Text>
-            <FileButton onChange={upload} inputProps={{ 'data-testid': 'challenge-attachment-file' } as never}>
+            <FileButton onChange={upload} inputProps={{ 'data-testid': 'challenge-attachment-file' }}>
               {(props) => (
                 <Button {...props} size="xs" leftSection={<IconUpload size={14} />} loading={busy} data-testid="challenge-attachment-upload">
                   {t('上传文件')}

@@ -134,7 +134,7 @@ function AvatarUpload({ profile }: { profile: ProfileUserInfoModel }) {
       <Avatar src={profile.avatar ?? undefined} size={120} radius={120} color="brand" data-testid="profile-avatar" data-src={profile.avatar ?? ''}>
         {profile.userName?.slice(0, 1).toUpperCase()}
       </Avatar>
-      <FileButton onChange={(file) => void upload(file)} accept={IMAGE_MIME_TYPES.join(',')} inputProps={{ 'data-testid': 'avatar-input' } as never}>
+      <FileButton onChange={(file) => void upload(file)} accept={IMAGE_MIME_TYPES.join(',')} inputProps={{ 'data-testid': 'avatar-input' }}>
         {(props) => (
           <Button {...props} variant="light" size="xs" leftSection={<IconUpload size={14} />} loading={busy} data-testid="avatar-button">
             {t('更换头像')}

@@ -126,7 +126,7 @@ function LogoCard() {
             {logo ? <img src={logo} alt="" className={classes.logoImage} data-testid="config-logo-preview" /> : <Text size="sm" c="dimmed">{t('使用默认标志')}</Text>}
           </Center>
           <Group gap="xs">
-            <FileButton onChange={upload} accept={IMAGE_MIME_TYPES.join(',')} inputProps={{ 'data-testid': 'config-logo-input' } as never}>
+            <FileButton onChange={upload} accept={IMAGE_MIME_TYPES.join(',')} inputProps={{ 'data-testid': 'config-logo-input' }}>
               {(props) => (
                 <Button {...props} size="xs" variant="light" leftSection={<IconUpload size={14} />} loading={busy} data-testid="config-logo-upload">
                   {t('上传标志')}

@@ -73,7 +73,7 @@ export default function Files() {
     <Stack gap="md" data-testid="admin-files-page">
       <Group justify="space-between">
         <Title order={2}>{t('文件管理')}</Title>
-        <FileButton onChange={(selected) => void upload(selected)} multiple inputProps={{ 'data-testid': 'admin-file-input' } as never}>
+        <FileButton onChange={(selected) => void upload(selected)} multiple inputProps={{ 'data-testid': 'admin-file-input' }}>
           {(props) => (
             <Button {...props} leftSection={<IconUpload size={16} />} loading={uploading} data-testid="admin-file-upload">
               {t('上传文件')}

@@ -101,7 +101,7 @@ function AvatarUpload({ team }: { team: TeamInfoModel }) {
       <Avatar src={team.avatar ?? undefined} size={96} radius="md" color="brand" data-testid="team-manage-avatar" data-src={team.avatar ?? ''}>
         {team.name?.slice(0, 1).toUpperCase()}
       </Avatar>
-      <FileButton onChange={(file) => void upload(file)} accept={IMAGE_MIME_TYPES.join(',')} inputProps={{ 'data-testid': 'team-avatar-input' } as never}>
+      <FileButton onChange={(file) => void upload(file)} accept={IMAGE_MIME_TYPES.join(',')} inputProps={{ 'data-testid': 'team-avatar-input' }}>
         {(props) => (
           <Button {...props} size="xs" variant="light" leftSection={<IconUpload size={14} />} loading={busy} data-testid="team-avatar-button">
             {t('更换头像')}

@@ -59,7 +59,7 @@ function ChallengeCard({ gameId, challenge, solved, onToggled }: { gameId: numbe
       invalidateEdit(queryKeys.edit.challenge(gameId, challenge.id), { key: queryKeys.edit.challenge(gameId, challenge.id), data: detail })
       notifySuccess(detail.isEnabled ? t('「{{title}}」已启用', { title: detail.title }) : t('「{{title}}」已禁用', { title: detail.title }))
       if (detail.isEnabled && isContainerType(detail.type) && noProvider) {
-        notifications.show({ color: 'yellow', title: t('容器无法启动'), message: NO_PROVIDER_WARNING, autoClose: 12_000, 'data-testid': 'container-provider-warning' } as never)
+        notifications.show({ color: 'yellow', title: t('容器无法启动'), message: NO_PROVIDER_WARNING, autoClose: 12_000, 'data-testid': 'container-provider-warning' })
       }
     } catch (error) {
       notifyError(error, enabled ? t('启用失败') : t('禁用失败'))

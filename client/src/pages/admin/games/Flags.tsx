@@ -177,7 +177,7 @@ function DynamicFlagsForm({ onSubmit }: { onSubmit: (flags: FlagCreateRequest[])
             {t('每个附件对应一个 flag，每支队伍将被随机分配其中一组。')}
           </Text>
         </div>
-        <FileButton multiple onChange={addFiles} inputProps={{ 'data-testid': 'flag-files-input' } as never}>
+        <FileButton multiple onChange={addFiles} inputProps={{ 'data-testid': 'flag-files-input' }}>
           {(props) => (
             <Button {...props} variant="light" leftSection={<IconFilePlus size={16} />} data-testid="flag-files-pick">
               {t('选择附件')}

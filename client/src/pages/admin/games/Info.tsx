@@ -151,7 +151,7 @@ function PosterCard({ game }: { game: GameInfoModel }) {
         <Text size="xs" c="dimmed">
           {t('PNG、GIF、JPEG、WebP、BMP、TIFF，≤ 3 MB')}
         </Text>
-        <FileButton onChange={(file) => void upload(file)} accept={IMAGE_MIME_TYPES.join(',')} inputProps={{ 'data-testid': 'game-poster-input' } as never}>
+        <FileButton onChange={(file) => void upload(file)} accept={IMAGE_MIME_TYPES.join(',')} inputProps={{ 'data-testid': 'game-poster-input' }}>
           {(props) => (
             <Button {...props} size="xs" variant="light" leftSection={<IconUpload size={14} />} loading={busy} data-testid="game-poster-upload">
               {t('上传海报')}
