@@ -6,6 +6,8 @@
 import 'react'
 
 declare module 'react' {
+  // Merged declarations must repeat React's type parameter, used or not.
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
   interface HTMLAttributes<T> {
     'data-testid'?: string
   }
