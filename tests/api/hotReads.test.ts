@@ -6,10 +6,11 @@
  * that changes what a player may see drops it — on this node and on another node of the database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import pg from 'pg'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { ApiClient, type ApiResponse } from '../support/client.js'
 import { createChallenge, createGame } from '../support/factories/games.js'
-import { createInstances, createPlayer, sameSessionOn, startSecondNode } from '../support/factories/play.js'
+import { createInstances, createPlayer, createSubmission, sameSessionOn, startSecondNode } from '../support/factories/play.js'
 import { createUser } from '../support/factories/users.js'
 import type { RunningServer } from '../../server/src/server.js'
 import { hotReadLabels } from '../../server/src/http/hotReads.js'
@@ -146,6 +147,45 @@ describe('what is kept apart, and what never is', () => {
     for (let i = 0; i < 3; i++) {
       expect(fromFastPath(await player.client.get(`/api/game?made-up=${i}`))).toBe(false)
       expect(fromFastPath(await player.client.get('/api/game', { 'x-gzctf-compat': 'anything' }))).toBe(false)
+    }
+  })
+})
+
+describe('a submission’s status', () => {
+  it('is kept only once judged, and only for its submitter', async () => {
+    const { game, challenge, player } = await runningGame()
+    const path = (id: number) => `/api/game/${game.id}/challenges/${challenge.id}/status/${id}`
+    // Held unjudged: a transaction holds the row, which the checkers skip (FOR UPDATE SKIP LOCKED).
+    const db = new pg.Client({ connectionString: server.databaseUrl })
+    await db.connect()
+    try {
+      let held: number | null = null
+      for (let attempt = 0; attempt < 5 && held === null; attempt++) {
+        const submission = await createSubmission(server, game, challenge, player.participation, player.user, { answer: 'flag{wrong}', status: 'FlagSubmitted' })
+        await db.query('begin')
+        const { rows } = await db.query<{ status: string }>('select status from submissions where id = $1 for update', [submission.id])
+        if (rows[0]?.status === 'FlagSubmitted') held = submission.id
+        else await db.query('rollback')
+      }
+      expect(held).not.toBeNull()
+      for (let i = 0; i < 4; i++) {
+        const res = await player.client.get(path(held!))
+        expect([res.body, fromFastPath(res)]).toEqual(['FlagSubmitted', false])
+      }
+      await db.query('rollback')
+      await expect.poll(async () => (await player.client.get(path(held!))).body, { timeout: 5000, interval: 50 }).toBe('WrongAnswer')
+      expect((await hot(player.client, path(held!))).body).toBe('WrongAnswer')
+      // Another player asking for it gets the route's answer: not theirs.
+      const rival = await createPlayer(server, game)
+      for (let i = 0; i < 3; i++) {
+        const res = await rival.client.get(path(held!))
+        expect([res.status, res.body, fromFastPath(res)]).toEqual([404, { title: '提交未找到', status: 404 }, false])
+      }
+      // A deleted challenge takes its submissions with it: the kept answer goes too.
+      expect((await admin.delete(`/api/edit/games/${game.id}/challenges/${challenge.id}`)).status).toBe(200)
+      expect((await player.client.get(path(held!))).status).toBe(404)
+    } finally {
+      await db.end()
     }
   })
 })

@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto'
 import { gzipSync } from 'node:zlib'
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
 import type { Middleware } from 'koa'
-import { roleRank, type Role } from '@flagwave/shared/enums'
+import { roleRank, type AnswerResult, type Role } from '@flagwave/shared/enums'
 import type { Services } from '../services.js'
 import { tags } from '../cache/invalidation.js'
 import { SESSION_COOKIE, touchCachedSession, usableCachedSession, visitDue, type CachedSession } from '../domain/accounts/sessions.js'
@@ -35,6 +35,8 @@ const XSRF_COOKIE = 'XSRF-TOKEN'
 const COMPAT_HEADER = 'x-gzctf-compat'
 const GZIP_MIN_BYTES = 2048
 const USER_RANK = roleRank('User')
+/** A submission's status until a checker judges it. */
+const PENDING_STATUS: AnswerResult = 'FlagSubmitted'
 
 /** Who asks, as far as the rules need to know. */
 interface Caller {
@@ -63,6 +65,11 @@ interface HotRead {
   query?: RegExp
   /** The entry for this caller when every rule of the route lets them read it now; null: ask the route. */
   entry(match: RegExpExecArray, caller: Caller | null, services: Services, now: number): Entry | null
+  /**
+   * Whether an answer may be kept; absent: always. For answers that change without a write that
+   * names a tag (a submission's status, settled by the checkers in raw SQL), only the final ones.
+   */
+  keep?: (body: string) => boolean
 }
 
 // A division edit changes what a game's answers list (its divisions, what a division may see).
@@ -135,6 +142,22 @@ const HOT_READS: HotRead[] = [
       if (registration) list.push(tags.participation(registration.participation.id as number))
       return { key: `notices:${gameId}:${noticeViewKey(noticeViewOf(caller.role, division))}`, tags: list }
     },
+  },
+  {
+    // The caller's own submission (routes/submissions.ts: no context gate, the row is looked up by
+    // its submitter): a judged status never changes, so it is kept until the submission could be
+    // gone (its game, challenge, participation or user changed).
+    label: routeLabel('GET', '/api/game/:id/challenges/:challengeId/status/:submitId'),
+    pattern: /^\/api\/game\/(\d{1,9})\/challenges\/(\d{1,9})\/status\/(\d{1,9})\/?$/i,
+    role: 'User',
+    entry: (m, caller) => {
+      const gameId = Number(m[1])
+      return {
+        key: `status:${caller!.id}:${gameId}:${Number(m[2])}:${Number(m[3])}`,
+        tags: [...gameTags(gameId), tags.gameChallenges(gameId), tags.gameParticipations(gameId), tags.user(caller!.id)],
+      }
+    },
+    keep: (body) => body !== JSON.stringify(PENDING_STATUS),
   },
   {
     label: routeLabel('GET', '/api/account/profile'),
@@ -261,11 +284,12 @@ export function captureHotReads(): Middleware {
     const mark = services.readCache.mark
     await next()
     if (ctx.status !== 200 || typeof ctx.body !== 'string') return
+    const keepable = hot.read.keep?.(ctx.body) ?? true
     const after = entryFor(hot, caller, services, Date.now())
     const answer = answerOf(ctx.body, ctx.response.headers, after?.stamp)
     const compat = ctx.get(COMPAT_HEADER)
     const key = after && variantKey(hot.read, after, ctx.querystring ? `?${ctx.querystring}` : '', compat)
-    if (key && before && before.key === after.key && before.stamp === after.stamp) services.readCache.keep(key, after.tags, answer, mark)
+    if (keepable && key && before && before.key === after.key && before.stamp === after.stamp) services.readCache.keep(key, after.tags, answer, mark)
     ctx.set('ETag', answer.etag)
     if (etagMatches(ctx.get('If-None-Match'), answer.etag)) {
       ctx.status = 304
