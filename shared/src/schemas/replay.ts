@@ -56,5 +56,8 @@ export const RevealState = z.object({
 export type RevealState = z.infer<typeof RevealState>
 
 /** `PUT /api/edit/games/{id}/reveal/auto`: steps every `intervalMs` (250 ms – 60 s), null pauses. */
-export const RevealAutoModel = z.object({ intervalMs: z.number().int().min(250).max(60_000).nullable() })
+const INTERVAL_INVALID = '自动播放间隔无效'
+export const RevealAutoModel = z.object({
+  intervalMs: z.number({ error: INTERVAL_INVALID }).int(INTERVAL_INVALID).min(250, INTERVAL_INVALID).max(60_000, INTERVAL_INVALID).nullable(),
+})
 export type RevealAutoModel = z.infer<typeof RevealAutoModel>

@@ -65,7 +65,8 @@ export class ReplayTimeline {
     return this.data.solves.length
   }
 
-  private affects(s: ReplaySolve): boolean {
+  /** Whether the solve moves its challenge's counter (its division affects the dynamic score). */
+  affects(s: ReplaySolve): boolean {
     return this.permissions.may(s.divisionId, 'AffectDynamicScore', s.challengeId)
   }
 
@@ -94,7 +95,7 @@ export class ReplayTimeline {
   }
 
   /** The game, challenges and instances in force during `epoch` (without solves, counters at 0). */
-  private settings(epoch: number): Omit<GameData, 'solves'> {
+  settings(epoch: number): Omit<GameData, 'solves'> {
     let cached = this.settingsCache.get(epoch)
     if (cached) return cached
     // The values in force during the epoch are those of the first edit after it began, else the current ones.
@@ -167,8 +168,14 @@ export class ReplayTimeline {
     return { snapshot: best.state.snapshot(t), solves: n, folded }
   }
 
-  /** The moment the whole game's board stands at: the end. */
-  get end(): number {
-    return this.data.game.end
+  /** The settings in force now (the last epoch). */
+  currentSettings(): Omit<GameData, 'solves'> {
+    return this.settings(this.boundaries.length)
+  }
+
+  /** Solve `i` (time order) without its counter. */
+  solveAt(i: number): SolveData {
+    const s = this.data.solves[i]!
+    return { participationId: s.participationId, challengeId: s.challengeId, submissionId: s.submissionId, time: s.time, userName: s.userName }
   }
 }
