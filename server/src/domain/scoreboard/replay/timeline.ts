@@ -19,8 +19,12 @@ import type { ReplayData, ReplaySolve } from './data.js'
 
 /** Cursors kept per game (each a full board state). */
 const CURSORS = 4
-/** Fold in at most this many solves from a cursor; further away a new state is built (≈ 10 µs a solve against a build's cost). */
-const MAX_FOLD = 4000
+/**
+ * Fold in at most this many solves from a cursor; further away a new state is built. A solve that
+ * moves a dynamic score re-scores every solver of its challenge (10–20 µs on the large set), so
+ * beyond a few thousand solves a fresh build (≈ 35 ms) plus a full render is cheaper.
+ */
+const MAX_FOLD = 2000
 
 interface Cursor {
   epoch: number
