@@ -140,8 +140,8 @@ export default function Scoreboard() {
               </Button>
             </>
           )}
-          {/* Staff replay any game; others an ended one (the server refuses when its organiser does not allow it). */}
-          {(hasRole(role, 'Monitor') || (game && Date.parse(game.end) < now)) && (
+          {/* Staff replay any game; others an ended one whose organiser allows it (docs/scoring.md#replay). */}
+          {(hasRole(role, 'Monitor') || (game?.replayPublic && Date.parse(game.end) < now)) && (
             <Button component={Link} to={`/games/${gameId}/scoreboard/replay`} size="xs" variant="light" leftSection={<IconHistory size={14} />} data-testid="open-replay">
               {t('回放')}
             </Button>
