@@ -152,11 +152,14 @@ describe.skipIf(!browserAvailable())('replay and staged reveal (Chromium)', () =
 
         // The big screen loses the network while the phone steps on; it catches up when back.
         await screen.context.setOffline(true)
+        // The screen says the connection is lost and keeps the board (no blank screen).
+        await big.getByTestId('bigscreen-offline').waitFor({ timeout: 20_000 })
         await remote.getByTestId('reveal-next').click()
         await remote.locator('[data-testid="reveal-control"][data-step="2"]').waitFor({ timeout: LIVE_TIMEOUT })
         await expect(big.getByTestId('bigscreen-row').count()).resolves.toBe(5)
         await screen.context.setOffline(false)
         await big.locator('[data-testid="bigscreen-reveal"][data-step="2"]').waitFor({ timeout: 30_000 })
+        await big.getByTestId('bigscreen-offline').waitFor({ state: 'detached', timeout: 30_000 })
 
         for (let step = 3; step <= steps; step++) {
           await remote.getByTestId('reveal-next').click()
