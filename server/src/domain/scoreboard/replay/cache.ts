@@ -12,8 +12,8 @@ import { ReplayTimeline } from './timeline.js'
 /** How long a timeline is trusted: a running game's history grows, an ended one's hardly moves. */
 const RUNNING_TTL_MS = 2_000
 const ENDED_TTL_MS = 30_000
-/** Games kept per node (each timeline holds a few full board states). */
-const MAX_GAMES = 4
+/** Games kept per node: each timeline holds up to four full board states (about 40 MB each on the large benchmark set). */
+const MAX_GAMES = 2
 
 interface Entry {
   timeline: Promise<ReplayTimeline | null>
