@@ -91,6 +91,9 @@ export const routes: RouteObject[] = [
                   { index: true, element: screen(() => import('./pages/games/GameDetail')) },
                   role('User', [{ path: 'challenges', element: screen(() => import('./pages/games/Challenges')) }]),
                   { path: 'scoreboard', element: screen(() => import('./pages/games/Scoreboard')) },
+                  // Replay and the admin's reveal control (docs/scoring.md#replay, #staged-reveal).
+                  { path: 'scoreboard/replay', element: screen(() => import('./pages/games/Replay')) },
+                  role('Admin', [{ path: 'scoreboard/reveal', element: screen(() => import('./pages/games/RevealControl')) }]),
                   {
                     path: 'monitor',
                     element: <WithRole role="Monitor" />,

@@ -5,6 +5,7 @@
 import type { AnswerResult, ContainerStatus, ParticipationStatus } from './enums.js'
 import type { GameNotice, GameEvent, Submission, LogMessageModel, ScoreboardModel, GlobalConfig, TeamInfoModel } from './schemas/wire.js'
 import type { ChallengeChange, ScoreboardDelta } from './schemas/scoreboard.js'
+import type { RevealState } from './schemas/replay.js'
 
 export const NAMESPACES = { user: '/hub/user', monitor: '/hub/monitor', admin: '/hub/admin' } as const
 export type NamespaceName = keyof typeof NAMESPACES
@@ -106,6 +107,8 @@ interface UserHubEvents extends CommonHubEvents {
   ReceivedTeamUpdate: (update: TeamUpdate) => void
   ReceivedParticipationUpdate: (update: ParticipationUpdate) => void
   ReceivedConfigUpdate: (config: GlobalConfig) => void
+  /** The staged reveal of the game moved (docs/scoring.md#staged-reveal), to `Game_{id}`. */
+  ReceivedRevealUpdate: (state: RevealState) => void
 }
 
 interface MonitorHubEvents extends CommonHubEvents {

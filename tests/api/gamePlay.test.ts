@@ -106,6 +106,7 @@ describe('GET /api/game/{id}', () => {
       divisions: [{ id: expect.any(Number), name: 'A', inviteCodeRequired: false }],
       frozen: false,
       freezeTime: null,
+      replayPublic: false,
     })
     const mine = await suspended.client.get(`/api/game/${game.id}`)
     expect(mine.body).toMatchObject({ status: 'Suspended', teamName: suspended.team.name, organization: 'A' })

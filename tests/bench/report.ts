@@ -49,6 +49,14 @@ export function markdownTable(r: Results): string {
     ])
     rows.push(['Incremental solve on that state', `${rb.incrementalSolveUs} µs per solve; next snapshot ${rb.snapshotAfterSolveMs} ms`, ''])
   }
+  const rp = r.replay
+  if (rp) {
+    rows.push([
+      'Replay seek, large data set (board at a moment, rendered)',
+      `random jumps **${rp.randomSeekMedianMs} ms** median (p95 ${rp.randomSeekP95Ms}, ${rp.randomSeeksFolded} folded from a cursor); play at 600× **${rp.playSeekMedianMs} ms** median (p95 ${rp.playSeekP95Ms}); full rebuild baseline ${rp.fullRebuildMs} ms; last frame = live board: ${rp.finalEqualsLive}`,
+      '< 100 ms per seek',
+    ])
+  }
   const q = r.queue
   if (q) {
     const base = q.insertBaseline

@@ -3,7 +3,7 @@
  *
  * 1. scoreboard GET throughput (small data set) beside a bare Koa endpoint, with `wrk -t2 -c50`;
  * 2. full rebuild of the large data set (1,000 teams × 100 challenges × 200,000 submissions),
- *    and the cost of one incremental solve on that state;
+ *    and the cost of one incremental solve on that state; replay seeks on such a set (tests/bench/replay.ts);
  * 3. settled submissions per second through the durable queue, with none lost (a trigger counts
  *    status transitions), plus the HTTP submit rate;
  * 4. solve-to-screen latency (submit → first pushed board containing the solve) on many watching sockets;
@@ -38,6 +38,7 @@ import { startServer, type RunningServer } from '../../server/src/server.js'
 import { createDatabaseOn, dropDatabaseOn, scratchDatabase } from '../../server/src/db/scratch.js'
 import { nativePool } from '../../server/src/db/pg.js'
 import { loadGameData } from '../../server/src/domain/scoreboard/load.js'
+import { replaySeeks } from './replay.js'
 import { ScoreboardState } from '../../server/src/domain/scoreboard/board.js'
 import { NAMESPACES, rooms, type ScoreboardUpdate } from '@flagwave/shared/events'
 import { insertBaseline } from './baselines.js'
@@ -620,7 +621,7 @@ async function main() {
   machine.postgres = (await pool.query<{ server_version: string }>('show server_version')).rows[0]!.server_version
   const results: Record<string, unknown> = { date: new Date().toISOString(), machine }
   try {
-    const only = new Set((process.env.BENCH_ONLY ?? 'read,players,rebuild,queue,latency,containers').split(','))
+    const only = new Set((process.env.BENCH_ONLY ?? 'read,players,rebuild,replay,queue,latency,containers').split(','))
     if (only.has('read')) results.scoreboardRead = await readThroughput(server, pool)
     if (only.has('players')) {
       const game = await smallDataSet(pool)
@@ -632,6 +633,10 @@ async function main() {
       results.players = { ...figures, allSubmissionsSettled: settled }
     }
     if (only.has('rebuild')) results.rebuild = await rebuild(server, pool)
+    if (only.has('replay')) {
+      log('replay seeks on a large data set…')
+      results.replay = await replaySeeks(pool, (await largeDataSet(pool)).gameId)
+    }
     if (only.has('queue')) {
       const figures = await queue(server, pool)
       log('queue: single-row inserts on the same PostgreSQL (baseline)…')

@@ -126,6 +126,7 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /api/edit/games/:id/webhooks': { name: 'hook', kind: 'Generic', url: 'https://example.com/hook', secret: '', chatId: '', events: ['blood'], enabled: true, allowPrivate: false, rotateSecret: false },
   'PUT /api/edit/games/:id/webhooks/:webhookId': { name: 'hook', kind: 'Generic', url: 'https://example.com/hook', secret: '', chatId: '', events: ['blood'], enabled: true, allowPrivate: false, rotateSecret: false },
   'PUT /api/edit/games/:id/ctftime': { enabled: false },
+  'PUT /api/edit/games/:id/reveal/auto': { intervalMs: 1000 },
   'POST /api/edit/games/:id/archive': { challenges: true, attachments: false },
 }
 

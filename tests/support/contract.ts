@@ -173,6 +173,13 @@ export const FLAGWAVE_ENDPOINTS: ContractEndpoint[] = [
   { n: 1902, method: 'DELETE', path: '/api/admin/config/logo', caller: 'Admin', extra: [], rateLimit: null, success: 'empty' },
   // 1951+: container diagnostics.
   { n: 1951, method: 'GET', path: '/api/edit/containers/provider', caller: 'Admin', extra: [], rateLimit: null, success: 'ContainerProviderModel' },
+  // 1701+: the staged reveal (docs/scoring.md#staged-reveal).
+  { n: 1701, method: 'GET', path: '/api/game/{id}/reveal', caller: 'anon', extra: [], rateLimit: null, success: 'RevealState' },
+  { n: 1702, method: 'POST', path: '/api/edit/games/{id}/reveal', caller: 'Admin', extra: [], rateLimit: null, success: 'RevealState' },
+  { n: 1703, method: 'POST', path: '/api/edit/games/{id}/reveal/next', caller: 'Admin', extra: [], rateLimit: null, success: 'RevealState' },
+  { n: 1704, method: 'POST', path: '/api/edit/games/{id}/reveal/back', caller: 'Admin', extra: [], rateLimit: null, success: 'RevealState' },
+  { n: 1705, method: 'PUT', path: '/api/edit/games/{id}/reveal/auto', caller: 'Admin', extra: [], rateLimit: null, success: 'RevealState' },
+  { n: 1706, method: 'POST', path: '/api/edit/games/{id}/reveal/finish', caller: 'Admin', extra: [], rateLimit: null, success: 'RevealState' },
 ]
 
 /**

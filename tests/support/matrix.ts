@@ -120,6 +120,13 @@ export const MATRIX: Record<string, MatrixRow> = {
   'GET /api/edit/games/:id/ctftime': { path: (w) => `/api/edit/games/${g(w)}/ctftime` },
   'PUT /api/edit/games/:id/ctftime': { path: (w) => `/api/edit/games/${g(w)}/ctftime`, request: () => ({ json: { enabled: 'on' } }) },
   'GET /api/game/:id/ctftime': { path: (w) => `/api/game/${g(w)}/ctftime` },
+  // The staged reveal (docs/scoring.md#staged-reveal): the world's game is not frozen, so a permitted admin gets 400.
+  'GET /api/game/:id/reveal': { path: (w) => `/api/game/${g(w)}/reveal` },
+  'POST /api/edit/games/:id/reveal': { path: (w) => `/api/edit/games/${g(w)}/reveal` },
+  'POST /api/edit/games/:id/reveal/next': { path: (w) => `/api/edit/games/${g(w)}/reveal/next` },
+  'POST /api/edit/games/:id/reveal/back': { path: (w) => `/api/edit/games/${g(w)}/reveal/back` },
+  'PUT /api/edit/games/:id/reveal/auto': { path: (w) => `/api/edit/games/${g(w)}/reveal/auto`, request: () => ({ json: { intervalMs: 1 } }) },
+  'POST /api/edit/games/:id/reveal/finish': { path: (w) => `/api/edit/games/${g(w)}/reveal/finish` },
 
   /* ------------------------------------------------------------------- game */
   'GET /api/game': { path: () => '/api/game' },

@@ -19,6 +19,7 @@ const TARGETS = [
   'ReceivedTeamUpdate',
   'ReceivedParticipationUpdate',
   'ReceivedConfigUpdate',
+  'ReceivedRevealUpdate',
   'ReceivedGameEvent',
   'ReceivedSubmissions',
   'ReceivedLog',

@@ -25,6 +25,8 @@ import { SsoProviderSchema } from './SsoProvider.js'
 import { UserIdentitySchema } from './UserIdentity.js'
 import { SsoLoginSchema } from './SsoLogin.js'
 import { DivisionSchema } from './Division.js'
+import { ScoreEditSchema } from './ScoreEdit.js'
+import { RevealSchema } from './Reveal.js'
 
 export const entities = [
   UserSchema,
@@ -53,4 +55,6 @@ export const entities = [
   UserIdentitySchema,
   SsoLoginSchema,
   DivisionSchema,
+  ScoreEditSchema,
+  RevealSchema,
 ]

@@ -98,6 +98,12 @@ const EN: Record<string, string> = {
   比赛未找到: 'Game not found',
   比赛未开始: 'The game has not started',
   比赛已结束: 'The game has ended',
+  // Replay and staged reveal (docs/scoring.md#replay, #staged-reveal)
+  比赛回放未开放: 'The replay of this game is not open',
+  无效的回放时间: 'Invalid replay time: ISO 8601 or Unix milliseconds',
+  比赛未冻结: 'The scoreboard is not frozen',
+  揭晓未开始: 'No reveal is open',
+  自动播放间隔无效: 'Invalid auto-play interval (250 to 60000 ms, or null)',
   比赛邀请码错误: 'Wrong game invite code',
   无效的参赛单位: 'Invalid organisation',
   您已经在其他队伍报名参赛: 'You have joined this game with another team',

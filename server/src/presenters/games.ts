@@ -103,6 +103,7 @@ export function presentDetailedGame(game: Game, divisions: readonly DivisionLike
     divisions: divisions.map((d) => ({ id: d.id, name: d.name, inviteCodeRequired: !!d.inviteCode })),
     frozen: boardFreeze(game) !== null,
     freezeTime: wireDateOrNull(pendingFreeze(game)),
+    replayPublic: game.replayPublic,
   }
 }
 

@@ -26,6 +26,7 @@ import { teamRoutes } from './team.js'
 import { ctftimeRoutes, webhookRoutes } from './webhooks.js'
 import { ssoRoutes } from './sso.js'
 import { opsRoutes } from './ops.js'
+import { revealRoutes } from './reveal.js'
 
 export const allRoutes: RouteSpec[] = [
   ...accountRoutes,
@@ -36,6 +37,8 @@ export const allRoutes: RouteSpec[] = [
   ...assetRoutes,
   ...postRoutes,
   ...editGameRoutes,
+  // Flagwave: the staged reveal (docs/scoring.md#staged-reveal).
+  ...revealRoutes,
   ...editContainerRoutes,
   ...webhookRoutes,
   ...gameArchiveRoutes,

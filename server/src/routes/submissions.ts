@@ -12,6 +12,9 @@ import { RAW, intParam, route } from '../http/route.js'
 import { badRequest, notFound } from '../lib/errors.js'
 import { submitFlag, submissionStatus } from '../domain/submissions/submit.js'
 import { sendSnapshot } from '../http/scoreboardRead.js'
+import { ScoreboardQuery } from '@flagwave/shared/schemas/replay'
+import { JsonText } from '../lib/jsonText.js'
+import { replayBoard } from '../domain/scoreboard/replay/read.js'
 
 const challengeParams = z.object({ id: intParam, challengeId: intParam })
 const statusParams = z.object({ id: intParam, challengeId: intParam, submitId: intParam })
@@ -43,9 +46,16 @@ export const submissionRoutes = [
     method: 'GET',
     path: '/api/game/:id/scoreboard',
     params: gameParams,
+    query: ScoreboardQuery,
     response: ScoreboardModel,
-    summary: 'The scoreboard (versioned: ETag / X-Scoreboard-Version, If-None-Match → 304)',
-    handler: async (ctx, { params, scope }) => {
+    summary:
+      'The scoreboard (versioned: ETag / X-Scoreboard-Version, If-None-Match → 304); `at` (ISO 8601 or Unix ms): the board as it stood then (replay: monitors and admins, others after the end when replayPublic, capped at the freeze)',
+    handler: async (ctx, { params, query, scope, actor }) => {
+      // Replay (docs/scoring.md#replay): never cached by the client, built from the history.
+      if (query.at) {
+        ctx.set('Cache-Control', 'no-store')
+        return new JsonText((await replayBoard(scope, actor, params.id, query.at)).json)
+      }
       const snapshot = await scope.services.scoreboard.snapshot(params.id)
       if (!snapshot) throw notFound('比赛未找到')
       if (Date.now() < snapshot.start) throw badRequest('比赛未开始')

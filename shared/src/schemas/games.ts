@@ -130,6 +130,8 @@ export const DetailedGameInfoModel = z.object({
   /** Flagwave: the public board is frozen now, and the freeze time (set, reached or not; docs/scoring.md#freeze). */
   frozen: z.boolean(),
   freezeTime: wireDateOut().nullable(),
+  /** Flagwave: everyone may replay the board once the game ended (docs/scoring.md#replay). */
+  replayPublic: z.boolean(),
 })
 export type DetailedGameInfoModel = z.infer<typeof DetailedGameInfoModel>
 

@@ -5,7 +5,7 @@
  * timeline and a feed of bloods and notices. With a `division` it shows that division's teams,
  * ranks, timeline and challenge count (its name under the title); without, the teams ranked overall.
  */
-import { lazy, Suspense, useMemo, useRef } from 'react'
+import { lazy, Suspense, useEffect, useMemo, useRef } from 'react'
 import { ActionIcon, Avatar, Tooltip } from '@mantine/core'
 import { useFullscreenDocument } from '@mantine/hooks'
 import { IconArrowLeft, IconMaximize, IconMinimize } from '@tabler/icons-react'
@@ -13,6 +13,9 @@ import { Link } from 'react-router-dom'
 import dayjs from 'dayjs'
 import type { GameNotice } from '@flagwave/shared/schemas/games'
 import type { ScoreboardItem, ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
+import type { RevealState } from '@flagwave/shared/schemas/replay'
+import { RevealBar } from './RevealBar'
+import { GameQr } from './GameQr'
 import { BLOOD_META, isBlood } from '../BloodIcon/BloodIcon'
 import { countdownText, formatDuration, gamePhase, useNow } from '../GameTime/GameTime'
 import { useChangeCount } from '../GameTime/useChangeCount'
@@ -42,6 +45,12 @@ export interface BigScreenProps {
   realtime?: string
   /** The division shown (null: the overall board). */
   division?: { id: number; name: string } | null
+  /** An open staged reveal (docs/scoring.md#staged-reveal): `scoreboard` is its board at this step. */
+  reveal?: RevealState | null
+  /** The game page's address, shown as a QR code in the corner (kiosk). */
+  qrUrl?: string | null
+  /** The connection dropped: the last board stays, with a notice, until it is back and resynced. */
+  offline?: boolean
 }
 
 /** A feed line: the notice's text as it reads (Markdown markup removed, as in the toasts), cut on that text. */
@@ -51,7 +60,7 @@ function feedText(content: string): string {
   return text.length > FEED_TEXT_MAX ? `${text.slice(0, FEED_TEXT_MAX)}…` : text
 }
 
-export function BigScreen({ gameId, title, start, end, scoreboard, notices, banner, onBannerDone, message, realtime, division = null }: BigScreenProps) {
+export function BigScreen({ gameId, title, start, end, scoreboard, notices, banner, onBannerDone, message, realtime, division = null, reveal = null, qrUrl = null, offline = false }: BigScreenProps) {
   const now = useNow(1_000)
   const { toggle, fullscreen } = useFullscreenDocument()
   const list = useRef<HTMLDivElement>(null)
@@ -64,7 +73,19 @@ export function BigScreen({ gameId, title, start, end, scoreboard, notices, bann
   const phase = gamePhase(start, end, now)
 
   useFlip(list, [items])
-  useAutoScroll(list, { enabled: items.length > 0 })
+  // During a reveal the screen follows the team being revealed instead of scrolling on its own.
+  useAutoScroll(list, { enabled: items.length > 0 && !reveal })
+  const pending = useMemo(() => new Map((reveal?.pending ?? []).map((p) => [p.teamId, p.challenges])), [reveal])
+  const revealed = reveal?.last?.teamId ?? null
+  const focus = useMemo(() => {
+    // The next team to open its cells is the lowest placed with pending ones; else the one just revealed.
+    const next = [...items].reverse().find((i) => pending.has(i.id))
+    return next?.id ?? revealed
+  }, [items, pending, revealed])
+  useEffect(() => {
+    if (!reveal || focus === null) return
+    list.current?.querySelector(`[data-team-id="${focus}"]`)?.scrollIntoView({ block: 'center', behavior: 'smooth' })
+  }, [reveal, focus, items])
 
   const feed = useMemo(() => [...notices].sort((a, b) => Date.parse(b.time) - Date.parse(a.time)).slice(0, 12), [notices])
 
@@ -90,6 +111,14 @@ export function BigScreen({ gameId, title, start, end, scoreboard, notices, bann
           </div>
         </div>
       </header>
+
+      {reveal && <RevealBar reveal={reveal} />}
+      {offline && (
+        <div className={classes.offline} data-testid="bigscreen-offline">
+          {t('连接中断，正在重连…')}
+        </div>
+      )}
+      {qrUrl && <GameQr url={qrUrl} />}
 
       {!scoreboard ? (
         <div className={classes.waiting} data-testid="bigscreen-waiting">
@@ -117,6 +146,9 @@ export function BigScreen({ gameId, title, start, end, scoreboard, notices, bann
                   data-team-id={item.id}
                   data-rank={item.rank}
                   data-division-rank={item.divisionRank ?? undefined}
+                  data-pending={pending.get(item.id)?.length}
+                  data-revealed={reveal ? item.id === revealed : undefined}
+                  data-blood={item.id === revealed && (reveal?.last?.bloods.length ?? 0) > 0 ? true : undefined}
                 >
                   <span className={classes.rank} data-testid="bigscreen-rank">
                     {rankOf(item, division !== null)}
@@ -135,6 +167,11 @@ export function BigScreen({ gameId, title, start, end, scoreboard, notices, bann
                   <span className={classes.solved}>
                     {item.solvedCount}
                     <span style={{ opacity: 0.5 }}>/{total}</span>
+                    {pending.has(item.id) && (
+                      <span className={classes.pendingMark} data-testid="bigscreen-pending">
+                        +{pending.get(item.id)!.length}?
+                      </span>
+                    )}
                     <div className={classes.progress}>
                       <span style={{ width: `${total ? (100 * item.solvedCount) / total : 0}%` }} />
                     </div>

@@ -4,8 +4,12 @@
  * Blood notices (`ReceivedGameNotice` FirstBlood/SecondBlood/ThirdBlood) queue banners.
  * `?division=ID` shows one division (docs/scoring.md#divisions); `?cycle=SECONDS` (at least 5)
  * turns through the overall board and each division in turn; neither: the overall board.
+ * While a staged reveal is open (docs/scoring.md#staged-reveal) the screen shows its board and
+ * follows it over the socket (driven from the admin's phone, or by keys here: useRevealKeys);
+ * when it finishes, the live board returns. Kiosk: a QR code of the game page, and a notice while
+ * the connection is down (the last board stays; everything is refetched on reconnect).
  */
-import { useCallback, useEffect, useMemo, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { useSearchParams } from 'react-router-dom'
 import { useQuery } from '@tanstack/react-query'
 import type { GameNotice } from '@flagwave/shared/schemas/games'
@@ -16,6 +20,11 @@ import { useGameId } from '../../layouts/WithGameTab'
 import { useRealtimeStatus } from '../../realtime/hub'
 import { platformName, useGlobalConfig } from '../../api/globalConfig'
 import { useGameLive } from './useGameLive'
+import { useReveal } from '../../live/useReveal'
+import { useRevealKeys } from './useRevealKeys'
+import { queryKeys } from '../../api/queryKeys'
+import { refetchIfShown } from '../../api/queryClient'
+import { notifications } from '@mantine/notifications'
 
 /** At most this many banners wait; older ones are dropped when solves come in bursts. */
 const MAX_QUEUE = 6
@@ -65,10 +74,22 @@ export default function BigScreenPage() {
       if (event) setQueue((q) => [...q, event].slice(-MAX_QUEUE))
     },
   })
-  const scoreboard = live.scoreboard.data?.scoreboard ?? null
+  const reveal = useReveal(gameId)
+  const revealing = reveal.state?.open ? reveal.state : null
+  const scoreboard = revealing?.board ?? live.scoreboard.data?.scoreboard ?? null
+  const finished = reveal.state?.finished ?? false
+  // The reveal's end lifts the freeze: the live (final) board comes back at once.
+  useEffect(() => {
+    if (finished && gameId !== null) void refetchIfShown(queryKeys.game.scoreboard(gameId))
+  }, [finished, gameId])
+  const fail = useCallback((message: string) => notifications.show({ color: 'red', message }), [])
+  useRevealKeys(gameId, revealing, reveal.accept, fail)
   const notices = live.notices.data ?? NO_NOTICES
   const config = useGlobalConfig()
   const status = useRealtimeStatus((s) => s.user)
+  // Only a connection that was up and dropped counts as lost (not the first connect).
+  const wasConnected = useRef(false)
+  if (status === 'connected') wasConnected.current = true
   const done = useCallback(() => setQueue((q) => q.slice(1)), [])
   const division = useShownDivision(scoreboard?.divisions ?? NO_DIVISIONS)
 
@@ -90,6 +111,9 @@ export default function BigScreenPage() {
       message={live.scoreboard.error?.message ?? gameError?.message ?? null}
       realtime={status}
       division={division}
+      reveal={revealing}
+      qrUrl={gameId === null ? null : `${window.location.origin}/games/${gameId}`}
+      offline={wasConnected.current && status !== 'connected'}
     />
   )
 }

@@ -7,7 +7,7 @@
  */
 import { lazy, Suspense, useMemo, useState } from 'react'
 import { Alert, Badge, Button, Card, Group, Pagination, Skeleton, Stack, Tabs, Text } from '@mantine/core'
-import { IconDeviceTv, IconFileSpreadsheet } from '@tabler/icons-react'
+import { IconConfetti, IconDeviceTv, IconFileSpreadsheet, IconHistory } from '@tabler/icons-react'
 import { Link } from 'react-router-dom'
 import { gameApi } from '../../api/game'
 import { boardOfDivision, divisionRows, divisionTimeline } from '../../utils/divisionBoard'
@@ -139,6 +139,17 @@ export default function Scoreboard() {
                 {t('导出提交记录')}
               </Button>
             </>
+          )}
+          {/* Staff replay any game; others an ended one whose organiser allows it (docs/scoring.md#replay). */}
+          {(hasRole(role, 'Monitor') || (game?.replayPublic && Date.parse(game.end) < now)) && (
+            <Button component={Link} to={`/games/${gameId}/scoreboard/replay`} size="xs" variant="light" leftSection={<IconHistory size={14} />} data-testid="open-replay">
+              {t('回放')}
+            </Button>
+          )}
+          {hasRole(role, 'Admin') && (
+            <Button component={Link} to={`/games/${gameId}/scoreboard/reveal`} size="xs" variant="light" leftSection={<IconConfetti size={14} />} data-testid="open-reveal-control">
+              {t('揭晓控制')}
+            </Button>
           )}
           <Button component={Link} to={`/games/${gameId}/scoreboard/bigscreen${division ? `?division=${division.id}` : ''}`} size="xs" variant="light" leftSection={<IconDeviceTv size={14} />} data-testid="open-bigscreen">
             {t('大屏模式')}

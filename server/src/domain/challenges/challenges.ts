@@ -21,6 +21,7 @@ import type { Actor } from '../actor.js'
 import { fileTransaction } from '../files/files.js'
 import { isGameActive } from '../games/policy.js'
 import { rebuildScoreboardAfterEdit } from '../games/rebuild.js'
+import { recordChallengeEdit } from '../scoreboard/replay/record.js'
 import { addNotice, noticeText, withdrawChallengeNotices } from '../notices/notices.js'
 import { pushNotices } from '../notices/events.js'
 import { pushChallengeUpdate } from './events.js'
@@ -140,6 +141,8 @@ export async function updateChallenge(
       if (active && !wasEnabled) notices.push(addNotice(tx, game.id, 'NewChallenge', noticeText.newChallenge(c.title), now, c.id))
     }
     if (model.isEnabled === false && wasEnabled) await withdrawChallengeNotices(tx, c.id)
+    // Replays honour the values in force before this edit (docs/scoring.md#replay).
+    if (now >= game.start && scoringChanged(before, c)) await recordChallengeEdit(tx, game.id, c.id, before, now)
     if (active && c.isEnabled && hintsUpdated) notices.push(addNotice(tx, game.id, 'NewHint', noticeText.newHint(c.title), now, c.id))
     return { challenge: c, notices, scoringChanged: scoringChanged(before, c) }
   })

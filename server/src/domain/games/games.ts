@@ -23,6 +23,7 @@ import { assetUrl } from '../../lib/assetUrls.js'
 import { invalidateAfterCommit, tags } from '../../cache/invalidation.js'
 import { generateGameKeys } from './keys.js'
 import { rebuildScoreboardAfterEdit } from './rebuild.js'
+import { recordBloodBonusEdit } from '../scoreboard/replay/record.js'
 import { requestScoreboardRebuild } from '../scoreboard/hooks.js'
 import { applyOrganizations } from '../divisions/divisions.js'
 
@@ -101,7 +102,12 @@ export async function updateGame(scope: Scope, actor: Actor, gameId: number, inp
   const game = await scope.em.transactional(async (tem) => {
     const stored = await tem.findOne(Game, { id: gameId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
     if (!stored) throw notFound('比赛未找到')
+    const bloodBonus = stored.bloodBonus
+    const now = new Date()
+    const started = now >= stored.start
     assign(stored, input)
+    // Replays honour the blood bonus in force before this edit (docs/scoring.md#replay).
+    if (started && stored.bloodBonus !== bloodBonus) await recordBloodBonusEdit(tem, stored.id, bloodBonus, now)
     await tem.flush()
     if (input.organizations !== null) await applyOrganizations(tem, stored.id, input.organizations)
     return stored

@@ -1,0 +1,220 @@
+/**
+ * The staged reveal (docs/scoring.md#staged-reveal) over HTTP and real socket.io-client watchers:
+ * the admin opens it at the frozen board, steps forward and back, a viewer's socket follows every
+ * step, a reconnected viewer and a reload resume at the same step, auto-play runs to the last step,
+ * every intermediate board is the engine's board over the pre-freeze solves plus the revealed ones,
+ * and finishing lifts the freeze and leaves the live final board. Permissions and bad input.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type pg from 'pg'
+import type { Socket } from 'socket.io-client'
+import { rooms } from '@flagwave/shared/events'
+import { RevealState } from '@flagwave/shared/schemas/replay'
+import type { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
+import type { Game } from '../../server/src/entities/Game.js'
+import type { Challenge } from '../../server/src/entities/Challenge.js'
+import { nativePool } from '../../server/src/db/pg.js'
+import { loadGameData } from '../../server/src/domain/scoreboard/load.js'
+import { ScoreboardState } from '../../server/src/domain/scoreboard/board.js'
+import { startTestServer, type TestServer } from '../support/server.js'
+import type { ApiClient } from '../support/client.js'
+import { createChallenge, createGame } from '../support/factories/games.js'
+import { createInstances, createPlayer, isolateIds, type Player } from '../support/factories/play.js'
+import { connect, joined, nextEvent } from '../support/sockets.js'
+
+const MIN = 60_000
+const T0 = Date.now()
+const FREEZE = T0 - 60 * MIN
+let server: TestServer
+let pool: pg.Pool
+let admin: ApiClient
+let game: Game
+let web: Challenge
+let crypto: Challenge
+let misc: Challenge
+let players: Player[]
+let suspended: Player
+const sockets: Socket[] = []
+
+const withoutTime = ({ updateTimeUTC: _t, updateTimeUtc: _u, ...rest }: ScoreboardModel) => rest
+const json = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T
+const edit = (action = '') => `/api/edit/games/${game.id}/reveal${action}`
+const readPath = () => `/api/game/${game.id}/reveal`
+
+async function solves(list: [Player, Challenge, number][]) {
+  for (const [p, c, minutes] of list) {
+    await pool.query(
+      `insert into submissions (game_id, challenge_id, participation_id, user_id, answer, status, submit_time, settled_at) values ($1, $2, $3, $4, 'flag{test}', 'Accepted', $5, $5)`,
+      [game.id, c.id, p.participation.id, p.user.id, new Date(T0 + minutes * MIN)],
+    )
+  }
+  await pool.query(
+    `update challenges c set accepted_count = (select count(distinct s.participation_id) from submissions s where s.challenge_id = c.id and s.status = 'Accepted') where c.game_id = $1`,
+    [game.id],
+  )
+}
+
+/** The engine's board over the solves before the freeze plus every solve of `revealed` teams, counters counting those. */
+async function expectedBoard(revealed: Set<number>, all = false): Promise<ScoreboardModel> {
+  const data = (await loadGameData(pool, game.id))!
+  const teamOf = new Map(players.map((p) => [p.participation.id, p.team.id]))
+  data.solves = data.solves.filter((s) => all || s.time < FREEZE || revealed.has(teamOf.get(s.participationId) ?? -1))
+  const counts = new Map<number, number>()
+  const { rows } = await pool.query<{ pid: number; cid: number; t: number }>(`select participation_id as pid, challenge_id as cid, floor(extract(epoch from submit_time) * 1000)::float8 as t from submissions where game_id = $1 and status = 'Accepted'`, [game.id])
+  for (const r of rows) if (all || r.t < FREEZE || revealed.has(teamOf.get(r.pid) ?? -1)) counts.set(r.cid, (counts.get(r.cid) ?? 0) + 1)
+  data.challenges = data.challenges.map((c) => ({ ...c, acceptedCount: counts.get(c.id) ?? 0 }))
+  return json(ScoreboardState.build(data).snapshot().model)
+}
+
+async function viewer(): Promise<Socket> {
+  const socket = await connect(server, '/hub/user', { game: game.id })
+  sockets.push(socket)
+  await joined(server, '/hub/user', socket, rooms.game(game.id))
+  return socket
+}
+
+beforeAll(async () => {
+  server = await startTestServer()
+  await isolateIds(server)
+  pool = await nativePool(server.services.orm)
+  admin = await server.admin()
+  game = await createGame(server, { start: new Date(T0 - 180 * MIN), end: new Date(T0 - 10 * MIN), practiceMode: false, freezeTime: new Date(FREEZE), replayPublic: true })
+  web = await createChallenge(server, game, { title: 'web', tag: 'Web', originalScore: 500, minScoreRate: 0.25, difficulty: 2 })
+  crypto = await createChallenge(server, game, { title: 'crypto', tag: 'Crypto', originalScore: 300, minScoreRate: 0.5, difficulty: 1 })
+  misc = await createChallenge(server, game, { title: 'misc', tag: 'Misc', originalScore: 100, minScoreRate: 1, difficulty: 5 })
+  players = []
+  for (let i = 0; i < 5; i++) players.push(await createPlayer(server, game))
+  suspended = await createPlayer(server, game, { status: 'Suspended' })
+  await createInstances(server, [...players, suspended].map((p) => p.participation), [web, crypto, misc])
+  const [a, b, c, d, e] = players as [Player, Player, Player, Player, Player]
+  await solves([
+    [a, web, -170],
+    [b, web, -160],
+    [c, crypto, -140],
+    [a, crypto, -130],
+    [d, misc, -120],
+    // After the freeze: misc's second blood, first solves of two teams, a blood on a fresh pair, a suspended solver in the decay.
+    [e, web, -55],
+    [e, misc, -50],
+    [c, web, -45],
+    [b, crypto, -40],
+    [suspended, web, -30],
+    [d, crypto, -20],
+  ])
+  await server.services.scoreboard.rebuild(game.id)
+})
+afterEach(() => {
+  for (const s of sockets.splice(0)) s.disconnect()
+})
+afterAll(async () => {
+  await server?.close()
+})
+
+describe('staged reveal', () => {
+  it('has none open at first; only admins open it, and only while the board is frozen', async () => {
+    const none = await server.client().get<RevealState>(readPath())
+    expect(none.status).toBe(200)
+    expect(RevealState.parse(none.body)).toMatchObject({ open: false, finished: false, board: null, step: 0 })
+    expect((await server.client().post(edit())).status).toBe(401)
+    expect((await players[0]!.client.post(edit())).status).toBe(403)
+    const unfrozen = await createGame(server, { start: new Date(T0 - 60 * MIN), end: new Date(T0 - MIN) })
+    expect(await admin.post(`/api/edit/games/${unfrozen.id}/reveal`)).toMatchObject({ status: 400, body: { title: '比赛未冻结', status: 400 } })
+    expect(await admin.post(`/api/edit/games/${unfrozen.id}/reveal/next`)).toMatchObject({ status: 400, body: { title: '揭晓未开始', status: 400 } })
+    expect((await admin.post(`/api/edit/games/999999/reveal`)).status).toBe(404)
+  })
+
+  it('opens at the frozen board and steps from the bottom up; a viewer socket follows', async () => {
+    const watcher = await viewer()
+    const pushed = nextEvent<RevealState>(watcher, 'ReceivedRevealUpdate')
+    const opened = await admin.post<RevealState>(edit())
+    expect(opened.status).toBe(200)
+    const state = RevealState.parse(opened.body)
+    expect(state).toMatchObject({ open: true, step: 0, steps: 4, autoMs: null, last: null })
+    expect(withoutTime((await pushed).board!)).toEqual(withoutTime(state.board!))
+    // The frozen board: the solves before the freeze, as the replay at the freeze shows it.
+    const frozen = (await admin.get<ScoreboardModel>(`/api/game/${game.id}/scoreboard?at=${FREEZE - 1}`)).body
+    expect(withoutTime(state.board!)).toEqual(withoutTime(frozen))
+    expect(withoutTime(state.board!)).toEqual(withoutTime(await expectedBoard(new Set())))
+    // b, c, d and e solved after the freeze (the suspended solver is not on the board).
+    expect(state.pending.map((p) => p.teamId).sort()).toEqual(players.slice(1).map((p) => p.team.id).sort())
+    expect(state.pending.find((p) => p.teamId === players[4]!.team.id)!.challenges).toEqual([web.id, misc.id].sort((x, y) => x - y))
+
+    const revealed = new Set<number>()
+    let current = state
+    for (let step = 1; step <= current.steps; step++) {
+      const places = new Map(current.board!.items.map((row, i) => [row.id, i + 1]))
+      const lowestPending = Math.max(...current.pending.map((p) => places.get(p.teamId)!))
+      const event = nextEvent<RevealState>(watcher, 'ReceivedRevealUpdate')
+      const next = RevealState.parse((await admin.post<RevealState>(edit('/next'))).body)
+      expect(next.step).toBe(step)
+      // The lowest-placed team with pending cells opened them.
+      expect(next.last!.fromPlace).toBe(lowestPending)
+      expect(next.last!.toPlace).toBeLessThanOrEqual(next.last!.fromPlace)
+      expect(next.pending.some((p) => p.teamId === next.last!.teamId)).toBe(false)
+      revealed.add(next.last!.teamId!)
+      // e's misc solve after the freeze is misc's second blood, highlighted in its step.
+      if (next.last!.teamId === players[4]!.team.id) expect(next.last!.bloods).toContain(misc.id)
+      expect(withoutTime((await event).board!)).toEqual(withoutTime(next.board!))
+      if (step < current.steps) expect(withoutTime(next.board!)).toEqual(withoutTime(await expectedBoard(revealed)))
+      current = next
+      if (step === 1) {
+        // Back and forth gives the same boards.
+        const back = RevealState.parse((await admin.post<RevealState>(edit('/back'))).body)
+        expect(back.step).toBe(0)
+        expect(withoutTime(back.board!)).toEqual(withoutTime(state.board!))
+        const again = RevealState.parse((await admin.post<RevealState>(edit('/next'))).body)
+        expect(withoutTime(again.board!)).toEqual(withoutTime(next.board!))
+      }
+      if (step === 2) break
+    }
+    expect(current.step).toBe(2)
+  })
+
+  it('resumes after a reconnect and a reload, and opening again keeps the step', async () => {
+    const again = RevealState.parse((await admin.post<RevealState>(edit())).body)
+    expect(again.step).toBe(2)
+    const watcher = await viewer()
+    const read = RevealState.parse((await server.client().get<RevealState>(readPath())).body)
+    expect(read.step).toBe(2)
+    expect(withoutTime(read.board!)).toEqual(withoutTime(again.board!))
+    const event = nextEvent<RevealState>(watcher, 'ReceivedRevealUpdate')
+    await admin.post(edit('/next'))
+    expect((await event).step).toBe(3)
+  })
+
+  it('auto-plays to the last step and pauses there; refuses bad intervals', async () => {
+    for (const bad of [10, 60_001, 1.5, 'fast', true]) {
+      expect(await admin.put(edit('/auto'), { intervalMs: bad }), String(bad)).toMatchObject({ status: 400, body: { title: '自动播放间隔无效', status: 400 } })
+    }
+    expect((await admin.put(edit('/auto'), {})).status).toBe(400)
+    expect((await players[0]!.client.put(edit('/auto'), { intervalMs: 500 })).status).toBe(403)
+    const watcher = await viewer()
+    const seen: RevealState[] = []
+    watcher.on('ReceivedRevealUpdate', (s: RevealState) => seen.push(s))
+    const started = RevealState.parse((await admin.put<RevealState>(edit('/auto'), { intervalMs: 250 })).body)
+    expect(started.autoMs).toBe(250)
+    const deadline = Date.now() + 10_000
+    while (!seen.some((s) => s.step === s.steps && s.autoMs === null) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+    const last = seen.at(-1)!
+    expect(last).toMatchObject({ step: 4, steps: 4, autoMs: null, pending: [] })
+    // The last step holds every solve: the live final board.
+    expect(withoutTime(last.board!)).toEqual(withoutTime(await expectedBoard(new Set(), true)))
+    expect(withoutTime(last.board!)).toEqual(withoutTime(json(await server.services.scoreboard.get(game.id))))
+    expect((await admin.post<RevealState>(edit('/next'))).body.step).toBe(4)
+  })
+
+  it('finishes by lifting the freeze, on every screen', async () => {
+    const watcher = await viewer()
+    const event = nextEvent<RevealState>(watcher, 'ReceivedRevealUpdate')
+    const finished = RevealState.parse((await admin.post<RevealState>(edit('/finish'))).body)
+    expect(finished).toMatchObject({ open: false, finished: true, board: null })
+    expect((await event).finished).toBe(true)
+    const { rows } = await pool.query<{ unfrozen: boolean }>(`select unfrozen_at is not null as unfrozen from games where id = $1`, [game.id])
+    expect(rows[0]!.unfrozen).toBe(true)
+    expect(RevealState.parse((await server.client().get<RevealState>(readPath())).body)).toMatchObject({ open: false, finished: true })
+    expect(await admin.post(edit('/next'))).toMatchObject({ status: 400, body: { title: '揭晓未开始', status: 400 } })
+    // Players now replay the whole game (the freeze no longer caps them).
+    const replay = (await players[0]!.client.get<ScoreboardModel>(`/api/game/${game.id}/scoreboard?at=${T0}`)).body
+    expect(withoutTime(replay)).toEqual(withoutTime(json(await server.services.scoreboard.get(game.id))))
+  })
+})
