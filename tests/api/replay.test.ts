@@ -185,3 +185,24 @@ describe('GET /api/game/{id}/scoreboard?at=', () => {
     expect(await admin.get(replayPath(T0, 999_999))).toMatchObject({ status: 404, body: { title: '比赛未找到', status: 404 } })
   })
 })
+
+describe('the public’s seeks are bounded', () => {
+  it('a visitor gets 429 after 30 seeks a minute; staff are not limited (docs/scoring.md#replay)', async () => {
+    const limited = await startTestServer({ rateLimit: true })
+    try {
+      const ended = await createGame(limited, { start: new Date(T0 - 120 * MIN), end: new Date(T0 - 60 * MIN), practiceMode: false, replayPublic: true })
+      const path = (i: number) => `/api/game/${ended.id}/scoreboard?at=${T0 - 90 * MIN + i}`
+      const visitor = limited.client()
+      const statuses: number[] = []
+      for (let i = 0; i < 30; i++) statuses.push((await visitor.get(path(i))).status)
+      expect(statuses.every((s) => s === 200)).toBe(true)
+      const refused = await visitor.get(path(99))
+      expect(refused.status).toBe(429)
+      expect(refused.body).toMatchObject({ status: 429 })
+      const staff = await limited.admin()
+      for (let i = 0; i < 35; i++) expect((await staff.get(path(i))).status).toBe(200)
+    } finally {
+      await limited.close()
+    }
+  })
+})

@@ -9,7 +9,7 @@ import type { Redis } from 'ioredis'
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 import { tooManyRequests } from '../lib/errors.js'
 
-export type PolicyName = 'Register' | 'Submit' | 'Container' | 'Concurrency' | 'Login' | 'InviteCode'
+export type PolicyName = 'Register' | 'Submit' | 'Container' | 'Concurrency' | 'Login' | 'InviteCode' | 'Replay'
 
 interface PolicyShape {
   points: number
@@ -19,7 +19,8 @@ interface PolicyShape {
 /**
  * Token buckets of the reference are approximated by fixed windows with the same long-run rate
  * and burst: Submit 60 per 10 s, Container 120 per 40 s. Login and InviteCode are our additions
- * against brute force (issue: hostile input).
+ * against brute force (issue: hostile input); Replay bounds the public's board seeks, each of which
+ * can cost a full rebuild of the board (docs/scoring.md#replay).
  */
 const POLICIES: Record<Exclude<PolicyName, 'Concurrency'>, PolicyShape> = {
   Register: { points: 20, duration: 150 },
@@ -27,6 +28,7 @@ const POLICIES: Record<Exclude<PolicyName, 'Concurrency'>, PolicyShape> = {
   Container: { points: 120, duration: 40 },
   Login: { points: 30, duration: 60 },
   InviteCode: { points: 30, duration: 60 },
+  Replay: { points: 30, duration: 60 },
 }
 const GLOBAL: PolicyShape = { points: 150, duration: 60 }
 
@@ -63,7 +65,8 @@ export class RateLimits {
   }
 }
 
-const partitionKey = (ctx: Context): string => (ctx.state.user ? `u:${ctx.state.user.id}` : `ip:${ctx.clientIp}`)
+/** The partition of a caller's limits: their user, or their address when anonymous. */
+export const partitionKey = (ctx: Context): string => (ctx.state.user ? `u:${ctx.state.user.id}` : `ip:${ctx.clientIp}`)
 
 export function globalRateLimit(): Middleware {
   return async (ctx, next) => {

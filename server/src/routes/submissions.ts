@@ -13,6 +13,7 @@ import { badRequest, notFound } from '../lib/errors.js'
 import { submitFlag, submissionStatus } from '../domain/submissions/submit.js'
 import { sendSnapshot } from '../http/scoreboardRead.js'
 import { ScoreboardQuery } from '@flagwave/shared/schemas/replay'
+import { partitionKey } from '../http/rateLimit.js'
 import { JsonText } from '../lib/jsonText.js'
 import { replayBoard } from '../domain/scoreboard/replay/read.js'
 
@@ -54,7 +55,7 @@ export const submissionRoutes = [
       // Replay (docs/scoring.md#replay): never cached by the client, built from the history.
       if (query.at) {
         ctx.set('Cache-Control', 'no-store')
-        return new JsonText((await replayBoard(scope, actor, params.id, query.at)).json)
+        return new JsonText((await replayBoard(scope, actor, partitionKey(ctx), params.id, query.at)).json)
       }
       const snapshot = await scope.services.scoreboard.snapshot(params.id)
       if (!snapshot) throw notFound('比赛未找到')
