@@ -26,6 +26,7 @@ import { presentNoticePage } from '../presenters/notices.js'
 import { presentParticipationInfo } from '../presenters/participations.js'
 import { presentBasicWriteup } from '../presenters/writeups.js'
 import type { Team } from '../entities/Team.js'
+import { ownSolvesAfterFreeze } from '../domain/scoreboard/freezeView.js'
 
 const GameParams = z.object({ id: intParam })
 const ChallengeParams = z.object({ id: intParam, challengeId: intParam })
@@ -99,7 +100,10 @@ export const gameRoutes = [
       const { game, participation } = await gameContext(scope.em, params.id, actor.user, { refuseEnded: true })
       const snapshot = await scope.services.scoreboard.snapshot(game.id)
       if (!snapshot) throw notFound(GAME_NOT_FOUND)
-      return presentGameDetail(game, participation, participation.team as Team, snapshot)
+      const team = participation.team as Team
+      // Frozen: the frozen rank and values, and the team's own solves since the freeze (docs/scoring.md#freeze).
+      const afterFreeze = await ownSolvesAfterFreeze(scope.services.scoreboard, game.id, snapshot.model, team.id)
+      return presentGameDetail(game, participation, team, snapshot, afterFreeze)
     },
   }),
   route({

@@ -12,10 +12,13 @@ import { RAW, intParam, route } from '../http/route.js'
 import { badRequest, notFound } from '../lib/errors.js'
 import { submitFlag, submissionStatus } from '../domain/submissions/submit.js'
 import { sendSnapshot } from '../http/scoreboardRead.js'
+import { boardFor } from '../domain/scoreboard/freezeView.js'
 
 const challengeParams = z.object({ id: intParam, challengeId: intParam })
 const statusParams = z.object({ id: intParam, challengeId: intParam, submitId: intParam })
 const gameParams = z.object({ id: intParam })
+/** `view=live`: the live board for monitors and admins (docs/scoring.md#freeze); any other value or caller reads the public board. */
+const ScoreboardQuery = z.object({ view: z.unknown().optional() })
 
 export const submissionRoutes = [
   route({
@@ -43,10 +46,12 @@ export const submissionRoutes = [
     method: 'GET',
     path: '/api/game/:id/scoreboard',
     params: gameParams,
+    query: ScoreboardQuery,
     response: ScoreboardModel,
-    summary: 'The scoreboard (versioned: ETag / X-Scoreboard-Version, If-None-Match → 304)',
-    handler: async (ctx, { params, scope }) => {
-      const snapshot = await scope.services.scoreboard.snapshot(params.id)
+    summary:
+      'The scoreboard (versioned: ETag / X-Scoreboard-Version, If-None-Match → 304); frozen during a freeze, `view=live` gives monitors and admins the live board (`live: true`), others the frozen one',
+    handler: async (ctx, { params, query, actor, scope }) => {
+      const snapshot = await boardFor(scope.services.scoreboard, params.id, query.view === 'live', actor?.user.role)
       if (!snapshot) throw notFound('比赛未找到')
       if (Date.now() < snapshot.start) throw badRequest('比赛未开始')
       await sendSnapshot(ctx, snapshot)

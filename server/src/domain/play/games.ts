@@ -14,6 +14,8 @@ import { playerNotices, type NoticeRecord } from '../notices/notices.js'
 import { readCacheOf, tags } from '../../cache/invalidation.js'
 import { divisionOf, gameDivisions, type DivisionRecord } from '../divisions/divisions.js'
 
+import { visibleNotices } from '../games/freezeHold.js'
+
 export const GAME_NOT_FOUND = '比赛未找到'
 const GAME_NOT_STARTED = '比赛未开始'
 
@@ -99,6 +101,7 @@ export async function startedGame(em: EntityManager, gameId: number, notFoundBod
  * newest first; the cached list, shared between requests (the presenter pages it).
  */
 export async function gameNotices(em: EntityManager, gameId: number): Promise<readonly NoticeRecord[]> {
-  await startedGame(em, gameId)
-  return playerNotices(em, gameId)
+  const game = await startedGame(em, gameId)
+  // Bloods from the freeze on wait for the unfreeze (docs/scoring.md#freeze).
+  return visibleNotices(game, await playerNotices(em, gameId))
 }
