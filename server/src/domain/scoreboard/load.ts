@@ -15,8 +15,8 @@ interface GameRow {
   start_ms: number
   end_ms: number
   blood_bonus: string
-  freeze_time: Date | null
-  unfrozen_at: Date | null
+  freeze_ms: number | null
+  unfrozen_ms: number | null
 }
 
 /** A game's scoreboard inputs with its freeze settings (docs/scoring.md#freeze). */
@@ -28,7 +28,8 @@ export interface LoadedGame extends GameData {
 export async function loadGameData(pool: pg.Pool, gameId: number): Promise<LoadedGame | null> {
   const games = await pool.query<GameRow>(
     `select id, floor(extract(epoch from start) * 1000)::float8 as start_ms, floor(extract(epoch from "end") * 1000)::float8 as end_ms,
-            blood_bonus::text as blood_bonus, freeze_time, unfrozen_at
+            blood_bonus::text as blood_bonus,
+            floor(extract(epoch from freeze_time) * 1000)::float8 as freeze_ms, floor(extract(epoch from unfrozen_at) * 1000)::float8 as unfrozen_ms
        from games where id = $1`,
     [gameId],
   )
@@ -78,7 +79,7 @@ export async function loadGameData(pool: pg.Pool, gameId: number): Promise<Loade
     solveData[i] = { participationId: r.pid, challengeId: r.cid, submissionId: r.sid, time: r.t, userName: r.user_name }
   })
   return {
-    freeze: { freezeTime: game.freeze_time, unfrozenAt: game.unfrozen_at },
+    freeze: { freezeTime: game.freeze_ms === null ? null : new Date(game.freeze_ms), unfrozenAt: game.unfrozen_ms === null ? null : new Date(game.unfrozen_ms) },
     game: {
       id: game.id,
       start: game.start_ms,

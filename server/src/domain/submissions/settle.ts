@@ -73,8 +73,9 @@ interface ClaimedRow {
   submit_ms: number
   before_end: boolean
   end_ms: number
-  freeze_time: Date | null
-  unfrozen_at: Date | null
+  /** Timestamps as the driver gives them (text). */
+  freeze_time: string | null
+  unfrozen_at: string | null
   title: string
   type: ChallengeType
   is_enabled: boolean
@@ -291,7 +292,7 @@ export async function settleBatch(pool: pg.Pool, limit: number): Promise<Settled
           }
           if (notice) {
             notices.push({ settled, ...notice })
-            settled.noticeHeld = noticeHeld({ freezeTime: r.freeze_time, unfrozenAt: r.unfrozen_at }, { type: notice.type, publishTime: settledAt }, settledAt.getTime())
+            settled.noticeHeld = noticeHeld({ freezeTime: dateOrNull(r.freeze_time), unfrozenAt: dateOrNull(r.unfrozen_at) }, { type: notice.type, publishTime: settledAt }, settledAt.getTime())
           }
           hooks.push({ gameId: r.game_id, blood: notice ? rank : -1, team: r.team_name, challengeId: r.challenge_id, challengeTitle: r.title, time: new Date(r.submit_ms) })
         }
@@ -387,3 +388,5 @@ function auditEntry(id: number, status: Settled['status'], team: string, title: 
   const kind = AUDIT[status]
   return { level: kind.level, status: kind.status, userName: (userName || 'Anonymous').slice(0, 64), message: `${kind.text(team, title, answer)} (#${id})` }
 }
+
+const dateOrNull = (value: string | Date | null): Date | null => (value === null ? null : new Date(value))

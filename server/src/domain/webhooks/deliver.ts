@@ -82,7 +82,7 @@ export async function claimDeliveries(pool: pg.Pool, config: SenderConfig, limit
     secret: r.secret,
     chatId: r.chat_id,
     allowPrivate: r.allow_private,
-    game: { id: r.game_id, start: r.start, end: r.end, freezeTime: r.freeze_time, unfrozenAt: r.unfrozen_at },
+    game: { id: r.game_id, start: r.start, end: r.end, freezeTime: r.freeze_time ? new Date(r.freeze_time) : null, unfrozenAt: r.unfrozen_at ? new Date(r.unfrozen_at) : null },
   }))
   const now = new Date()
   const out: ClaimedDelivery[] = []
