@@ -120,6 +120,9 @@ export const MATRIX: Record<string, MatrixRow> = {
   'GET /api/edit/games/:id/ctftime': { path: (w) => `/api/edit/games/${g(w)}/ctftime` },
   'PUT /api/edit/games/:id/ctftime': { path: (w) => `/api/edit/games/${g(w)}/ctftime`, request: () => ({ json: { enabled: 'on' } }) },
   'GET /api/game/:id/ctftime': { path: (w) => `/api/game/${g(w)}/ctftime` },
+  // A game that does not exist: a permitted caller gets 404 and the world's board is not frozen.
+  'POST /api/edit/games/:id/freeze': { path: () => '/api/edit/games/999999/freeze' },
+  'POST /api/edit/games/:id/unfreeze': { path: () => '/api/edit/games/999999/unfreeze' },
 
   /* ------------------------------------------------------------------- game */
   'GET /api/game': { path: () => '/api/game' },
