@@ -12,6 +12,7 @@ import { IconArrowLeft, IconMaximize, IconMinimize } from '@tabler/icons-react'
 import { Link } from 'react-router-dom'
 import dayjs from 'dayjs'
 import type { GameNotice } from '@flagwave/shared/schemas/games'
+import { FrozenBanner } from '../FrozenBanner/FrozenBanner'
 import type { ScoreboardItem, ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
 import { BLOOD_META, isBlood } from '../BloodIcon/BloodIcon'
 import { countdownText, formatDuration, gamePhase, useNow } from '../GameTime/GameTime'
@@ -90,6 +91,7 @@ export function BigScreen({ gameId, title, start, end, scoreboard, notices, bann
           </div>
         </div>
       </header>
+      {scoreboard?.frozen && <FrozenBanner scoreboard={scoreboard} size="lg" />}
 
       {!scoreboard ? (
         <div className={classes.waiting} data-testid="bigscreen-waiting">
