@@ -41,7 +41,7 @@ export interface PacedGame {
   nextVersion(): void
   /**
    * Whether the game room of the user hub hears the live board: not while the public board is
-   * frozen (docs/scoring.md#freeze). The monitor hub's game room (staff) always does.
+   * frozen (docs/scoring.md#freeze); the monitor hub's game room (staff) hears it then instead.
    */
   livePublic(): boolean
   /** What ReceivedChallengeUpdate has not told yet. */
@@ -102,8 +102,8 @@ export class PushPacer {
     const room = rooms.game(this.game.gameId)
     const toPublic = this.game.livePublic()
     this.boardFanOutMs = timed(() => {
-      this.realtime.publish('monitor', room, 'ReceivedScoreboardUpdate', update)
       if (toPublic) this.realtime.publish('user', room, 'ReceivedScoreboardUpdate', update)
+      else this.realtime.publish('monitor', room, 'ReceivedScoreboardUpdate', update)
     })
     this.pushChallenges()
   }
@@ -132,8 +132,8 @@ export class PushPacer {
     // Frozen: per-team challenge values would tell post-freeze solves, so only staff hear them.
     const toPublic = this.game.livePublic()
     this.challengeFanOutMs = timed(() => {
-      this.realtime.publish('monitor', rooms.game(gameId), 'ReceivedChallengeUpdate', update)
       if (toPublic) this.realtime.publish('user', rooms.game(gameId), 'ReceivedChallengeUpdate', update)
+      else this.realtime.publish('monitor', rooms.game(gameId), 'ReceivedChallengeUpdate', update)
     })
   }
 
