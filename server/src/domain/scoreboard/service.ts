@@ -371,6 +371,8 @@ export class ScoreboardService {
       const buffered = own.buffer ?? []
       own.buffer = null
       for (const solve of buffered) state.applySolve(solve)
+      // A pre-freeze solve that committed after the read is not on the frozen board yet: read again.
+      if (at && buffered.some((solve) => solve.time < at.getTime())) own.rebuildAgain = true
       const wasFrozen = own.frozen !== null
       own.state = state
       own.freeze = data.freeze
