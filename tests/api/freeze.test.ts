@@ -12,7 +12,8 @@ import type { Challenge } from '../../server/src/entities/Challenge.js'
 import { ApiClient } from '../support/client.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { createChallenge, createGame } from '../support/factories/games.js'
-import { createInstances, createPlayer, isolateIds, settled, submit, type Player } from '../support/factories/play.js'
+import { createInstances, createPlayer, createSubmission, isolateIds, settled, submit, type Player } from '../support/factories/play.js'
+import { unzip } from '../support/zip.js'
 import { createUser, type TestUser } from '../support/factories/users.js'
 
 let server: TestServer
@@ -23,6 +24,7 @@ let web: Challenge
 let misc: Challenge
 let a: Player
 let b: Player
+const HOUR = 3600_000
 
 const boardPath = (id: number, query = '') => `/api/game/${id}/scoreboard${query}`
 const cellOf = (board: ScoreboardModel, teamId: number, challengeId: number) => board.items.find((i) => i.id === teamId)!.challenges.find((c) => c.id === challengeId)!
@@ -197,6 +199,36 @@ describe('scoreboard freeze', () => {
     expect(cellOf(still.body, p.team.id, sanity.id).type).toBe('Unaccepted')
     expect(still.headers.get('etag')).toBe(frozen.headers.get('etag'))
     expect((await p.client.get(`/api/game/${g.id}/details`)).body.solvedAfterFreeze).toEqual([sanity.id])
+  })
+
+  it('stays frozen after the end until unfrozen, and so does the static archive', async () => {
+    const now = Date.now()
+    const g = await createGame(server, { start: new Date(now - 3 * HOUR), end: new Date(now - HOUR), freezeTime: new Date(now - 2 * HOUR) })
+    const sanity = await createChallenge(server, g, { title: 'Sanity', tag: 'Misc', originalScore: 100 })
+    const early = await createPlayer(server, g, { teamName: 'Early' })
+    const late = await createPlayer(server, g, { teamName: 'Late' })
+    await createInstances(server, [early.participation, late.participation], [sanity])
+    await createSubmission(server, g, sanity, early.participation, early.user, { submitTime: new Date(now - 2.5 * HOUR) })
+    await createSubmission(server, g, sanity, late.participation, late.user, { submitTime: new Date(now - 1.5 * HOUR) })
+    const board = (await server.client().get<ScoreboardModel>(boardPath(g.id))).body
+    expect(board.frozen).toBe(true)
+    expect(cellOf(board, early.team.id, sanity.id).type).toBe('FirstBlood')
+    expect(cellOf(board, late.team.id, sanity.id).type).toBe('Unaccepted')
+    expect(cellOf(await live(admin, g.id), late.team.id, sanity.id).type).toBe('SecondBlood')
+
+    const archived = await fetch(`${server.url}/api/edit/games/${g.id}/archive`, {
+      method: 'POST',
+      headers: { cookie: admin.cookieHeader, 'content-type': 'application/json' },
+      body: JSON.stringify({ challenges: false, attachments: false }),
+    })
+    expect(archived.status).toBe(200)
+    const html = (await unzip(Buffer.from(await archived.arrayBuffer()))).get('index.html')!.toString('utf8')
+    const site = JSON.parse(html.slice(html.indexOf('window.FLAGWAVE_ARCHIVE = ') + 26, html.indexOf(';</script>', html.indexOf('window.FLAGWAVE_ARCHIVE')))) as { board: ScoreboardModel }
+    expect(site.board.frozen).toBe(true)
+    expect(cellOf(site.board, late.team.id, sanity.id).type).toBe('Unaccepted')
+
+    expect((await admin.post(`/api/edit/games/${g.id}/unfreeze`)).status).toBe(200)
+    expect(cellOf((await server.client().get<ScoreboardModel>(boardPath(g.id))).body, late.team.id, sanity.id).type).toBe('SecondBlood')
   })
 
   it('refuses the freeze commands to non-admins and unknown games', async () => {
