@@ -12,7 +12,7 @@ import type { Challenge } from '../../server/src/entities/Challenge.js'
 import { ApiClient } from '../support/client.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { createChallenge, createGame } from '../support/factories/games.js'
-import { createInstances, createPlayer, createSubmission, isolateIds, settled, submit, type Player } from '../support/factories/play.js'
+import { createInstances, createPlayer, createSubmission, isolateIds, sameSessionOn, settled, startSecondNode, submit, type Player } from '../support/factories/play.js'
 import { unzip } from '../support/zip.js'
 import { createUser, type TestUser } from '../support/factories/users.js'
 
@@ -229,6 +229,35 @@ describe('scoreboard freeze', () => {
 
     expect((await admin.post(`/api/edit/games/${g.id}/unfreeze`)).status).toBe(200)
     expect(cellOf((await server.client().get<ScoreboardModel>(boardPath(g.id))).body, late.team.id, sanity.id).type).toBe('SecondBlood')
+  })
+
+  it('another node serves the frozen board to the public and the live one to staff', async () => {
+    const g = await createGame(server)
+    const sanity = await createChallenge(server, g, { title: 'Sanity', tag: 'Misc', originalScore: 100 })
+    const p = await createPlayer(server, g)
+    await createInstances(server, [p.participation], [sanity])
+    await server.client().get(boardPath(g.id))
+    expect((await admin.post(`/api/edit/games/${g.id}/freeze`)).status).toBe(200)
+    await solve(p, g.id, sanity)
+    await eventually(
+      () => live(admin, g.id),
+      (board) => cellOf(board, p.team.id, sanity.id).type === 'FirstBlood',
+    )
+    const other = await startSecondNode(server)
+    try {
+      const onOther = (c: ApiClient) => sameSessionOn(other, c)
+      for (const client of [new ApiClient(other.url), onOther(p.client)]) {
+        const res = await client.get<ScoreboardModel>(boardPath(g.id, '?view=live'))
+        expect(res.body.frozen).toBe(true)
+        expect(cellOf(res.body, p.team.id, sanity.id).type).toBe('Unaccepted')
+      }
+      const staffLive = (await onOther(admin).get<ScoreboardModel>(boardPath(g.id, '?view=live'))).body
+      expect(staffLive).toMatchObject({ frozen: false, live: true })
+      expect(cellOf(staffLive, p.team.id, sanity.id).type).toBe('FirstBlood')
+      expect((await onOther(p.client).get(`/api/game/${g.id}/details`)).body.solvedAfterFreeze).toEqual([sanity.id])
+    } finally {
+      await other.close()
+    }
   })
 
   it('refuses the freeze commands to non-admins and unknown games', async () => {
