@@ -366,6 +366,8 @@ export class ScoreboardService {
       // The frozen board first (docs/scoring.md#freeze): built from the same read, before the live one is shown.
       const at = boardFreeze(data.freeze)
       const frozenData = at ? await loadBoardUntil(this.pool!, data, at.getTime()) : null
+      // A node taking a frozen game over keeps the frozen version it finds, if it shows the same board.
+      const prior = first && at ? ((await this.shared?.read(own.gameId)) ?? null) : null
       if (this.owned.get(own.gameId) !== own) return
       const state = ScoreboardState.build(data)
       const buffered = own.buffer ?? []
@@ -377,7 +379,7 @@ export class ScoreboardService {
       own.state = state
       own.freeze = data.freeze
       if (first) own.version = Math.max(sharedVersion + 1, Date.now())
-      this.freezeBoard(own, frozenData && at ? { data: frozenData, at: at.getTime() } : null, own.pushAfterBuild || !first)
+      this.freezeBoard(own, frozenData && at ? { data: frozenData, at: at.getTime() } : null, own.pushAfterBuild || !first, prior)
       this.armFreezeTimer(own)
       if (first) this.publish(own, own.pushAfterBuild)
       else if (wasFrozen && !own.frozen) {
@@ -399,13 +401,17 @@ export class ScoreboardService {
    * Keep (or drop) the frozen public board: a new version only when what it shows changed, so
    * its ETag and version stand still through the freeze; pushed whole to the public game room.
    */
-  private freezeBoard(own: Owned, frozen: { data: GameData; at: number } | null, push: boolean): void {
+  private freezeBoard(own: Owned, frozen: { data: GameData; at: number } | null, push: boolean, prior: ScoreboardSnapshot | null = null): void {
     if (!frozen) {
       own.frozen = null
       return
     }
     const built = ScoreboardState.build(frozen.data).snapshot(frozen.at, { frozen: true, freezeTime: frozen.at, live: false })
     if (own.frozen?.at === frozen.at && own.frozen.snapshot.json === built.json) return
+    if (!own.frozen && prior?.json === built.json && prior.version < own.version) {
+      own.frozen = { at: frozen.at, snapshot: new ScoreboardSnapshot(own.gameId, prior.version, built.json, frozen.data.game.start, built.model) }
+      return
+    }
     own.version += 1
     const snapshot = new ScoreboardSnapshot(own.gameId, own.version, built.json, frozen.data.game.start, built.model)
     // The live board's next version comes after it (a first build publishes `own.version` as it is).
