@@ -6,6 +6,7 @@
  * (`view=live`). A freeze time passing takes effect by itself; the unfreeze publishes the live board.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import ExcelJS from 'exceljs'
 import type { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
 import type { Game } from '../../server/src/entities/Game.js'
 import type { Challenge } from '../../server/src/entities/Challenge.js'
@@ -233,6 +234,19 @@ describe('scoreboard freeze', () => {
     const site = JSON.parse(html.slice(html.indexOf('window.FLAGWAVE_ARCHIVE = ') + 26, html.indexOf(';</script>', html.indexOf('window.FLAGWAVE_ARCHIVE')))) as { board: ScoreboardModel }
     expect(site.board.frozen).toBe(true)
     expect(cellOf(site.board, late.team.id, sanity.id).type).toBe('Unaccepted')
+
+    // Monitor-only sheets stay live: both teams have solved.
+    const sheet = await fetch(`${server.url}/api/game/${g.id}/scoreboardsheet`, { headers: { cookie: monitor.client.cookieHeader } })
+    expect(sheet.status).toBe(200)
+    const workbook = new ExcelJS.Workbook()
+    await workbook.xlsx.load(await sheet.arrayBuffer())
+    const header = workbook.worksheets[0]!.getRow(1).values as unknown[]
+    const solvedColumn = header.indexOf('解题数量')
+    const solvedCounts: Record<string, unknown> = {}
+    workbook.worksheets[0]!.eachRow((row, index) => {
+      if (index > 1) solvedCounts[String(row.getCell(2).value)] = row.getCell(solvedColumn).value
+    })
+    expect(solvedCounts).toEqual({ Early: 1, Late: 1 })
 
     expect((await admin.post(`/api/edit/games/${g.id}/unfreeze`)).status).toBe(200)
     expect(cellOf((await server.client().get<ScoreboardModel>(boardPath(g.id))).body, late.team.id, sanity.id).type).toBe('SecondBlood')
