@@ -95,6 +95,15 @@ describe.skipIf(!browserAvailable())('scoreboard freeze (Chromium)', () => {
           { timeout: LIVE_TIMEOUT },
         )
         await screenshot(page, 'freeze-04-admin-live')
+        // A solve while the admin watches live arrives (the monitor hub's push refetches the live board).
+        expect(await settled(alpha.client, game.id, late.id, await submit(alpha.client, game.id, late.id, 'flag{late}'))).toBe('Accepted')
+        await page.waitForFunction(
+          ([teamId, challengeId]) =>
+            document.querySelector(`[data-testid="scoreboard-row"][data-team-id="${teamId}"] [data-testid="scoreboard-cell"][data-challenge-id="${challengeId}"]`)?.getAttribute('data-type') ===
+            'SecondBlood',
+          [alpha.team.id, late.id],
+          { timeout: LIVE_TIMEOUT },
+        )
         // Back to what players see.
         await page.getByTestId('scoreboard-view-toggle').getByText('选手所见（冻结）').click()
         await page.getByTestId('scoreboard-frozen-banner').waitFor()

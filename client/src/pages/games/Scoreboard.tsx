@@ -21,12 +21,13 @@ import { ScoreboardTable } from '../../components/ScoreboardTable/ScoreboardTabl
 import { useGameId } from '../../layouts/WithGameTab'
 import { hasRole, useRole, useSession } from '../../stores/session'
 import { useGameLive } from './useGameLive'
+import { useGameRoom } from '../../realtime/hooks'
 import { t } from '../../i18n'
 
 const ScoreTimeline = lazy(() => import('../../components/ScoreTimeline/ScoreTimeline'))
 
 const PAGE_SIZE = 50
-/** How often staff's live view of a frozen board is refreshed (a 304 when nothing changed). */
+/** How often staff's live view of a frozen board is refreshed while the monitor hub is not connected. */
 const LIVE_REFRESH_MS = 3000
 const ALL = 'all'
 
@@ -46,11 +47,17 @@ export default function Scoreboard() {
   const [view, setView] = useState<'frozen' | 'live'>('frozen')
   const staff = hasRole(role, 'Monitor')
   const publicBoard = live.scoreboard.data?.scoreboard ?? null
+  const wantsLive = staff && view === 'live' && gameId !== null && !!publicBoard?.frozen
+  // The live pushes of a frozen game go to the monitor hub (docs/realtime.md#freeze): each one refetches the live board.
+  const staffRoom = useGameRoom(wantsLive ? gameId : null, {
+    namespace: 'monitor',
+    events: { ReceivedScoreboardUpdate: () => void liveBoard.refetch() },
+  })
   const liveBoard = useQuery({
     queryKey: queryKeys.game.scoreboardStaffLive(gameId ?? 0),
     queryFn: () => gameApi.scoreboard(gameId!, undefined, 'live'),
-    enabled: staff && view === 'live' && gameId !== null && !!publicBoard?.frozen,
-    refetchInterval: LIVE_REFRESH_MS,
+    enabled: wantsLive,
+    refetchInterval: staffRoom.connected ? false : LIVE_REFRESH_MS,
   })
   const showLive = staff && view === 'live' && !!publicBoard?.frozen && !!liveBoard.data
   const scoreboard = showLive ? liveBoard.data!.scoreboard : publicBoard
