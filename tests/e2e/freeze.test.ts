@@ -108,6 +108,22 @@ describe.skipIf(!browserAvailable())('scoreboard freeze (Chromium)', () => {
         await page.getByTestId('scoreboard-view-toggle').getByText('选手所见（冻结）').click()
         await page.getByTestId('scoreboard-frozen-banner').waitFor()
         await expect(cell(page, bravo.team.id, late.id).getAttribute('data-type')).resolves.toBe('Unaccepted')
+
+        // The game editor: the freeze card says frozen; "unfreeze now" (confirmed) lifts it.
+        await page.goto(`/admin/games/${game.id}/info`)
+        await page.locator('[data-testid="game-freeze-card"][data-frozen="true"]').waitFor({ timeout: LIVE_TIMEOUT })
+        await expect(page.getByTestId('game-info-freeze-time').getAttribute('data-value')).resolves.not.toBe('')
+        await screenshot(page, 'freeze-05-editor')
+        await page.getByTestId('game-unfreeze-now').click()
+        await page.getByTestId('confirm-ok').click()
+        await page.locator('[data-testid="game-freeze-card"][data-frozen="false"]').waitFor({ timeout: LIVE_TIMEOUT })
+        const board = await (await fetch(`${server.url}/api/game/${game.id}/scoreboard`)).json()
+        expect(board.frozen).toBe(false)
+        // And "freeze now" freezes again.
+        await page.getByTestId('game-freeze-now').click()
+        await page.locator('[data-testid="game-freeze-card"][data-frozen="true"]').waitFor({ timeout: LIVE_TIMEOUT })
+        await page.goto(`/games/${game.id}/scoreboard`)
+        await page.getByTestId('scoreboard-frozen-banner').waitFor({ timeout: LIVE_TIMEOUT })
       })
     },
     E2E_TIMEOUT,
