@@ -141,6 +141,8 @@ describe('scoreboard freeze', () => {
     expect(detailsB.body.solvedAfterFreeze).toEqual([web.id])
     expect(detailsB.body.rank).toMatchObject({ score: 0, solvedCount: 0 })
     expect(Object.values(detailsB.body.challenges as ScoreboardModel['challenges']).flat().find((c) => c!.id === web.id)).toMatchObject({ score: webScoreBefore, solved: 1 })
+    // A challenge's own page shows the frozen value too, to every team.
+    for (const p of [a, b]) expect((await p.client.get(`/api/game/${game.id}/challenges/${web.id}`)).body.score).toBe(webScoreBefore)
     // The hot-read copy of a's answer keeps its validator.
     const detailsA2 = await a.client.get(`/api/game/${game.id}/details`, { 'if-none-match': detailsA.headers.get('etag')! })
     expect(detailsA2.status).toBe(304)
@@ -158,6 +160,8 @@ describe('scoreboard freeze', () => {
     expect(after.body).toMatchObject({ frozen: false, freezeTime: null })
     expect(after.body.live).toBeUndefined()
     expect(cellOf(after.body, b.team.id, web.id).type).toBe('SecondBlood')
+    expect((await a.client.get(`/api/game/${game.id}/challenges/${web.id}`)).body.score).toBe(challengeOf(after.body, web.id).score)
+    expect(challengeOf(after.body, web.id).score).toBeLessThan(webScoreBefore)
     expect(after.headers.get('etag')).not.toBe(etag)
     expect((await a.client.get(`/api/game/${game.id}/ctftime`)).text).not.toBe(feedBefore)
     expect((await b.client.get(`/api/game/${game.id}/details`)).body.solvedAfterFreeze).toBeUndefined()

@@ -151,5 +151,14 @@ describe('pushes during a freeze', () => {
     expect(staff.some((e) => e.event === 'ReceivedChallengeUpdate' && (e.payload as { challenges: { solved: number }[] }).challenges.some((c) => c.solved > 0))).toBe(true)
     // Its own result still reaches its team.
     expect(player.some((e) => e.event === 'ReceivedSubmissionResult')).toBe(true)
+
+    // An organiser's edit that changes the scoring: the live values go to staff; players get the frozen board whole.
+    const edited = await admin.put(`/api/edit/games/${g.id}/challenges/${sanity.id}`, { originalScore: 200 })
+    expect(edited.status, edited.text).toBe(200)
+    await until(() => boards(player).find((u) => 'scoreboard' in u && u.scoreboard.frozen === true && Object.values(u.scoreboard.challenges).flat().some((c) => c!.score === 200)))
+    await until(() => staff.some((e) => e.event === 'ReceivedChallengeUpdate' && (e.payload as { challenges: { score: number }[] }).challenges.some((c) => c.score === 200)))
+    await new Promise((r) => setTimeout(r, 300))
+    expect(player.filter((e) => e.event === 'ReceivedChallengeUpdate' && (e.payload as { challenges: { solved: number }[] }).challenges.some((c) => c.solved > 0))).toEqual([])
+    expect(boards(player).filter((u) => tells(u, p.team.id, sanity.id))).toEqual([])
   })
 })

@@ -26,7 +26,7 @@ import { presentNoticePage } from '../presenters/notices.js'
 import { presentParticipationInfo } from '../presenters/participations.js'
 import { presentBasicWriteup } from '../presenters/writeups.js'
 import type { Team } from '../entities/Team.js'
-import { ownSolvesAfterFreeze } from '../domain/scoreboard/freezeView.js'
+import { frozenChallengeScore, ownSolvesAfterFreeze } from '../domain/scoreboard/freezeView.js'
 
 const GameParams = z.object({ id: intParam })
 const ChallengeParams = z.object({ id: intParam, challengeId: intParam })
@@ -144,7 +144,10 @@ export const gameRoutes = [
     handler: async (_ctx, { params, actor, scope }) => {
       if (params.id <= 0 || params.challengeId <= 0) throw notFound('题目未找到')
       const { game, participation } = await gameContext(scope.em, params.id, actor.user, { refuseEnded: true })
-      return presentChallengeDetail(await loadInstance(scope.em, game, participation, params.challengeId))
+      const detail = presentChallengeDetail(await loadInstance(scope.em, game, participation, params.challengeId))
+      // Frozen: the value the frozen board shows, not the live counter's (docs/scoring.md#freeze).
+      const frozenScore = await frozenChallengeScore(scope.services.scoreboard, game, params.challengeId)
+      return frozenScore === null ? detail : { ...detail, score: frozenScore }
     },
   }),
   route({

@@ -7,6 +7,7 @@ import { roleRank, type Role } from '@flagwave/shared/enums'
 import type { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
 import type { ScoreboardService } from './service.js'
 import type { ScoreboardSnapshot } from './snapshot.js'
+import { boardFreeze, type FreezeFields } from '../games/freeze.js'
 
 /** Monitors and admins may read the live board. */
 export const mayReadLive = (role: Role | null | undefined): boolean => role !== null && role !== undefined && roleRank(role) >= roleRank('Monitor')
@@ -30,4 +31,20 @@ export async function ownSolvesAfterFreeze(scoreboard: ScoreboardService, gameId
     .filter((cell) => cell.time !== null && Date.parse(cell.time) >= at)
     .map((cell) => cell.id)
     .sort((a, b) => a - b)
+}
+
+/**
+ * A challenge's current score as the public may see it: while the board is frozen, the frozen
+ * board's value (its counter stands at the freeze); null when the game is not frozen or the board
+ * does not list the challenge (the caller keeps its own value then).
+ */
+export async function frozenChallengeScore(scoreboard: ScoreboardService, game: FreezeFields & { id: number }, challengeId: number): Promise<number | null> {
+  if (!boardFreeze(game)) return null
+  const shown = await scoreboard.snapshot(game.id)
+  if (!shown?.model.frozen) return null
+  for (const list of Object.values(shown.model.challenges)) {
+    const found = list?.find((c) => c.id === challengeId)
+    if (found) return found.score
+  }
+  return null
 }
