@@ -309,6 +309,23 @@ describe('freeze', () => {
     expect(done.every((d) => d.status === 'Delivered' && d.attempts === 1)).toBe(true)
     expect(received().map((r) => `${r.body.event}:${r.body.data.team}`)).toEqual(['blood:Early', 'blood:Late'])
   })
+
+  it('releases held deliveries when the editor removes the freeze', async () => {
+    const game = await createGame(server, { title: 'Thawed CTF' })
+    const challenge = await createChallenge(server, game, { title: 'Thaw', flags: ['flag{thaw}'] })
+    const p = await createPlayer(server, game, { teamName: 'Thawing' })
+    await createInstances(server, [p.participation], [challenge])
+    const hook = await create(game.id, { name: 'g', kind: 'Generic', url: `${generic.url}/thawed`, events: ['blood', 'solve'], allowPrivate: true })
+    expect((await admin.post(`/api/edit/games/${game.id}/freeze`)).status).toBe(200)
+    expect(await settled(p.client, game.id, challenge.id, await submit(p.client, game.id, challenge.id, 'flag{thaw}'))).toBe('Accepted')
+    await until('the held delivery', async () => (await deliveries(game.id, hook.id)).find((d) => d.status === 'Pending' && d.attempts === 0 && d.event === 'blood'))
+    await new Promise((r) => setTimeout(r, 300))
+    expect(generic.received.filter((r) => r.path === '/thawed')).toEqual([])
+    const info = (await admin.get(`/api/edit/games/${game.id}`)).body
+    expect((await admin.put(`/api/edit/games/${game.id}`, { ...info, freezeTime: null })).status).toBe(200)
+    await finished(game.id, hook.id, 1)
+    expect(generic.received.filter((r) => r.path === '/thawed').map((r) => r.body.data.team)).toEqual(['Thawing'])
+  })
 })
 
 describe('retries', () => {

@@ -61,8 +61,8 @@ export async function unfreezeGame(scope: Scope, actor: Actor, gameId: number): 
   return game
 }
 
-/** The freeze is lifted: held solve/blood webhooks are due now, held blood notices are pushed (oldest first). */
-async function releaseHeld(scope: Scope, gameId: number, from: Date): Promise<void> {
+/** The freeze (from `from`) is lifted: held solve/blood webhooks are due now, held blood notices are pushed (oldest first). */
+export async function releaseHeld(scope: Scope, gameId: number, from: Date): Promise<void> {
   const pool = await nativePool(scope.em.getConnection())
   await pool.query(
     `update webhook_deliveries set next_attempt_at = now()
