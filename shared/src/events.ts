@@ -114,6 +114,9 @@ interface UserHubEvents extends CommonHubEvents {
 interface MonitorHubEvents extends CommonHubEvents {
   ReceivedGameEvent: (event: GameEvent) => void
   ReceivedSubmissions: (submission: Submission) => void
+  /** Flagwave: the live board for staff while the public one is frozen (docs/realtime.md#freeze). */
+  ReceivedScoreboardUpdate: (update: ScoreboardUpdate) => void
+  ReceivedChallengeUpdate: (update: ChallengeUpdate) => void
 }
 
 interface AdminHubEvents extends CommonHubEvents {

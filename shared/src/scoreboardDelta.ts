@@ -95,6 +95,9 @@ export function applyScoreboardDelta(board: ScoreboardModel, delta: ScoreboardDe
     timelines: byDivision,
     challengeCount: board.challengeCount,
     divisions: board.divisions,
+    // The freeze view never changes by a delta: freezing and unfreezing push whole boards (docs/scoring.md#freeze).
+    ...(board.frozen !== undefined ? { frozen: board.frozen, freezeTime: board.freezeTime ?? null } : {}),
+    ...(board.live ? { live: true } : {}),
   }
 }
 

@@ -280,6 +280,54 @@ describe('deliveries', () => {
   })
 })
 
+describe('freeze', () => {
+  it('holds solve and blood deliveries of post-freeze solves (not as attempts) and sends them at the unfreeze', async () => {
+    const game = await createGame(server, { title: 'Frozen CTF' })
+    const challenge = await createChallenge(server, game, { title: 'Late', flags: ['flag{late}'] })
+    const early = await createPlayer(server, game, { teamName: 'Early' })
+    const late = await createPlayer(server, game, { teamName: 'Late' })
+    await createInstances(server, [early.participation, late.participation], [challenge])
+    const hook = await create(game.id, { name: 'g', kind: 'Generic', url: `${generic.url}/frozen`, events: ['blood', 'solve'], allowPrivate: true })
+    const received = () => generic.received.filter((r) => r.path === '/frozen')
+
+    expect(await settled(early.client, game.id, challenge.id, await submit(early.client, game.id, challenge.id, 'flag{late}'))).toBe('Accepted')
+    await finished(game.id, hook.id, 1)
+    expect((await admin.post(`/api/edit/games/${game.id}/freeze`)).status).toBe(200)
+    expect(await settled(late.client, game.id, challenge.id, await submit(late.client, game.id, challenge.id, 'flag{late}'))).toBe('Accepted')
+    // Claimed and put back: Pending, no attempt counted, due again later; nothing reaches the receiver.
+    const held = await until('the held delivery', async () =>
+      (await deliveries(game.id, hook.id)).find((d) => d.status === 'Pending' && d.event === 'blood'),
+    )
+    await new Promise((r) => setTimeout(r, 500))
+    expect((await deliveries(game.id, hook.id)).find((d) => d.id === held.id)).toMatchObject({ status: 'Pending', attempts: 0 })
+    const [row] = await query<{ next_attempt_at: Date }>('select next_attempt_at from webhook_deliveries where id = ?', [held.id])
+    expect(new Date(row!.next_attempt_at).getTime()).toBeGreaterThan(Date.now() + 30 * 60_000)
+    expect(received().map((r) => r.body.data.team)).toEqual(['Early'])
+
+    expect((await admin.post(`/api/edit/games/${game.id}/unfreeze`)).status).toBe(200)
+    const done = await finished(game.id, hook.id, 2)
+    expect(done.every((d) => d.status === 'Delivered' && d.attempts === 1)).toBe(true)
+    expect(received().map((r) => `${r.body.event}:${r.body.data.team}`)).toEqual(['blood:Early', 'blood:Late'])
+  })
+
+  it('releases held deliveries when the editor removes the freeze', async () => {
+    const game = await createGame(server, { title: 'Thawed CTF' })
+    const challenge = await createChallenge(server, game, { title: 'Thaw', flags: ['flag{thaw}'] })
+    const p = await createPlayer(server, game, { teamName: 'Thawing' })
+    await createInstances(server, [p.participation], [challenge])
+    const hook = await create(game.id, { name: 'g', kind: 'Generic', url: `${generic.url}/thawed`, events: ['blood', 'solve'], allowPrivate: true })
+    expect((await admin.post(`/api/edit/games/${game.id}/freeze`)).status).toBe(200)
+    expect(await settled(p.client, game.id, challenge.id, await submit(p.client, game.id, challenge.id, 'flag{thaw}'))).toBe('Accepted')
+    await until('the held delivery', async () => (await deliveries(game.id, hook.id)).find((d) => d.status === 'Pending' && d.attempts === 0 && d.event === 'blood'))
+    await new Promise((r) => setTimeout(r, 300))
+    expect(generic.received.filter((r) => r.path === '/thawed')).toEqual([])
+    const info = (await admin.get(`/api/edit/games/${game.id}`)).body
+    expect((await admin.put(`/api/edit/games/${game.id}`, { ...info, freezeTime: null })).status).toBe(200)
+    await finished(game.id, hook.id, 1)
+    expect(generic.received.filter((r) => r.path === '/thawed').map((r) => r.body.data.team)).toEqual(['Thawing'])
+  })
+})
+
 describe('retries', () => {
   it('retries a failing target with growing delays, under the same delivery id, until it answers', async () => {
     const flaky = await startReceiver('generic', (_r, i) => (i < 2 ? { status: 503, body: 'down for maintenance' } : null))

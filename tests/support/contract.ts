@@ -137,6 +137,8 @@ export const FLAGWAVE_ENDPOINTS: ContractEndpoint[] = [
   { n: 1007, method: 'GET', path: '/api/edit/games/{id}/ctftime', caller: 'Admin', extra: [], rateLimit: null, success: 'CtftimeSetting' },
   { n: 1008, method: 'PUT', path: '/api/edit/games/{id}/ctftime', caller: 'Admin', extra: [], rateLimit: null, success: 'CtftimeSetting' },
   { n: 1009, method: 'GET', path: '/api/game/{id}/ctftime', caller: 'anon', extra: [], rateLimit: null, success: 'CtftimeFeed' },
+  { n: 1010, method: 'POST', path: '/api/edit/games/{id}/freeze', caller: 'Admin', extra: [], rateLimit: null, success: 'GameInfoModel' },
+  { n: 1011, method: 'POST', path: '/api/edit/games/{id}/unfreeze', caller: 'Admin', extra: [], rateLimit: null, success: 'GameInfoModel' },
   { n: 1101, method: 'POST', path: '/api/edit/games/import', caller: 'Admin', extra: [], rateLimit: null, success: 'GameImportResult' },
   { n: 1102, method: 'POST', path: '/api/edit/games/{id}/export', caller: 'Admin', extra: [], rateLimit: null, success: 'zip file' },
   { n: 1103, method: 'POST', path: '/api/edit/games/{id}/clone', caller: 'Admin', extra: [], rateLimit: null, success: 'GameInfoModel' },

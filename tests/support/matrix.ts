@@ -127,6 +127,9 @@ export const MATRIX: Record<string, MatrixRow> = {
   'POST /api/edit/games/:id/reveal/back': { path: (w) => `/api/edit/games/${g(w)}/reveal/back` },
   'PUT /api/edit/games/:id/reveal/auto': { path: (w) => `/api/edit/games/${g(w)}/reveal/auto`, request: () => ({ json: { intervalMs: 1 } }) },
   'POST /api/edit/games/:id/reveal/finish': { path: (w) => `/api/edit/games/${g(w)}/reveal/finish` },
+  // A game that does not exist: a permitted caller gets 404 and the world's board is not frozen.
+  'POST /api/edit/games/:id/freeze': { path: () => '/api/edit/games/999999/freeze' },
+  'POST /api/edit/games/:id/unfreeze': { path: () => '/api/edit/games/999999/unfreeze' },
 
   /* ------------------------------------------------------------------- game */
   'GET /api/game': { path: () => '/api/game' },

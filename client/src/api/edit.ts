@@ -74,6 +74,9 @@ export const editApi = {
     update: (id: number, body: GameInfoRequest) => http.put(game(id), { json: body, schema: GameInfoModel }),
     /** 200, empty body. */
     remove: (id: number) => http.delete(game(id)),
+    /** Freeze the public scoreboard now / lift the freeze now (docs/scoring.md#freeze); 200 GameInfoModel. */
+    freeze: (id: number) => http.post(`${game(id)}/freeze`, { schema: GameInfoModel }),
+    unfreeze: (id: number) => http.post(`${game(id)}/unfreeze`, { schema: GameInfoModel }),
     /** 200 JSON string: 64 hex characters, the `[TEAM_HASH]` salt. */
     teamHashSalt: (id: number) => http.get(`${game(id)}/teamhashsalt`, { schema: z.string() }),
     /** Multipart part `file`; 200 JSON string `/assets/{hash}/poster.webp` (or `.gif`). */

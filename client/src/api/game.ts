@@ -40,8 +40,9 @@ function versionOf(headers: Headers): number {
  * `If-None-Match` (the response is `no-cache` with an ETag), so an unchanged board costs a 304.
  * The body is not run through zod: it can be large, and pushes carry the same shape unparsed.
  */
-async function fetchScoreboard(id: number, signal?: AbortSignal): Promise<VersionedScoreboard> {
-  const url = buildUrl(`/api/game/${id}/scoreboard`)
+async function fetchScoreboard(id: number, signal?: AbortSignal, view?: 'live'): Promise<VersionedScoreboard> {
+  // `view=live`: staff's live board during a freeze (docs/scoring.md#freeze); others get the public one.
+  const url = buildUrl(`/api/game/${id}/scoreboard${view === 'live' ? '?view=live' : ''}`)
   const response = await fetchOrThrow(url, { headers: { Accept: 'application/json' }, signal })
   const body = lenientBody(await response.text().catch(() => ''))
   if (!response.ok) throw errorFromResponse(response, body, false)

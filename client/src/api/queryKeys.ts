@@ -51,6 +51,8 @@ export const queryKeys = {
     challenge: (id: number, challengeId: number) => pathKey(`${game(id)}/challenges/${challengeId}`),
     /** `{ version, scoreboard, … }` as the live board holds it (not the bare body), hence its own member. */
     scoreboard: (id: number) => [...pathKey(`${game(id)}/scoreboard`), 'live'] as QueryKey,
+    /** Staff's `view=live` board while the public one is frozen (docs/scoring.md#freeze). */
+    scoreboardStaffLive: (id: number) => [...pathKey(`${game(id)}/scoreboard`), 'staff-live'] as QueryKey,
     participations: (id: number) => pathKey(`${game(id)}/participations`),
     /** The caller's teams in the game and the divisions open to joining (join dialog). */
     check: (id: number) => pathKey(`${game(id)}/check`),

@@ -72,7 +72,9 @@ export function scoreboardChallengesPatched(held: LiveScoreboard, update: Challe
 /** Fold a scoreboard in: its challenges and the team's row. */
 export function boardWithScoreboard(details: GameDetailModel, scoreboard: ScoreboardModel): GameDetailModel {
   const row = scoreboard.items.find((item) => item.id === details.rank.id)
-  return { ...details, challenges: scoreboard.challenges, rank: row ?? details.rank }
+  // An unfrozen board shows every solve on the row: the list of solves behind the freeze is over.
+  const { solvedAfterFreeze: _hidden, ...rest } = details
+  return { ...(scoreboard.frozen ? details : rest), challenges: scoreboard.challenges, rank: row ?? details.rank }
 }
 
 /** Every challenge id present in a challenges-by-tag map. */
@@ -98,6 +100,8 @@ export function boardChallenges(details: GameDetailModel | null | undefined): Ch
 /** Whether my team solved a challenge (the board's row, or a result push not yet on the board). */
 export function isSolvedByMe(details: GameDetailModel | null | undefined, solvedLocal: Record<number, true>, challengeId: number): boolean {
   if (solvedLocal[challengeId]) return true
+  // Solved after the freeze: not on the frozen row, listed apart (docs/scoring.md#freeze).
+  if (details?.solvedAfterFreeze?.includes(challengeId)) return true
   return details?.rank.challenges.some((c) => c.id === challengeId && c.type !== 'Unaccepted') ?? false
 }
 

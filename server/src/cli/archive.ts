@@ -10,8 +10,7 @@ import { openDatabase } from '../db/orm.js'
 import { nativePool } from '../db/pg.js'
 import { loadConfig } from '../config.js'
 import { LocalBlobStore } from '../storage/blobStore.js'
-import { ScoreboardState } from '../domain/scoreboard/board.js'
-import { loadGameData } from '../domain/scoreboard/load.js'
+import { buildPublicBoard } from '../domain/scoreboard/service.js'
 import { writeStaticSite } from '../domain/archive/staticSite.js'
 import { AppError, notFound } from '../lib/errors.js'
 
@@ -36,9 +35,10 @@ try {
   const pool = await nativePool(orm)
   const scoreboard = {
     async get(id: number) {
-      const data = await loadGameData(pool, id)
-      if (!data) throw notFound('比赛未找到')
-      return ScoreboardState.build(data).snapshot().model
+      // The public board: frozen while the game is (docs/archive.md#frozen-boards).
+      const board = await buildPublicBoard(pool, id)
+      if (!board) throw notFound('比赛未找到')
+      return board.model
     },
   }
   const storage = new LocalBlobStore(path.join(config.dataDir, 'files'))

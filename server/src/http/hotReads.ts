@@ -26,6 +26,7 @@ import { SESSION_COOKIE, touchCachedSession, usableCachedSession, visitDue, type
 import { mustEnrol } from '../domain/accounts/twoFactor.js'
 import { gateRefusal, peekGame, peekRegistration, referenceId } from '../domain/play/gate.js'
 import { noticeViewKey, noticeViewOf } from '../domain/notices/visibility.js'
+import { boardFreeze } from '../domain/games/freeze.js'
 import { isLoopback, resolveClientAddress, type ProxyTrust } from '../lib/clientAddress.js'
 import { routeLabel, type RouteLabel } from '../lib/metrics.js'
 import { acceptsGzip, etagMatches, gzipWanted } from './scoreboardRead.js'
@@ -84,6 +85,12 @@ function passedGate(services: Services, gameId: number, caller: Caller, refuseEn
   return { participationId: registration.participation.id as number, teamId: registration.team.id as number }
 }
 
+/** 1 while the game's board is frozen, else 0 (domain/games/freeze.ts), from the cached game row. */
+function frozenStamp(game: { freezeTime?: unknown; unfrozenAt?: unknown }, now: number): number {
+  const date = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string | Date))
+  return boardFreeze({ freezeTime: date(game.freezeTime), unfrozenAt: date(game.unfrozenAt) }, now) ? 1 : 0
+}
+
 /** The paths a player's screens poll, each with the rules of its route (routes/*.ts). */
 const HOT_READS: HotRead[] = [
   {
@@ -94,16 +101,19 @@ const HOT_READS: HotRead[] = [
   {
     label: routeLabel('GET', '/api/game/:id'),
     pattern: /^\/api\/game\/(\d{1,9})\/?$/i,
-    entry: (m, caller, services) => {
+    entry: (m, caller, services, now) => {
       const gameId = Number(m[1])
-      if (!peekGame(services.readCache, gameId)) return null
+      const game = peekGame(services.readCache, gameId)
+      if (!game) return null
       const list = [...gameTags(gameId), tags.gameParticipations(gameId)]
-      if (!caller) return { key: `game:${gameId}`, tags: list }
+      // Its `frozen` turns when the freeze time passes, with no write to drop the answer.
+      const stamp = frozenStamp(game, now)
+      if (!caller) return { key: `game:${gameId}`, tags: list, stamp }
       const registration = peekRegistration(services.readCache, gameId, caller.id)
       if (registration === undefined) return null
       list.push(tags.registration(gameId, caller.id), tags.user(caller.id))
       if (registration) list.push(tags.participation(registration.participation.id as number), tags.team(registration.team.id as number))
-      return { key: `game:${gameId}:${caller.id}`, tags: list }
+      return { key: `game:${gameId}:${caller.id}`, tags: list, stamp }
     },
   },
   {
@@ -115,11 +125,14 @@ const HOT_READS: HotRead[] = [
       const passed = passedGate(services, gameId, caller!, true, now)
       const snapshot = passed && services.scoreboard.inMemory(gameId)
       if (!passed || !snapshot) return null
+      // Frozen: the answer also lists the team's own solves since the freeze, which move with the live board.
+      const stamp = snapshot.model.frozen ? services.scoreboard.liveInMemory(gameId)?.version : snapshot.version
+      if (stamp === undefined) return null
       // One answer per team: the challenges and the team's row come from the board, the token from the participation.
       return {
         key: `details:${gameId}:${passed.participationId}`,
         tags: [...gameTags(gameId), tags.gameChallenges(gameId), tags.participation(passed.participationId), tags.team(passed.teamId)],
-        stamp: snapshot.version,
+        stamp,
       }
     },
   },

@@ -149,7 +149,14 @@ function shortHash(text: string): string {
  * Its validator is the board version with the team and a hash of the team's own members, so a
  * poll that changes nothing is a 304 without any serialisation.
  */
-export function presentGameDetail(game: Game, participation: Participation, team: Team, board: { model: ScoreboardModel; version: number }): JsonText {
+export function presentGameDetail(
+  game: Game,
+  participation: Participation,
+  team: Team,
+  board: { model: ScoreboardModel; version: number },
+  /** While frozen: the team's own challenges solved after the freeze (docs/scoring.md#freeze). */
+  solvedAfterFreeze: readonly number[] | null = null,
+): JsonText {
   const parts = partsOf(board.model)
   const view = viewOf(board.model, parts, (participation.division as { id: number } | null)?.id ?? null)
   const item = parts.items.get(team.id)
@@ -167,6 +174,7 @@ export function presentGameDetail(game: Game, participation: Participation, team
     writeupRequired: game.writeupRequired,
     challengeCount: view.challengeCount,
   }
+  if (solvedAfterFreeze) rest.solvedAfterFreeze = [...solvedAfterFreeze]
   const restJson = JSON.stringify(rest).slice(1)
   const etag = `W/"${board.version}-${team.id}-${shortHash(item ? restJson : row + restJson)}"`
   const rowText = row

@@ -3,6 +3,7 @@
  * notices, challenges, flags and attachments. Admin only. Game lookup precedes challenge lookup.
  * The two test-container endpoints live in routes/editContainers.ts.
  */
+import { freezeGame, unfreezeGame } from '../domain/games/freezeCommands.js'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { z } from 'zod'
 import { Division, DivisionInput, GameInfoInput, GameInfoModel, GameNotice, GameNoticeModel } from '@flagwave/shared/schemas/games'
@@ -104,6 +105,26 @@ export const editGameRoutes = [
     handler: async (_ctx, { params, actor, scope }) => {
       await flushScoreboard(scope, actor, params.id)
     },
+  }),
+  route({
+    method: 'POST',
+    path: '/api/edit/games/:id/freeze',
+    role: 'Admin',
+    response: GameInfoModel,
+    params: gameParams,
+    summary: "Flagwave: freeze the game's public scoreboard now (docs/scoring.md#freeze); a frozen board stays as it is",
+    handler: async (_ctx, { params, actor, scope }) =>
+      presentGameInfo(await freezeGame(scope, actor, params.id), await gameDivisions(scope.em, params.id)),
+  }),
+  route({
+    method: 'POST',
+    path: '/api/edit/games/:id/unfreeze',
+    role: 'Admin',
+    response: GameInfoModel,
+    params: gameParams,
+    summary: 'Flagwave: lift the scoreboard freeze now: the live board, held blood notices and webhooks go out (docs/scoring.md#freeze)',
+    handler: async (_ctx, { params, actor, scope }) =>
+      presentGameInfo(await unfreezeGame(scope, actor, params.id), await gameDivisions(scope.em, params.id)),
   }),
   route({
     method: 'GET',

@@ -26,6 +26,7 @@ import { presentNoticePage } from '../presenters/notices.js'
 import { presentParticipationInfo } from '../presenters/participations.js'
 import { presentBasicWriteup } from '../presenters/writeups.js'
 import type { Team } from '../entities/Team.js'
+import { frozenChallengeScore, ownSolvesAfterFreeze } from '../domain/scoreboard/freezeView.js'
 
 const GameParams = z.object({ id: intParam })
 const ChallengeParams = z.object({ id: intParam, challengeId: intParam })
@@ -99,7 +100,10 @@ export const gameRoutes = [
       const { game, participation } = await gameContext(scope.em, params.id, actor.user, { refuseEnded: true })
       const snapshot = await scope.services.scoreboard.snapshot(game.id)
       if (!snapshot) throw notFound(GAME_NOT_FOUND)
-      return presentGameDetail(game, participation, participation.team as Team, snapshot)
+      const team = participation.team as Team
+      // Frozen: the frozen rank and values, and the team's own solves since the freeze (docs/scoring.md#freeze).
+      const afterFreeze = await ownSolvesAfterFreeze(scope.services.scoreboard, game.id, snapshot.model, team.id)
+      return presentGameDetail(game, participation, team, snapshot, afterFreeze)
     },
   }),
   route({
@@ -140,7 +144,10 @@ export const gameRoutes = [
     handler: async (_ctx, { params, actor, scope }) => {
       if (params.id <= 0 || params.challengeId <= 0) throw notFound('题目未找到')
       const { game, participation } = await gameContext(scope.em, params.id, actor.user, { refuseEnded: true })
-      return presentChallengeDetail(await loadInstance(scope.em, game, participation, params.challengeId))
+      const detail = presentChallengeDetail(await loadInstance(scope.em, game, participation, params.challengeId))
+      // Frozen: the value the frozen board shows, not the live counter's (docs/scoring.md#freeze).
+      const frozenScore = await frozenChallengeScore(scope.services.scoreboard, game, params.challengeId)
+      return frozenScore === null ? detail : { ...detail, score: frozenScore }
     },
   }),
   route({

@@ -16,6 +16,7 @@ import { ScoreboardQuery } from '@flagwave/shared/schemas/replay'
 import { partitionKey } from '../http/rateLimit.js'
 import { JsonText } from '../lib/jsonText.js'
 import { replayBoard } from '../domain/scoreboard/replay/read.js'
+import { boardFor } from '../domain/scoreboard/freezeView.js'
 
 const challengeParams = z.object({ id: intParam, challengeId: intParam })
 const statusParams = z.object({ id: intParam, challengeId: intParam, submitId: intParam })
@@ -50,14 +51,14 @@ export const submissionRoutes = [
     query: ScoreboardQuery,
     response: ScoreboardModel,
     summary:
-      'The scoreboard (versioned: ETag / X-Scoreboard-Version, If-None-Match → 304); `at` (ISO 8601 or Unix ms): the board as it stood then (replay: monitors and admins, others after the end when replayPublic, capped at the freeze)',
+      'The scoreboard (versioned: ETag / X-Scoreboard-Version, If-None-Match → 304); frozen during a freeze, `view=live` gives monitors and admins the live board (`live: true`), others the frozen one; `at` (ISO 8601 or Unix ms): the board as it stood then (replay: monitors and admins, others after the end when replayPublic, capped at the freeze)',
     handler: async (ctx, { params, query, scope, actor }) => {
       // Replay (docs/scoring.md#replay): never cached by the client, built from the history.
       if (query.at) {
         ctx.set('Cache-Control', 'no-store')
         return new JsonText((await replayBoard(scope, actor, partitionKey(ctx), params.id, query.at)).json)
       }
-      const snapshot = await scope.services.scoreboard.snapshot(params.id)
+      const snapshot = await boardFor(scope.services.scoreboard, params.id, query.view === 'live', actor?.user.role)
       if (!snapshot) throw notFound('比赛未找到')
       if (Date.now() < snapshot.start) throw badRequest('比赛未开始')
       await sendSnapshot(ctx, snapshot)

@@ -198,6 +198,11 @@ export const GameDetailModel = z.object({
   writeupDeadline: wireDateOut(),
   writeupRequired: z.boolean(),
   challengeCount: intOut(),
+  /**
+   * Flagwave: while the board is frozen, the challenges this team solved after the freeze — its
+   * own results, which the frozen `rank` and challenge values do not show (docs/scoring.md#freeze).
+   */
+  solvedAfterFreeze: z.array(intOut()).optional(),
 })
 export type GameDetailModel = z.infer<typeof GameDetailModel>
 

@@ -12,8 +12,11 @@ export const ReplayAt = z
   .refine((v) => (/^-?\d{1,16}$/.test(v) ? Math.abs(Number(v)) <= 8.64e15 : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v))), AT_UNREADABLE)
   .transform((v) => new Date(/^-?\d+$/.test(v) ? Number(v) : v))
 
-/** The scoreboard's query: `at` asks for the replayed board. */
-export const ScoreboardQuery = z.object({ at: ReplayAt.optional() })
+/**
+ * The scoreboard's query: `at` asks for the replayed board; `view=live` the live board for monitors
+ * and admins during a freeze (docs/scoring.md#freeze) — any other value or caller reads the public board.
+ */
+export const ScoreboardQuery = z.object({ at: ReplayAt.optional(), view: z.unknown().optional() })
 
 /** One step of a reveal: one team's pending cells opened. */
 export const RevealStep = z.object({

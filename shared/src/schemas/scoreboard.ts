@@ -100,6 +100,13 @@ export const ScoreboardModel = z.object({
   timelines: z.array(DivisionTimeLine),
   challengeCount: intOut(),
   divisions: z.array(ScoreboardDivision),
+  /**
+   * Flagwave (docs/scoring.md#freeze): whether this is the frozen public board, the freeze time
+   * (set, reached or not), and `live: true` on the live board staff read while the public one is frozen.
+   */
+  frozen: z.boolean().optional(),
+  freezeTime: wireDateOut().nullable().optional(),
+  live: z.boolean().optional(),
 })
 export type ScoreboardModel = z.infer<typeof ScoreboardModel>
 

@@ -12,6 +12,7 @@ import { IconArrowLeft, IconMaximize, IconMinimize } from '@tabler/icons-react'
 import { Link } from 'react-router-dom'
 import dayjs from 'dayjs'
 import type { GameNotice } from '@flagwave/shared/schemas/games'
+import { FrozenBanner } from '../FrozenBanner/FrozenBanner'
 import type { ScoreboardItem, ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
 import type { RevealState } from '@flagwave/shared/schemas/replay'
 import { RevealBar } from './RevealBar'
@@ -111,6 +112,7 @@ export function BigScreen({ gameId, title, start, end, scoreboard, notices, bann
           </div>
         </div>
       </header>
+      {scoreboard?.frozen && <FrozenBanner scoreboard={scoreboard} size="lg" />}
 
       {reveal && <RevealBar reveal={reveal} />}
       {offline && (

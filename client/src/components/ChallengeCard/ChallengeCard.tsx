@@ -2,8 +2,8 @@
  * One challenge of the board: title, current score, solve count, my team's solved mark and the
  * three blood slots. Score and solve-count changes pop briefly (live pushes).
  */
-import { Card, Group, Stack, Text, Tooltip } from '@mantine/core'
-import { IconCircleCheckFilled, IconDroplet } from '@tabler/icons-react'
+import { Badge, Card, Group, Stack, Text, Tooltip } from '@mantine/core'
+import { IconCircleCheckFilled, IconDroplet, IconSnowflake } from '@tabler/icons-react'
 import type { ChallengeInfo } from '@flagwave/shared/schemas/scoreboard'
 import { BLOOD_KINDS, BLOOD_META, BloodIcon } from '../BloodIcon/BloodIcon'
 import { tagMeta } from '../ChallengeTag/ChallengeTag'
@@ -14,10 +14,12 @@ import { t } from '../../i18n'
 export interface ChallengeCardProps {
   challenge: ChallengeInfo
   solved: boolean
+  /** Solved by my team after the scoreboard freeze: the public board does not show it yet (docs/scoring.md#freeze). */
+  afterFreeze?: boolean
   onOpen: (challenge: ChallengeInfo) => void
 }
 
-export function ChallengeCard({ challenge, solved, onOpen }: ChallengeCardProps) {
+export function ChallengeCard({ challenge, solved, afterFreeze = false, onOpen }: ChallengeCardProps) {
   const meta = tagMeta(challenge.tag)
   const Icon = meta.icon
   const scoreChanges = useChangeCount(challenge.score)
@@ -41,6 +43,7 @@ export function ChallengeCard({ challenge, solved, onOpen }: ChallengeCardProps)
       data-testid="challenge-card"
       data-challenge-id={challenge.id}
       data-solved={solved}
+      data-after-freeze={afterFreeze || undefined}
     >
       <Stack gap={8}>
         <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
@@ -50,8 +53,13 @@ export function ChallengeCard({ challenge, solved, onOpen }: ChallengeCardProps)
               {challenge.title}
             </Text>
           </Group>
+          {afterFreeze && (
+            <Badge size="xs" color="blue" variant="light" leftSection={<IconSnowflake size={10} />} style={{ flexShrink: 0 }} data-testid="challenge-after-freeze">
+              {t('冻结后解出')}
+            </Badge>
+          )}
           {solved && (
-            <Tooltip label={t('已解出')} withArrow>
+            <Tooltip label={afterFreeze ? t('冻结后解出：积分榜揭晓前不计入公开排名') : t('已解出')} withArrow>
               <IconCircleCheckFilled size={22} color="var(--mantine-color-brand-5)" data-testid="challenge-solved-mark" style={{ flexShrink: 0 }} />
             </Tooltip>
           )}

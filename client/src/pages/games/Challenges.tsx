@@ -4,7 +4,7 @@
  * `ReceivedScoreboardUpdate`/`ReceivedChallengeUpdate` (stores/game.ts); my team's rank and
  * score; the notices (live, with toasts); the challenge modal with the flag form.
  */
-import { useMemo, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { Alert, Avatar, Button, Card, Grid, Group, SegmentedControl, SimpleGrid, Skeleton, Stack, Switch, Text, Title } from '@mantine/core'
 import { IconArrowLeft, IconTrophy } from '@tabler/icons-react'
 import { Link } from 'react-router-dom'
@@ -12,6 +12,8 @@ import type { ChallengeTag, ParticipationStatus } from '@flagwave/shared/enums'
 import type { GameNotice } from '@flagwave/shared/schemas/games'
 import type { ChallengeInfo } from '@flagwave/shared/schemas/scoreboard'
 import { useQuery } from '@tanstack/react-query'
+import { queryClient } from '../../api/queryClient'
+import { queryKeys } from '../../api/queryKeys'
 import { gameQuery } from '../../live/queries'
 import { ChallengeCard } from '../../components/ChallengeCard/ChallengeCard'
 import { ChallengeModal } from '../../components/ChallengeModal/ChallengeModal'
@@ -51,6 +53,12 @@ export default function Challenges() {
   }, [details])
   const all = useMemo(() => boardChallenges(details), [details])
   const solvedCount = all.filter((c) => isSolvedByMe(details, solvedLocal, c.id)).length
+  // Frozen: a solve of ours does not reach the board's pushes; the team's board lists it (docs/scoring.md#freeze).
+  const solvedHere = Object.keys(solvedLocal).length
+  const frozen = details?.solvedAfterFreeze !== undefined
+  useEffect(() => {
+    if (frozen && solvedHere > 0 && gameId !== null) void queryClient.invalidateQueries({ queryKey: queryKeys.game.details(gameId) })
+  }, [frozen, solvedHere, gameId])
 
   if (gameId === null) return <Alert color="alert">{t('无效的比赛')}</Alert>
 
@@ -122,7 +130,13 @@ export default function Challenges() {
                 </Group>
                 <SimpleGrid cols={{ base: 1, xs: 2, lg: 3, xl: 4 }} spacing="md">
                   {group.challenges.map((challenge) => (
-                    <ChallengeCard key={challenge.id} challenge={challenge} solved={isSolvedByMe(details, solvedLocal, challenge.id)} onOpen={setOpen} />
+                    <ChallengeCard
+                      key={challenge.id}
+                      challenge={challenge}
+                      solved={isSolvedByMe(details, solvedLocal, challenge.id)}
+                      afterFreeze={details?.solvedAfterFreeze?.includes(challenge.id) ?? false}
+                      onOpen={setOpen}
+                    />
                   ))}
                 </SimpleGrid>
               </Stack>

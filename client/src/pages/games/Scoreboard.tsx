@@ -6,10 +6,12 @@
  * highlighted, exports for Monitor/Admin and the big-screen entry.
  */
 import { lazy, Suspense, useMemo, useState } from 'react'
-import { Alert, Badge, Button, Card, Group, Pagination, Skeleton, Stack, Tabs, Text } from '@mantine/core'
+import { Alert, Badge, Button, Card, Group, Pagination, SegmentedControl, Skeleton, Stack, Tabs, Text } from '@mantine/core'
+import { FrozenBanner } from '../../components/FrozenBanner/FrozenBanner'
 import { IconConfetti, IconDeviceTv, IconFileSpreadsheet, IconHistory } from '@tabler/icons-react'
 import { Link } from 'react-router-dom'
 import { gameApi } from '../../api/game'
+import { queryKeys } from '../../api/queryKeys'
 import { boardOfDivision, divisionRows, divisionTimeline } from '../../utils/divisionBoard'
 import { useQuery } from '@tanstack/react-query'
 import { gameQuery, myTeamsQuery } from '../../live/queries'
@@ -19,11 +21,14 @@ import { ScoreboardTable } from '../../components/ScoreboardTable/ScoreboardTabl
 import { useGameId } from '../../layouts/WithGameTab'
 import { hasRole, useRole, useSession } from '../../stores/session'
 import { useGameLive } from './useGameLive'
+import { useGameRoom } from '../../realtime/hooks'
 import { t } from '../../i18n'
 
 const ScoreTimeline = lazy(() => import('../../components/ScoreTimeline/ScoreTimeline'))
 
 const PAGE_SIZE = 50
+/** How often staff's live view of a frozen board is refreshed while the monitor hub is not connected. */
+const LIVE_REFRESH_MS = 3000
 const ALL = 'all'
 
 /** Team ids of the signed-in user (for highlighting), empty when signed out. */
@@ -37,9 +42,26 @@ export default function Scoreboard() {
   const gameId = useGameId()
   const { data: game } = useQuery(gameQuery(gameId))
   const live = useGameLive(gameId, { scoreboard: true, start: game?.start })
-  const scoreboard = live.scoreboard.data?.scoreboard ?? null
-  const version = live.scoreboard.data?.version ?? -1
   const role = useRole()
+  // Staff may switch to the live board while the public one is frozen (docs/scoring.md#freeze).
+  const [view, setView] = useState<'frozen' | 'live'>('frozen')
+  const staff = hasRole(role, 'Monitor')
+  const publicBoard = live.scoreboard.data?.scoreboard ?? null
+  const wantsLive = staff && view === 'live' && gameId !== null && !!publicBoard?.frozen
+  // The live pushes of a frozen game go to the monitor hub (docs/realtime.md#freeze): each one refetches the live board.
+  const staffRoom = useGameRoom(wantsLive ? gameId : null, {
+    namespace: 'monitor',
+    events: { ReceivedScoreboardUpdate: () => void liveBoard.refetch() },
+  })
+  const liveBoard = useQuery({
+    queryKey: queryKeys.game.scoreboardStaffLive(gameId ?? 0),
+    queryFn: () => gameApi.scoreboard(gameId!, undefined, 'live'),
+    enabled: wantsLive,
+    refetchInterval: staffRoom.connected ? false : LIVE_REFRESH_MS,
+  })
+  const showLive = staff && view === 'live' && !!publicBoard?.frozen && !!liveBoard.data
+  const scoreboard = showLive ? liveBoard.data!.scoreboard : publicBoard
+  const version = showLive ? liveBoard.data!.version : (live.scoreboard.data?.version ?? -1)
   const mine = useMyTeamIds()
   const now = useNow(15_000)
   const [tab, setTab] = useState<string>(ALL)
@@ -82,7 +104,21 @@ export default function Scoreboard() {
   }
 
   return (
-    <Stack gap="md" data-testid="scoreboard-page" data-version={version} data-live={live.connected}>
+    <Stack gap="md" data-testid="scoreboard-page" data-version={version} data-live={live.connected} data-view={showLive ? 'live' : 'public'}>
+      {staff && publicBoard?.frozen && (
+        <Group justify="flex-end">
+          <SegmentedControl
+            value={view}
+            onChange={(v) => setView(v === 'live' ? 'live' : 'frozen')}
+            data={[
+              { value: 'frozen', label: t('选手所见（冻结）') },
+              { value: 'live', label: t('实时榜') },
+            ]}
+            data-testid="scoreboard-view-toggle"
+          />
+        </Group>
+      )}
+      <FrozenBanner scoreboard={scoreboard} />
       <Card withBorder radius="md" padding="md">
         {timeLines.length > 0 && game ? (
           <Suspense fallback={<Skeleton height={320} />}>

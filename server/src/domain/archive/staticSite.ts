@@ -6,6 +6,7 @@
  * works from any static host and from disk (`file://`), where Chromium refuses module scripts and
  * fetches of local files.
  */
+import { unheldNotices } from '../games/freezeHold.js'
 import { createWriteStream } from 'node:fs'
 import fs from 'node:fs/promises'
 import path from 'node:path'
@@ -31,10 +32,9 @@ import { SITE_SCRIPT, SITE_STYLE } from './staticSiteAssets.js'
 const GAME_NOT_ENDED = '比赛尚未结束'
 
 /**
- * The board an archive shows — the one place the static archive reads it. Hook for the
- * scoreboard freeze (issue 18, docs/archive.md#frozen-boards): while a game's board is frozen and
- * not yet revealed, this must return the frozen board, so that an archive made before the reveal
- * does not reveal it. Until freezing exists the final board is the live one.
+ * The board an archive shows — the one place the static archive reads it: the public board, so
+ * while a game's board is frozen the frozen one (docs/archive.md#frozen-boards), and its notices
+ * leave out the bloods the freeze holds back.
  */
 async function archivedBoard(deps: SiteDeps, game: Game): Promise<ScoreboardModel> {
   return deps.scoreboard.get(game.id)
@@ -107,7 +107,7 @@ function page(data: SiteData): string {
 async function staticSiteEntries(em: EntityManager, services: SiteDeps, game: Game, options: StaticArchiveOptions): Promise<ZipEntry[]> {
   if (game.end.getTime() > Date.now()) throw badRequest(GAME_NOT_ENDED)
   const board = await archivedBoard(services, game)
-  const notices = await em.find(GameNotice, { game: game.id }, { orderBy: { publishTime: 'desc', id: 'desc' } })
+  const notices = unheldNotices(game, await em.find(GameNotice, { game: game.id }, { orderBy: { publishTime: 'desc', id: 'desc' } }))
   const entries: ZipEntry[] = []
   let challenges: SiteData['challenges'] = null
   if (options.challenges) {

@@ -13,7 +13,7 @@ import type { Services } from '../../services.js'
 import type { Game } from '../../entities/Game.js'
 import { Team } from '../../entities/Team.js'
 import type { User } from '../../entities/User.js'
-import { badRequest } from '../../lib/errors.js'
+import { badRequest, notFound } from '../../lib/errors.js'
 import { startedGame } from '../play/games.js'
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
@@ -121,7 +121,10 @@ export async function scoreboardSheet(em: EntityManager, services: Services, gam
   let scoreboard: ScoreboardModel
   let teams: Map<number, Team>
   try {
-    scoreboard = await services.scoreboard.get(game.id)
+    // Monitor-only: the live board, also during a freeze (docs/scoring.md#freeze).
+    const live = await services.scoreboard.liveSnapshot(game.id)
+    if (!live) throw notFound('比赛未找到')
+    scoreboard = live.model
     const found = await em.find(Team, { id: { $in: scoreboard.items.map((i) => i.id) } }, { populate: ['members', 'captain'] })
     teams = new Map(found.map((t) => [t.id, t]))
   } catch (err) {

@@ -6,7 +6,8 @@
 import { LockMode } from '@mikro-orm/core'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { GameInfoInput } from '@flagwave/shared/schemas/games'
-import { setFreezeTime } from './freeze.js'
+import { boardFreeze, setFreezeTime } from './freeze.js'
+import { releaseHeld } from './freezeCommands.js'
 import { Game } from '../../entities/Game.js'
 import { Challenge } from '../../entities/Challenge.js'
 import { Flag } from '../../entities/Flag.js'
@@ -99,12 +100,14 @@ export async function createGame(scope: Scope, actor: Actor, input: GameInfoInpu
  * is applied to them (docs/scoring.md#divisions) in the same transaction.
  */
 export async function updateGame(scope: Scope, actor: Actor, gameId: number, input: GameInfoInput): Promise<Game> {
+  let frozenBefore: Date | null = null
   const game = await scope.em.transactional(async (tem) => {
     const stored = await tem.findOne(Game, { id: gameId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
     if (!stored) throw notFound('比赛未找到')
     const bloodBonus = stored.bloodBonus
     const now = new Date()
     const started = now >= stored.start
+    frozenBefore = boardFreeze(stored)
     assign(stored, input)
     // Replays honour the blood bonus in force before this edit (docs/scoring.md#replay).
     if (started && stored.bloodBonus !== bloodBonus) await recordBloodBonusEdit(tem, stored.id, bloodBonus, now)
@@ -115,6 +118,8 @@ export async function updateGame(scope: Scope, actor: Actor, gameId: number, inp
   // A start moved into the future takes the game away from its non-staff watchers (docs/realtime.md#re-checks).
   scope.events.recheckGame(game.id)
   await rebuildScoreboardAfterEdit(scope, game.id)
+  // A freeze removed or moved ahead lets out what it held (docs/scoring.md#freeze).
+  if (frozenBefore && !boardFreeze(game)) await releaseHeld(scope, game.id, frozenBefore)
   await scope.services.audit.success(actor, `更新了比赛 #${game.id} ${game.title}`)
   return game
 }

@@ -15,6 +15,8 @@ import { noticeViewOf, visibleNotices } from '../notices/visibility.js'
 import { readCacheOf, tags } from '../../cache/invalidation.js'
 import { divisionOf, gameDivisions, type DivisionRecord } from '../divisions/divisions.js'
 
+import { unheldNotices } from '../games/freezeHold.js'
+
 export const GAME_NOT_FOUND = '比赛未找到'
 const GAME_NOT_STARTED = '比赛未开始'
 
@@ -101,8 +103,10 @@ export async function startedGame(em: EntityManager, gameId: number, notFoundBod
  * (notices/visibility.ts); a cached list, shared between requests (the presenter pages it).
  */
 export async function gameNotices(em: EntityManager, gameId: number, user: User | null): Promise<readonly NoticeRecord[]> {
-  await startedGame(em, gameId)
+  const game = await startedGame(em, gameId)
   const registration = user ? await readRegistration(em, gameId, user.id) : null
   const division = registration ? referenceId((registration.participation as Participation).division) ?? null : undefined
-  return visibleNotices(em, gameId, noticeViewOf(user?.role ?? null, division), await playerNotices(em, gameId))
+  const list = await visibleNotices(em, gameId, noticeViewOf(user?.role ?? null, division), await playerNotices(em, gameId))
+  // Bloods from the freeze on wait for the unfreeze (docs/scoring.md#freeze).
+  return unheldNotices(game, list)
 }

@@ -44,6 +44,19 @@ interface RenderedChallenge {
   json: string
 }
 
+/**
+ * Which board a snapshot is (docs/scoring.md#freeze): the frozen public one, or the live one —
+ * `live` when the public board is frozen meanwhile (what staff read) — and the freeze time.
+ */
+export interface BoardView {
+  frozen: boolean
+  /** Epoch milliseconds; null without a freeze. */
+  freezeTime: number | null
+  live: boolean
+}
+
+const LIVE_VIEW: BoardView = { frozen: false, freezeTime: null, live: false }
+
 export class ScoreboardState {
   private readonly rows = new Map<TeamRecord, RenderedRow>()
   private readonly infos = new Map<ChallengeRecord, RenderedChallenge>()
@@ -81,7 +94,7 @@ export class ScoreboardState {
   }
 
   /** Render the contract's ScoreboardModel (and its JSON) at `now`. */
-  snapshot(now: number = Date.now()): Snapshot {
+  snapshot(now: number = Date.now(), view: BoardView = LIVE_VIEW): Snapshot {
     const changes = this.engine.takeChanges()
     const ranked = this.engine.ranking()
     const items: ScoreboardItem[] = new Array(ranked.length)
@@ -144,13 +157,17 @@ export class ScoreboardState {
       timelines,
       challengeCount: infos.length,
       divisions: this.divisions,
+      frozen: view.frozen,
+      freezeTime: view.freezeTime === null ? null : toWireDate(view.freezeTime),
     }
+    if (view.live) model.live = true
+    const viewJson = `"frozen":${view.frozen},"freezeTime":${JSON.stringify(model.freezeTime)}${view.live ? ',"live":true' : ''}`
     const timeLinesJson = JSON.stringify(timeLines)
     const time = JSON.stringify(updateTimeUTC)
     const json =
       `{"updateTimeUTC":${time},"bloodBonus":${bloodBonus},"timeLines":${timeLinesJson},` +
       `"items":[${rowJsons.join(',')}],"challenges":{${challengeParts.join(',')}},` +
-      `"updateTimeUtc":${time},"timelines":${JSON.stringify(timelines)},"challengeCount":${infos.length},"divisions":${this.divisionsJson}}`
+      `"updateTimeUtc":${time},"timelines":${JSON.stringify(timelines)},"challengeCount":${infos.length},"divisions":${this.divisionsJson},${viewJson}}`
     const delta = this.fresh ? null : changedCells
     this.fresh = false
     return { model, json, changedCells: delta, challenges: infos }

@@ -6,20 +6,30 @@
 import type pg from 'pg'
 import type { ChallengeTag } from '@flagwave/shared/enums'
 import type { ChallengeConfig } from '@flagwave/shared/divisions'
+import { DivisionPermissions } from '@flagwave/shared/divisions'
 import type { GameData, SolveData } from './engine.js'
+import type { FreezeFields } from '../games/freeze.js'
 
 interface GameRow {
   id: number
   start_ms: number
   end_ms: number
   blood_bonus: string
+  freeze_ms: number | null
+  unfrozen_ms: number | null
+}
+
+/** A game's scoreboard inputs with its freeze settings (docs/scoring.md#freeze). */
+export interface LoadedGame extends GameData {
+  freeze: FreezeFields
 }
 
 /** The game's scoreboard inputs, or null when the game does not exist. */
-export async function loadGameData(pool: pg.Pool, gameId: number): Promise<GameData | null> {
+export async function loadGameData(pool: pg.Pool, gameId: number): Promise<LoadedGame | null> {
   const games = await pool.query<GameRow>(
     `select id, floor(extract(epoch from start) * 1000)::float8 as start_ms, floor(extract(epoch from "end") * 1000)::float8 as end_ms,
-            blood_bonus::text as blood_bonus
+            blood_bonus::text as blood_bonus,
+            floor(extract(epoch from freeze_time) * 1000)::float8 as freeze_ms, floor(extract(epoch from unfrozen_at) * 1000)::float8 as unfrozen_ms
        from games where id = $1`,
     [gameId],
   )
@@ -69,6 +79,7 @@ export async function loadGameData(pool: pg.Pool, gameId: number): Promise<GameD
     solveData[i] = { participationId: r.pid, challengeId: r.cid, submissionId: r.sid, time: r.t, userName: r.user_name }
   })
   return {
+    freeze: { freezeTime: game.freeze_ms === null ? null : new Date(game.freeze_ms), unfrozenAt: game.unfrozen_ms === null ? null : new Date(game.unfrozen_ms) },
     game: {
       id: game.id,
       start: game.start_ms,
@@ -95,5 +106,34 @@ export async function loadGameData(pool: pg.Pool, gameId: number): Promise<GameD
     })),
     instances: held,
     solves: solveData,
+  }
+}
+
+/**
+ * The inputs of the board as it stood at `until` (the freeze, docs/scoring.md#freeze): the solves
+ * before it, and each challenge's counter without the counted solves from then on — those of
+ * any participation whose division affects the dynamic score, as the checkers count
+ * (domain/submissions/settle.ts) — so dynamic values stand where they stood.
+ */
+export async function loadBoardUntil(pool: pg.Pool, data: GameData, until: number): Promise<GameData> {
+  const later = await pool.query<{ cid: number; division_id: number | null }>(
+    `select f.cid, p.division_id
+       from (select distinct on (s.participation_id, s.challenge_id) s.participation_id as pid, s.challenge_id as cid, s.submit_time
+               from submissions s
+              where s.game_id = $1 and s.status = 'Accepted' and s.submit_time < (select g."end" from games g where g.id = $1)
+              order by s.participation_id, s.challenge_id, s.submit_time, s.id) f
+       join participations p on p.id = f.pid
+      where f.submit_time >= $2`,
+    [data.game.id, new Date(until)],
+  )
+  const permissions = new DivisionPermissions(data.game.divisions)
+  const uncounted = new Map<number, number>()
+  for (const row of later.rows) {
+    if (permissions.may(row.division_id, 'AffectDynamicScore', row.cid)) uncounted.set(row.cid, (uncounted.get(row.cid) ?? 0) + 1)
+  }
+  return {
+    ...data,
+    challenges: data.challenges.map((c) => ({ ...c, acceptedCount: Math.max(0, c.acceptedCount - (uncounted.get(c.id) ?? 0)) })),
+    solves: data.solves.filter((s) => s.time < until),
   }
 }

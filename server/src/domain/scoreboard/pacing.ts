@@ -39,6 +39,11 @@ export interface PacedGame {
   running(): boolean
   /** Make the next version and push it (`pushBoard`). */
   nextVersion(): void
+  /**
+   * Whether the game room of the user hub hears the live board: not while the public board is
+   * frozen (docs/scoring.md#freeze); the monitor hub's game room (staff) hears it then instead.
+   */
+  livePublic(): boolean
   /** What ReceivedChallengeUpdate has not told yet. */
   readonly challengeChanges: ChallengeChanges
 }
@@ -94,7 +99,12 @@ export class PushPacer {
 
   /** Send a board to the game room, measuring its fan-out, then the challenge changes when due. */
   pushBoard(update: ScoreboardUpdate): void {
-    this.boardFanOutMs = timed(() => this.realtime.publish('user', rooms.game(this.game.gameId), 'ReceivedScoreboardUpdate', update))
+    const room = rooms.game(this.game.gameId)
+    const toPublic = this.game.livePublic()
+    this.boardFanOutMs = timed(() => {
+      if (toPublic) this.realtime.publish('user', room, 'ReceivedScoreboardUpdate', update)
+      else this.realtime.publish('monitor', room, 'ReceivedScoreboardUpdate', update)
+    })
     this.pushChallenges()
   }
 
@@ -118,7 +128,13 @@ export class PushPacer {
     }
     this.lastChallengePush = Date.now()
     const gameId = this.game.gameId
-    this.challengeFanOutMs = timed(() => this.realtime.publish('user', rooms.game(gameId), 'ReceivedChallengeUpdate', { gameId, challenges: changes.takeUnsent() }))
+    const update = { gameId, challenges: changes.takeUnsent() }
+    // Frozen: per-team challenge values would tell post-freeze solves, so only staff hear them.
+    const toPublic = this.game.livePublic()
+    this.challengeFanOutMs = timed(() => {
+      if (toPublic) this.realtime.publish('user', rooms.game(gameId), 'ReceivedChallengeUpdate', update)
+      else this.realtime.publish('monitor', rooms.game(gameId), 'ReceivedChallengeUpdate', update)
+    })
   }
 
   /** Forget the pending pushes (the game is released). */

@@ -32,9 +32,11 @@ import type { Metrics } from '../../lib/metrics.js'
 import { databaseUrl, nativePool } from '../../db/pg.js'
 import { notFound } from '../../lib/errors.js'
 import { SCOREBOARD_CHANNEL, requestScoreboardRebuild } from './hooks.js'
-import type { SolveData } from './engine.js'
-import { ScoreboardState } from './board.js'
-import { loadGameData } from './load.js'
+import type { GameData, SolveData } from './engine.js'
+import { ScoreboardState, type BoardView } from './board.js'
+import { loadBoardUntil, loadGameData, type LoadedGame } from './load.js'
+import { boardFreeze, pendingFreeze, type FreezeFields } from '../games/freeze.js'
+import { rooms } from '@flagwave/shared/events'
 import { ChallengeChanges } from './delta.js'
 import { ScoreboardSnapshot } from './snapshot.js'
 import { SOLVE_CHANNEL, parseSolveMessage } from './solveChannel.js'
@@ -63,7 +65,16 @@ interface Owned {
   pacer: PushPacer
   /** Submission times (epoch ms) of the solves folded in since the last push, for the solve→push metric. */
   unpushed: number[]
+  /** The game's freeze settings as of the last rebuild (docs/scoring.md#freeze). */
+  freeze: FreezeFields
+  /** While the public board is frozen: that board, built from the solves before the freeze. */
+  frozen: { at: number; snapshot: ScoreboardSnapshot } | null
+  /** Rebuilds when a pending freeze time is reached, so it takes effect by itself. */
+  freezeTimer: NodeJS.Timeout | null
 }
+
+/** Timers cannot wait longer than this (about 24.8 days): a later freeze re-arms on expiry. */
+const MAX_TIMER_MS = 2 ** 31 - 1
 
 interface Cached {
   snapshot: ScoreboardSnapshot
@@ -84,6 +95,8 @@ export class ScoreboardService {
   private readonly owned = new Map<number, Owned>()
   private readonly cache = new Map<number, Cached>()
   private readonly loading = new Map<number, Promise<ScoreboardSnapshot | null>>()
+  /** Non-owner local builds of frozen games' live boards (staff reads). */
+  private readonly liveCache = new Map<number, Cached>()
   private pool: pg.Pool | null = null
   private ownership: Ownership | null = null
   private shared: SharedCopies | null = null
@@ -119,6 +132,7 @@ export class ScoreboardService {
     for (const own of this.owned.values()) {
       await own.building?.catch(() => undefined)
       own.pacer.clear()
+      if (own.freezeTimer) clearTimeout(own.freezeTimer)
       own.pacer.flush()
       own.pacer.pushChallenges(true)
     }
@@ -140,30 +154,72 @@ export class ScoreboardService {
     return snapshot.model
   }
 
-  /** The snapshot this node holds in memory right now (owned, or a copy still fresh), without loading anything. */
+  /**
+   * The public snapshot this node holds in memory right now (owned, or a copy still fresh), without
+   * loading anything; null also when a freeze time has passed it (docs/scoring.md#freeze).
+   */
   inMemory(gameId: number): ScoreboardSnapshot | null {
+    const now = Date.now()
     const own = this.owned.get(gameId)
-    if (own) return own.snapshot
-    const cached = this.cache.get(gameId)
-    return cached && cached.expires > Date.now() ? cached.snapshot : null
-  }
-
-  /** The current versioned snapshot of a game, or null when the game does not exist. */
-  async snapshot(gameId: number): Promise<ScoreboardSnapshot | null> {
-    const own = this.owned.get(gameId)
-    if (own?.snapshot) return own.snapshot
-    if (own?.building) {
-      await own.building
-      return this.owned.get(gameId)?.snapshot ?? null
+    if (own) {
+      const shown = publicOf(own)
+      return shown?.servable(now) ? shown : null
     }
     const cached = this.cache.get(gameId)
-    if (cached && cached.expires > Date.now()) return cached.snapshot
+    return cached && cached.expires > now && cached.snapshot.servable(now) ? cached.snapshot : null
+  }
+
+  /**
+   * The current versioned public snapshot of a game — the frozen board while it is frozen — or
+   * null when the game does not exist.
+   */
+  async snapshot(gameId: number): Promise<ScoreboardSnapshot | null> {
+    const own = this.owned.get(gameId)
+    if (own) {
+      const shown = publicOf(own)
+      if (shown?.servable()) return shown
+      // A freeze time passed and its rebuild is not done yet: wait for the frozen board.
+      if (shown && !own.building) this.requestRebuild(own, true)
+      while (own.building) await own.building
+      const after = this.owned.get(gameId)
+      if (after) return publicOf(after)
+    }
+    const cached = this.cache.get(gameId)
+    if (cached && cached.expires > Date.now() && cached.snapshot.servable()) return cached.snapshot
     let pending = this.loading.get(gameId)
     if (!pending) {
       pending = this.load(gameId).finally(() => this.loading.delete(gameId))
       this.loading.set(gameId, pending)
     }
     return pending
+  }
+
+  /** The live board held in memory right now (owned, or a fresh local build of a frozen game), without loading anything. */
+  liveInMemory(gameId: number): ScoreboardSnapshot | null {
+    const own = this.owned.get(gameId)
+    if (own) return own.snapshot
+    const shown = this.inMemory(gameId)
+    if (shown && !shown.model.frozen) return shown
+    const cached = this.liveCache.get(gameId)
+    return cached && cached.expires > Date.now() ? cached.snapshot : null
+  }
+
+  /**
+   * The live board for staff (docs/scoring.md#freeze): the public snapshot when the game is not
+   * frozen, else the owner's live state, or on another node a short-lived local build.
+   */
+  async liveSnapshot(gameId: number): Promise<ScoreboardSnapshot | null> {
+    const shown = await this.snapshot(gameId)
+    if (!shown || !shown.model.frozen) return shown
+    const own = this.owned.get(gameId)
+    if (own?.snapshot) return own.snapshot
+    const cached = this.liveCache.get(gameId)
+    if (cached && cached.expires > Date.now()) return cached.snapshot
+    const data = await loadGameData(this.pool!, gameId)
+    if (!data) return null
+    const snapshot = localSnapshot(data, 'live')
+    this.liveCache.set(gameId, { snapshot, expires: Date.now() + LOCAL_COPY_TTL_MS })
+    return snapshot
   }
 
   /**
@@ -176,6 +232,8 @@ export class ScoreboardService {
     if (!own) return void this.ownership?.adopt(gameId)
     if (own.buffer) return void own.buffer.push(solve)
     if (!own.state) return
+    // A solve from before the freeze settled late changes the frozen board too: rebuild both (rare).
+    if (own.frozen && solve.time < own.frozen.at) return this.requestRebuild(own, true)
     const result = own.state.applySolve(solve)
     if (result === 'unknown') this.requestRebuild(own, true)
     else if (result === 'applied') {
@@ -209,16 +267,14 @@ export class ScoreboardService {
       return this.owned.get(gameId)?.snapshot ?? null
     }
     const shared = await this.shared?.read(gameId)
-    if (shared) {
+    if (shared?.servable()) {
       // Dropped early when the owner announces a newer version; re-read now and then in case an announcement was missed.
       this.cache.set(gameId, { snapshot: shared, expires: Date.now() + SHARED_COPY_TTL_MS })
       return shared
     }
-    // No copy anywhere (no Redis, or it lost the key): build a short-lived local one.
-    const data = await loadGameData(this.pool!, gameId)
-    if (!data) return null
-    const built = ScoreboardState.build(data).snapshot()
-    const snapshot = new ScoreboardSnapshot(gameId, Date.now(), built.json, data.game.start, built.model)
+    // No copy anywhere (no Redis, or it lost the key), or one a freeze time has passed: build a short-lived local one.
+    const snapshot = await buildPublicBoard(this.pool!, gameId)
+    if (!snapshot) return null
     this.cache.set(gameId, { snapshot, expires: Date.now() + LOCAL_COPY_TTL_MS })
     return snapshot
   }
@@ -233,6 +289,7 @@ export class ScoreboardService {
       changed: () => own.state?.changed ?? false,
       live: () => this.owned.get(gameId) === own,
       running: () => this.running,
+      livePublic: () => !frozenNow(own),
       nextVersion: () => {
         own.version += 1
         this.publish(own, true)
@@ -250,13 +307,18 @@ export class ScoreboardService {
       challengeChanges,
       pacer: new PushPacer(paced, this.deps.realtime),
       unpushed: [],
+      freeze: { freezeTime: null, unfrozenAt: null },
+      frozen: null,
+      freezeTimer: null,
     }
     this.owned.set(gameId, own)
     this.requestRebuild(own, push)
   }
 
   private async release(gameId: number): Promise<void> {
-    this.owned.get(gameId)?.pacer.clear()
+    const own = this.owned.get(gameId)
+    own?.pacer.clear()
+    if (own?.freezeTimer) clearTimeout(own.freezeTimer)
     this.owned.delete(gameId)
     this.cache.delete(gameId)
     await this.ownership?.release(gameId)
@@ -266,7 +328,9 @@ export class ScoreboardService {
   private dropOwnership(): void {
     for (const own of this.owned.values()) {
       own.pacer.clear()
-      if (own.snapshot) this.cache.set(own.gameId, { snapshot: own.snapshot, expires: Date.now() + LOCAL_COPY_TTL_MS })
+      if (own.freezeTimer) clearTimeout(own.freezeTimer)
+      const shown = publicOf(own)
+      if (shown) this.cache.set(own.gameId, { snapshot: shown, expires: Date.now() + LOCAL_COPY_TTL_MS })
     }
     this.owned.clear()
   }
@@ -299,14 +363,31 @@ export class ScoreboardService {
         await this.shared?.delete(own.gameId)
         return
       }
+      // The frozen board first (docs/scoring.md#freeze): built from the same read, before the live one is shown.
+      const at = boardFreeze(data.freeze)
+      const frozenData = at ? await loadBoardUntil(this.pool!, data, at.getTime()) : null
+      // A node taking a frozen game over keeps the frozen version it finds, if it shows the same board.
+      const prior = first && at ? ((await this.shared?.read(own.gameId)) ?? null) : null
+      if (this.owned.get(own.gameId) !== own) return
       const state = ScoreboardState.build(data)
       const buffered = own.buffer ?? []
       own.buffer = null
       for (const solve of buffered) state.applySolve(solve)
+      // A pre-freeze solve that committed after the read is not on the frozen board yet: read again.
+      if (at && buffered.some((solve) => solve.time < at.getTime())) own.rebuildAgain = true
+      const wasFrozen = own.frozen !== null
       own.state = state
-      if (first) {
-        own.version = Math.max(sharedVersion + 1, Date.now())
-        this.publish(own, own.pushAfterBuild)
+      own.freeze = data.freeze
+      if (first) own.version = Math.max(sharedVersion + 1, Date.now())
+      this.freezeBoard(own, frozenData && at ? { data: frozenData, at: at.getTime() } : null, own.pushAfterBuild || !first, prior)
+      this.armFreezeTimer(own)
+      if (first) this.publish(own, own.pushAfterBuild)
+      else if (wasFrozen && !own.frozen) {
+        // Unfrozen: the public room gets the live board whole, and every challenge's values.
+        own.pacer.clear()
+        own.version += 1
+        this.publish(own, true)
+        this.pushAllChallenges(own)
       } else own.pacer.schedule()
       own.pushAfterBuild = false
     } catch (err) {
@@ -316,16 +397,70 @@ export class ScoreboardService {
     }
   }
 
+  /**
+   * Keep (or drop) the frozen public board: a new version only when what it shows changed, so
+   * its ETag and version stand still through the freeze; pushed whole to the public game room.
+   */
+  private freezeBoard(own: Owned, frozen: { data: GameData; at: number } | null, push: boolean, prior: ScoreboardSnapshot | null = null): void {
+    if (!frozen) {
+      own.frozen = null
+      return
+    }
+    const built = ScoreboardState.build(frozen.data).snapshot(frozen.at, { frozen: true, freezeTime: frozen.at, live: false })
+    if (own.frozen?.at === frozen.at && own.frozen.snapshot.json === built.json) return
+    if (!own.frozen && prior?.json === built.json && prior.version < own.version) {
+      own.frozen = { at: frozen.at, snapshot: new ScoreboardSnapshot(own.gameId, prior.version, built.json, frozen.data.game.start, built.model) }
+      return
+    }
+    own.version += 1
+    const snapshot = new ScoreboardSnapshot(own.gameId, own.version, built.json, frozen.data.game.start, built.model)
+    // The live board's next version comes after it (a first build publishes `own.version` as it is).
+    own.version += 1
+    own.frozen = { at: frozen.at, snapshot }
+    this.shared?.write(snapshot)
+    if (push) this.deps.realtime.publish('user', rooms.game(own.gameId), 'ReceivedScoreboardUpdate', { gameId: own.gameId, version: snapshot.version, scoreboard: snapshot.model })
+  }
+
+  /** A pending freeze takes effect by itself: rebuild when its time comes (docs/scoring.md#freeze). */
+  private armFreezeTimer(own: Owned): void {
+    if (own.freezeTimer) clearTimeout(own.freezeTimer)
+    own.freezeTimer = null
+    const pending = pendingFreeze(own.freeze)
+    if (!pending || own.frozen || !this.running) return
+    const wait = pending.getTime() - Date.now()
+    own.freezeTimer = setTimeout(
+      () => {
+        own.freezeTimer = null
+        if (this.owned.get(own.gameId) !== own) return
+        if (Date.now() >= pending.getTime()) this.requestRebuild(own, true)
+        else this.armFreezeTimer(own)
+      },
+      Math.min(MAX_TIMER_MS, Math.max(0, wait)),
+    )
+    own.freezeTimer.unref?.()
+  }
+
+  /** After an unfreeze: every challenge's current values to the public game room. */
+  private pushAllChallenges(own: Owned): void {
+    const challenges = Object.values(own.snapshot!.model.challenges).flatMap((list) => (list ?? []).map((c) => ({ id: c.id, score: c.score, solved: c.solved, bloods: c.bloods })))
+    if (challenges.length > 0) this.deps.realtime.publish('user', rooms.game(own.gameId), 'ReceivedChallengeUpdate', { gameId: own.gameId, challenges })
+  }
+
   /** Snapshot the state as the current version, store it, and (when `push`) tell the game room. */
   private publish(own: Owned, push: boolean): void {
     const now = Date.now()
     const base = own.snapshot?.version ?? null
-    const built = own.state!.snapshot(now)
-    const snapshot = new ScoreboardSnapshot(own.gameId, own.version, built.json, own.state!.game.start, built.model)
+    const pending = pendingFreeze(own.freeze)
+    const view: BoardView = { frozen: false, freezeTime: pending?.getTime() ?? null, live: own.frozen !== null }
+    const built = own.state!.snapshot(now, view)
+    // A live board stops being the public one when a pending freeze time comes.
+    const validUntil = own.frozen || !pending ? Infinity : pending.getTime()
+    const snapshot = new ScoreboardSnapshot(own.gameId, own.version, built.json, own.state!.game.start, built.model, validUntil)
     own.snapshot = snapshot
     own.pacer.versioned(now)
     const changed = own.challengeChanges.next(built.challenges)
-    this.shared?.write(snapshot)
+    // Redis holds the public board for other nodes: the frozen one while frozen.
+    if (!own.frozen) this.shared?.write(snapshot)
     if (!push) return
     // A state that was just rebuilt has no previous version to differ from: watchers get the whole board.
     if (built.changedCells && base !== null) {
@@ -367,4 +502,37 @@ export class ScoreboardService {
       if (message) for (const solve of message.solves) this.applySolve(message.gameId, solve)
     }
   }
+}
+
+/** The board the public sees of an owned game: the frozen one while frozen, else the live one. */
+function publicOf(own: Owned): ScoreboardSnapshot | null {
+  return own.frozen?.snapshot ?? own.snapshot
+}
+
+/** Whether the public must not hear the live board now: frozen, or a freeze time passed before its rebuild. */
+function frozenNow(own: Owned): boolean {
+  return own.frozen !== null || boardFreeze(own.freeze) !== null
+}
+
+/** A non-owner's short-lived local build: the public live board, the frozen one, or the staff live one. */
+function localSnapshot(data: LoadedGame | GameData, kind: 'public' | 'frozen' | 'live', at?: number): ScoreboardSnapshot {
+  const freeze = 'freeze' in data ? data.freeze : null
+  const pending = freeze ? pendingFreeze(freeze) : null
+  const view: BoardView =
+    kind === 'frozen' ? { frozen: true, freezeTime: at!, live: false } : { frozen: false, freezeTime: pending?.getTime() ?? null, live: kind === 'live' }
+  const built = ScoreboardState.build(data).snapshot(kind === 'frozen' ? at : Date.now(), view)
+  const validUntil = kind === 'public' && pending ? pending.getTime() : Infinity
+  // A frozen board's version is its freeze time, so it stands still between local builds.
+  return new ScoreboardSnapshot(data.game.id, kind === 'frozen' ? at! : Date.now(), built.json, data.game.start, built.model, validUntil)
+}
+
+/**
+ * The public board of a game built from the database alone (tools without a running engine, e.g.
+ * the archive CLI): the frozen board while the game is frozen. Null when there is no such game.
+ */
+export async function buildPublicBoard(pool: pg.Pool, gameId: number): Promise<ScoreboardSnapshot | null> {
+  const data = await loadGameData(pool, gameId)
+  if (!data) return null
+  const at = boardFreeze(data.freeze)
+  return at ? localSnapshot(await loadBoardUntil(pool, data, at.getTime()), 'frozen', at.getTime()) : localSnapshot(data, 'public')
 }

@@ -47,7 +47,7 @@ export class SharedCopies {
   write(snapshot: ScoreboardSnapshot): void {
     this.redis
       .multi()
-      .hset(redisKey(snapshot.gameId), { db: this.db, version: String(snapshot.version), start: String(snapshot.start), json: snapshot.json })
+      .hset(redisKey(snapshot.gameId), { db: this.db, version: String(snapshot.version), start: String(snapshot.start), json: snapshot.json, until: String(snapshot.validUntil) })
       .expire(redisKey(snapshot.gameId), COPY_TTL_S)
       .publish(snapshotChannel(this.redis), JSON.stringify({ db: this.db, gameId: snapshot.gameId, version: snapshot.version }))
       .exec()
@@ -59,7 +59,9 @@ export class SharedCopies {
     try {
       const hash = await this.redis.hgetall(redisKey(gameId))
       if (hash.db !== this.db || !hash.json) return null
-      return new ScoreboardSnapshot(gameId, Number(hash.version), hash.json, Number(hash.start))
+      // `until`: a live board's pending freeze time (docs/scoring.md#freeze); older entries have none.
+      const until = hash.until === undefined ? Infinity : Number(hash.until)
+      return new ScoreboardSnapshot(gameId, Number(hash.version), hash.json, Number(hash.start), undefined, Number.isNaN(until) ? Infinity : until)
     } catch (err) {
       this.log.warn({ err, gameId }, 'scoreboard cache read failed')
       return null

@@ -28,9 +28,19 @@ export class ScoreboardSnapshot {
     /** Game start, epoch milliseconds. */
     readonly start: number,
     model?: ScoreboardModel,
+    /**
+     * Epoch ms from which this version may no longer be served to the public: a live board's
+     * pending freeze time (docs/scoring.md#freeze); Infinity otherwise.
+     */
+    readonly validUntil: number = Infinity,
   ) {
     this.parsed = model
     this.plain = new Encoding(json)
+  }
+
+  /** Whether it may still be served to the public at `now` (a freeze time has not passed it). */
+  servable(now: number = Date.now()): boolean {
+    return now < this.validUntil
   }
 
   /** A weak validator carrying the version (both encodings share it). */

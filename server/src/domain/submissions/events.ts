@@ -17,7 +17,8 @@ export function publishSettled(events: Publish, s: Settled): void {
   for (const event of s.events) {
     events.publish('monitor', game, 'ReceivedGameEvent', presentGameEventBy({ ...event, publishTime: s.settledAt }, s.userName, s.teamName))
   }
-  if (s.notice) events.publish('user', game, 'ReceivedGameNotice', presentNotice({ ...s.notice, publishTime: s.settledAt }))
+  // A blood from the freeze on is pushed at the unfreeze instead (domain/games/freezeCommands.ts).
+  if (s.notice && !s.noticeHeld) events.publish('user', game, 'ReceivedGameNotice', presentNotice({ ...s.notice, publishTime: s.settledAt }))
   events.publish('monitor', game, 'ReceivedSubmissions', presentSubmissionBy(s, s.userName, s.teamName, s.challengeTitle))
   events.publish('user', rooms.team(s.gameId, s.participationId), 'ReceivedSubmissionResult', presentSubmissionResult(s))
 }

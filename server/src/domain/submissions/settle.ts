@@ -30,6 +30,7 @@ import type { SolveData } from '../scoreboard/engine.js'
 import { SOLVE_CHANNEL, encodeSolve, type SolveMessage } from '../scoreboard/solveChannel.js'
 import { inTransaction } from '../../db/pg.js'
 import { bloodNotice, cheatEventText, flagSubmitEventText, judge } from './judge.js'
+import { noticeHeld } from '../games/freezeHold.js'
 import { enqueueSolves, type SolveHook } from '../webhooks/outbox.js'
 
 /**
@@ -53,6 +54,8 @@ export interface Settled {
   events: { type: EventType; content: string }[]
   /** The blood notice written with it. */
   notice: { id: number; type: NoticeType; content: string } | null
+  /** The notice is held back by the scoreboard freeze: not pushed (docs/scoring.md#freeze). */
+  noticeHeld?: boolean
   /** An accepted answer made before the end, for the scoreboard engine (it keeps the earliest per team and challenge). */
   solve: SolveData | null
   /** The audit-log entry, stored in the settling transaction; the caller pushes it to admins. */
@@ -70,6 +73,9 @@ interface ClaimedRow {
   submit_ms: number
   before_end: boolean
   end_ms: number
+  /** Timestamps as the driver gives them (text). */
+  freeze_time: string | null
+  unfrozen_at: string | null
   title: string
   type: ChallengeType
   is_enabled: boolean
@@ -112,6 +118,7 @@ const CLAIM_SQL = `
   select s.id, s.game_id, s.challenge_id, s.participation_id, s.user_id, s.answer, s.ip,
          floor(extract(epoch from s.submit_time) * 1000)::float8 as submit_ms,
          s.submit_time < g."end" as before_end, floor(extract(epoch from g."end") * 1000)::float8 as end_ms,
+         g.freeze_time, g.unfrozen_at,
          c.title, c.type, c.is_enabled, p.status as p_status, p.team_id, p.division_id, ${permissionsSql('s.challenge_id')} as permissions,
          t.name as team_name, u.user_name,
          i.id as instance_id, i.dynamic_flag, f.flag as assigned_flag,
@@ -283,7 +290,10 @@ export async function settleBatch(pool: pg.Pool, limit: number): Promise<Settled
             bloodCount.set(r.challenge_id, rank + 1)
             notice = settledAt.getTime() <= r.end_ms ? bloodNotice(rank, r.team_name, r.title) : null
           }
-          if (notice) notices.push({ settled, ...notice })
+          if (notice) {
+            notices.push({ settled, ...notice })
+            settled.noticeHeld = noticeHeld({ freezeTime: dateOrNull(r.freeze_time), unfrozenAt: dateOrNull(r.unfrozen_at) }, { type: notice.type, publishTime: settledAt }, settledAt.getTime())
+          }
           hooks.push({ gameId: r.game_id, blood: notice ? rank : -1, team: r.team_name, challengeId: r.challenge_id, challengeTitle: r.title, time: new Date(r.submit_ms) })
         }
         // A repeated solve goes to the engine too: settled out of order it may be the earlier one.
@@ -378,3 +388,5 @@ function auditEntry(id: number, status: Settled['status'], team: string, title: 
   const kind = AUDIT[status]
   return { level: kind.level, status: kind.status, userName: (userName || 'Anonymous').slice(0, 64), message: `${kind.text(team, title, answer)} (#${id})` }
 }
+
+const dateOrNull = (value: string | Date | null): Date | null => (value === null ? null : new Date(value))

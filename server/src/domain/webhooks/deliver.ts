@@ -27,7 +27,7 @@ export interface ClaimedDelivery {
   secret: string
   chatId: string
   allowPrivate: boolean
-  game: { id: number; start: Date; end: Date }
+  game: { id: number; start: Date; end: Date; freezeTime: Date | null; unfrozenAt: Date | null }
 }
 
 /** Settings a sender needs (from Config). */
@@ -64,7 +64,7 @@ const CLAIM_SQL = `
     returning d.*
   )
   select c.id::float8 as id, c.delivery_id, c.event, c.payload, c.attempts, w.kind, w.url, w.secret, w.chat_id, w.allow_private,
-         g.id as game_id, g.start, g."end"
+         g.id as game_id, g.start, g."end", g.freeze_time, g.unfrozen_at
     from claimed c join webhooks w on w.id = c.webhook_id join games g on g.id = c.game_id`
 
 /** Claim up to `limit` due deliveries (held ones go back to wait, uncounted). */
@@ -82,7 +82,7 @@ export async function claimDeliveries(pool: pg.Pool, config: SenderConfig, limit
     secret: r.secret,
     chatId: r.chat_id,
     allowPrivate: r.allow_private,
-    game: { id: r.game_id, start: r.start, end: r.end },
+    game: { id: r.game_id, start: r.start, end: r.end, freezeTime: r.freeze_time ? new Date(r.freeze_time) : null, unfrozenAt: r.unfrozen_at ? new Date(r.unfrozen_at) : null },
   }))
   const now = new Date()
   const out: ClaimedDelivery[] = []

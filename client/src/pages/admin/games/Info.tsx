@@ -37,6 +37,7 @@ import { BloodBonusInput, bloodBonusError, bloodBonusToPercents, percentsToBlood
 import { confirmDialog } from '../../../components/ConfirmDialog/confirm'
 import { CopyableText } from '../../../components/CopyableText/CopyableText'
 import { DateTimeField, toUtcIso } from '../../../components/DateTimeField/DateTimeField'
+import { FreezeCard } from '../../../components/FreezeCard/FreezeCard'
 import { GamePoster } from '../../../components/GameCard/GameCard'
 import { GameDataCard } from '../../../components/GameDataCard/GameDataCard'
 import { GameEditFrame, useEditGame, useEditGameId } from '../../../components/GameEditFrame/GameEditFrame'
@@ -64,6 +65,9 @@ type InfoValues = {
   wpddl: string | null
   wpNote: string
   bloodBonus: BloodBonusPercents
+  /** The scoreboard freeze time (docs/scoring.md#freeze); null: none. */
+  freezeTime: string | null
+  replayPublic: boolean
 }
 
 const valuesOf = (game: GameInfoModel): InfoValues => ({
@@ -82,6 +86,8 @@ const valuesOf = (game: GameInfoModel): InfoValues => ({
   wpddl: toUtcIso(game.wpddl),
   wpNote: game.wpNote,
   bloodBonus: bloodBonusToPercents(game.bloodBonus),
+  freezeTime: game.freezeTime ? toUtcIso(game.freezeTime) : null,
+  replayPublic: game.replayPublic,
 })
 
 const intOf = (value: number | string): number => (typeof value === 'number' ? value : value.trim() === '' ? 0 : Number(value))
@@ -103,6 +109,8 @@ const bodyOf = (values: InfoValues): GameInfoRequest => ({
   wpddl: values.wpddl ? toUtcIso(values.wpddl) : undefined,
   wpNote: values.wpNote,
   bloodBonus: percentsToBloodBonus(values.bloodBonus) ?? undefined,
+  freezeTime: values.freezeTime ? toUtcIso(values.freezeTime) : null,
+  replayPublic: values.replayPublic,
 })
 
 function validate(values: InfoValues): Record<string, string> {
@@ -318,12 +326,33 @@ function InfoForm({ game }: { game: GameInfoModel }) {
             </Grid>
             <Divider label={t('计分')} labelPosition="left" />
             <BloodBonusInput value={bloodBonus} onChange={(value) => form.setFieldValue('bloodBonus', value)} error={form.errors.bloodBonus as string | undefined} />
+            <Grid gap="sm" align="flex-end">
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <DateTimeField
+                  label={t('积分榜冻结时间')}
+                  description={t('从此刻起选手与公众看到的积分榜停止变化，留空则不冻结')}
+                  value={form.values.freezeTime}
+                  onChange={(v) => form.setFieldValue('freezeTime', v)}
+                  error={form.errors.freezeTime}
+                  clearable
+                  testId="game-info-freeze-time"
+                />
+              </Grid.Col>
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <Switch label={t('公开回放')} description={t('比赛结束后所有人都可回放积分榜')} data-testid="game-info-replay-public" {...form.getInputProps('replayPublic', { type: 'checkbox' })} />
+              </Grid.Col>
+            </Grid>
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 4 }}>
           <Stack gap="md">
             <PosterCard game={game} />
             <KeysCard game={game} />
+            <FreezeCard
+              game={game}
+              // Unsaved edits of other fields survive a freeze: only the freeze time follows then.
+              onChanged={(saved) => (dirty ? form.setFieldValue('freezeTime', saved.freezeTime ? toUtcIso(saved.freezeTime) : null) : savedForm(saved))}
+            />
             <GameDataCard game={game} />
             <Card withBorder radius="md" padding="sm" style={{ borderColor: 'var(--mantine-color-alert-6)' }}>
               <Stack gap="xs">

@@ -18,7 +18,7 @@ import type { Scope } from '../../scope.js'
 import type { Services } from '../../../services.js'
 import type { Publish } from '../../../realtime/sink.js'
 import { boardFreeze, pendingFreeze } from '../../games/freeze.js'
-import { rebuildScoreboardAfterEdit } from '../../games/rebuild.js'
+import { unfreezeGame } from '../../games/freezeCommands.js'
 import { replayTimeline } from '../replay/cache.js'
 import type { ReplayTimeline } from '../replay/timeline.js'
 import { RevealPlan } from './plan.js'
@@ -142,24 +142,11 @@ export async function finishReveal(scope: Scope, actor: Actor, gameId: number): 
   const { rowCount } = await pool.query(`update reveals set finished_at = now(), auto_ms = null, updated_at = now() where game_id = $1 and finished_at is null`, [gameId])
   schedule(scope.services, gameId, null)
   if (rowCount) {
-    await unfreezeAfterReveal(scope, actor, gameId)
+    // The reveal ends by lifting the freeze: the live board, held notices and webhooks go out (docs/scoring.md#freeze).
+    await unfreezeGame(scope, actor, gameId)
     await scope.services.audit.success(actor, `完成了比赛 #${gameId} 的排行榜揭晓`)
   }
   return publishState(scope.services, scope.events, gameId, await readRow(pool, gameId))
-}
-
-/**
- * MERGE(freeze): the reveal's end. Replace the body with `unfreezeGame(scope, actor, gameId)` of
- * domain/games/freezeCommands.ts (which also releases held notices and webhooks) once merged.
- * Until then: lift the freeze (the rule is freeze.ts's) and rebuild the board.
- */
-async function unfreezeAfterReveal(scope: Scope, _actor: Actor, gameId: number): Promise<void> {
-  const game = await scope.em.findOne(Game, { id: gameId })
-  if (game && pendingFreeze(game)) {
-    game.unfrozenAt = new Date()
-    await scope.em.flush()
-  }
-  await rebuildScoreboardAfterEdit(scope, gameId)
 }
 
 /* ------------------------------------------------------------------ auto-play */
