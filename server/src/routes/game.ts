@@ -13,6 +13,9 @@ import { intParam, route } from '../http/route.js'
 import { requireFile } from '../lib/uploads.js'
 import { notFound } from '../lib/errors.js'
 import { gameContext } from '../domain/play/gate.js'
+import { CostedHintState } from '@flagwave/shared/schemas/challengeRules'
+import { costedHintsOf, hintStates, teamUnlocks, unlockHint } from '../domain/challenges/costedHints.js'
+import { gameRules } from '../domain/challenges/prerequisites.js'
 import { GAME_NOT_FOUND, gameInfoFor, gameNotices, listGames } from '../domain/play/games.js'
 import { loadInstance } from '../domain/play/instances.js'
 import { GameListQuery, PageQuery, RecentGamesQuery } from '@flagwave/shared/schemas/gameQueries'
@@ -29,6 +32,7 @@ import type { Team } from '../entities/Team.js'
 
 const GameParams = z.object({ id: intParam })
 const ChallengeParams = z.object({ id: intParam, challengeId: intParam })
+const HintParams = z.object({ id: intParam, challengeId: intParam, hintId: intParam })
 
 export const gameRoutes = [
   route({
@@ -99,7 +103,7 @@ export const gameRoutes = [
       const { game, participation } = await gameContext(scope.em, params.id, actor.user, { refuseEnded: true })
       const snapshot = await scope.services.scoreboard.snapshot(game.id)
       if (!snapshot) throw notFound(GAME_NOT_FOUND)
-      return presentGameDetail(game, participation, participation.team as Team, snapshot)
+      return presentGameDetail(game, participation, participation.team as Team, snapshot, await gameRules(scope.em, game.id))
     },
   }),
   route({
@@ -140,8 +144,19 @@ export const gameRoutes = [
     handler: async (_ctx, { params, actor, scope }) => {
       if (params.id <= 0 || params.challengeId <= 0) throw notFound('题目未找到')
       const { game, participation } = await gameContext(scope.em, params.id, actor.user, { refuseEnded: true })
-      return presentChallengeDetail(await loadInstance(scope.em, game, participation, params.challengeId))
+      const view = await loadInstance(scope.em, game, participation, params.challengeId)
+      const costed = costedHintsOf(view.challenge).length > 0 ? hintStates(view.challenge, await teamUnlocks(scope.em, participation.id, view.challenge.id)) : []
+      return presentChallengeDetail(view, costed)
     },
+  }),
+  route({
+    method: 'POST',
+    path: '/api/game/:id/challenges/:challengeId/hints/:hintId/unlock',
+    response: z.array(CostedHintState),
+    role: 'User',
+    params: HintParams,
+    summary: "Flagwave: unlock a costed hint for the caller's team (idempotent; its cost comes off the team's score) — the challenge's hint states after it",
+    handler: async (_ctx, { params, actor, scope }) => unlockHint(scope, actor, params.id, params.challengeId, params.hintId),
   }),
   route({
     method: 'GET',

@@ -8,6 +8,7 @@
  *     `{ gameId, version, etag, json, model, start }` — the same model with its version, serialised
  *     once per version (`json`), and the game start (epoch ms).
  *   - `services.scoreboard.applySolve(gameId, solve)` — fold in a counted solve (the checker does this).
+ *   - `services.scoreboard.applyHintUnlock(gameId, unlock)` — fold in a costed hint unlock (the unlock command does this).
  *   - `await services.scoreboard.rebuild(gameId)` — rebuild now (owner) or ask the owner to
  *     (`requestScoreboardRebuild` in hooks.ts is the same request for code that only has the ORM).
  *
@@ -26,13 +27,14 @@ import type pg from 'pg'
 import type { Redis } from 'ioredis'
 import type { Logger } from 'pino'
 import type { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
+import { rooms } from '@flagwave/shared/events'
 import type { Orm } from '../../db/orm.js'
 import type { ImmediatePublish } from '../../realtime/sink.js'
 import type { Metrics } from '../../lib/metrics.js'
 import { databaseUrl, nativePool } from '../../db/pg.js'
 import { notFound } from '../../lib/errors.js'
 import { SCOREBOARD_CHANNEL, requestScoreboardRebuild } from './hooks.js'
-import type { SolveData } from './engine.js'
+import type { HintUnlockData, SolveData } from './engine.js'
 import { ScoreboardState } from './board.js'
 import { loadGameData } from './load.js'
 import { ChallengeChanges } from './delta.js'
@@ -54,8 +56,8 @@ interface Owned {
   snapshot: ScoreboardSnapshot | null
   version: number
   building: Promise<void> | null
-  /** Solves that arrived while a rebuild was reading the database. */
-  buffer: SolveData[] | null
+  /** Solves and hint unlocks that arrived while a rebuild was reading the database. */
+  buffer: (SolveData | HintUnlockData)[] | null
   rebuildAgain: boolean
   pushAfterBuild: boolean
   /** What the previous version showed of each challenge, for ReceivedChallengeUpdate and deltas. */
@@ -186,6 +188,18 @@ export class ScoreboardService {
   }
 
   /**
+   * Fold in a costed hint unlock (committed). Like a solve: on the owner it updates the state and
+   * schedules a push; elsewhere the owner hears of it through the unlock's NOTIFY.
+   */
+  applyHintUnlock(gameId: number, unlock: HintUnlockData): void {
+    const own = this.owned.get(gameId)
+    if (!own) return void this.ownership?.adopt(gameId)
+    if (own.buffer) return void own.buffer.push(unlock)
+    if (!own.state) return
+    if (own.state.applyHintUnlock(unlock) === 'applied') own.pacer.schedule()
+  }
+
+  /**
    * Rebuild from the database now: on this node when it owns the game or can take it, otherwise
    * by asking the owner (NOTIFY). Resolves once a local rebuild is published.
    */
@@ -302,7 +316,10 @@ export class ScoreboardService {
       const state = ScoreboardState.build(data)
       const buffered = own.buffer ?? []
       own.buffer = null
-      for (const solve of buffered) state.applySolve(solve)
+      for (const item of buffered) {
+        if ('unlockId' in item) state.applyHintUnlock(item)
+        else state.applySolve(item)
+      }
       own.state = state
       if (first) {
         own.version = Math.max(sharedVersion + 1, Date.now())
@@ -336,6 +353,10 @@ export class ScoreboardService {
         delta: { updateTimeUTC: snapshot.model.updateTimeUTC, challenges: changed, items: built.changedCells },
       })
     } else own.pacer.pushBoard({ gameId: own.gameId, version: snapshot.version, scoreboard: snapshot.model })
+    // After the board that shows the solves: each team whose solve unlocked challenges hears which (docs/challenge-rules.md#prerequisites).
+    for (const [participationId, challengeIds] of built.unlocked) {
+      this.deps.realtime.publish('user', rooms.team(own.gameId, participationId), 'ReceivedChallengeUnlock', { gameId: own.gameId, challengeIds })
+    }
     if (own.unpushed.length > 0) {
       const pushed = Date.now()
       for (const time of own.unpushed) this.deps.metrics?.solvePushed(time, pushed)
@@ -364,7 +385,9 @@ export class ScoreboardService {
     }
     if (channel === SOLVE_CHANNEL) {
       const message = parseSolveMessage(payload)
-      if (message) for (const solve of message.solves) this.applySolve(message.gameId, solve)
+      if (!message) return
+      for (const solve of message.solves) this.applySolve(message.gameId, solve)
+      for (const unlock of message.unlocks) this.applyHintUnlock(message.gameId, unlock)
     }
   }
 }
