@@ -30,8 +30,8 @@ export const costedHintsOf = (c: Pick<Challenge, 'costedHints'>): CostedHint[] =
 
 /**
  * Replace a challenge's costed hints. A hint sent with the id of an existing one keeps it (and its
- * unlocks; a changed cost applies to later unlocks only); new hints get fresh ids, never reused, so
- * an unlock always names the hint it paid for. An unknown id is refused (400).
+ * unlocks; a changed cost applies to later unlocks only); new hints get ids above every id kept
+ * or ever unlocked, so an unlock always names the hint it paid for. An unknown id is refused (400).
  */
 export async function setCostedHints(scope: Scope, actor: Actor, game: Game, challenge: Challenge, model: CostedHintsInput): Promise<Challenge> {
   const updated = await scope.em.transactional(async (tx) => {
@@ -41,7 +41,7 @@ export async function setCostedHints(scope: Scope, actor: Actor, game: Game, cha
     const sent = model.hints.flatMap((h) => (h.id === null ? [] : [h.id]))
     if (sent.some((id) => !known.has(id))) throw badRequest(HINT_NOT_FOUND)
     if (new Set(sent).size !== sent.length) throw badRequest('提示编号重复')
-    // Ids only grow: the largest ever given is kept by the unlocks table too (a deleted hint's id stays taken).
+    // A deleted hint some team paid for keeps its id taken (the unlocks table remembers it).
     const used = await tx.execute<{ max: number | null }[]>('select max(hint_id) as max from hint_unlocks where challenge_id = ?', [c.id])
     let next = Math.max(0, ...known, used[0]?.max ?? 0)
     c.costedHints = model.hints.map((h) => ({ id: h.id ?? ++next, content: h.content, kind: h.kind, amount: h.amount }))
