@@ -50,6 +50,8 @@ export default function Challenges() {
     return TAG_ORDER.filter((t) => (details.challenges[t]?.length ?? 0) > 0).map((t) => ({ tag: t, challenges: details.challenges[t]! }))
   }, [details])
   const all = useMemo(() => boardChallenges(details), [details])
+  // Prerequisites (docs/challenge-rules.md#prerequisites): refetched when a solve unlocks something (useGameLive).
+  const locked = useMemo(() => new Map((details?.lockedChallenges ?? []).map((l) => [l.id, l])), [details])
   const solvedCount = all.filter((c) => isSolvedByMe(details, solvedLocal, c.id)).length
 
   if (gameId === null) return <Alert color="alert">{t('无效的比赛')}</Alert>
@@ -122,7 +124,7 @@ export default function Challenges() {
                 </Group>
                 <SimpleGrid cols={{ base: 1, xs: 2, lg: 3, xl: 4 }} spacing="md">
                   {group.challenges.map((challenge) => (
-                    <ChallengeCard key={challenge.id} challenge={challenge} solved={isSolvedByMe(details, solvedLocal, challenge.id)} onOpen={setOpen} />
+                    <ChallengeCard key={challenge.id} challenge={challenge} solved={isSolvedByMe(details, solvedLocal, challenge.id)} onOpen={setOpen} locked={locked.get(challenge.id)} />
                   ))}
                 </SimpleGrid>
               </Stack>
