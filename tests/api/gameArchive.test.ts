@@ -127,6 +127,9 @@ async function richGame(): Promise<{ id: number; attachmentBytes: string }> {
     }),
   )
   const remote = ok(await admin.post(`/api/edit/games/${game.id}/challenges`, { title: 'Remote', tag: 'Misc', type: 'StaticAttachment' }))
+  // Costed hints and prerequisites travel with the challenges (docs/challenge-rules.md): Remote requires Web 1.
+  ok(await admin.put(`/api/edit/games/${game.id}/challenges/${web.id}/hints`, { hints: [{ content: 'paid', kind: 'Percent', amount: 10 }] }))
+  ok(await admin.put(`/api/edit/games/${game.id}/challenges/${remote.id}/prerequisites`, { prerequisites: [web.id], lockedTitleVisible: false }))
   ok(await admin.post(`/api/edit/games/${game.id}/challenges/${remote.id}/attachment`, { attachmentType: 'Remote', remoteUrl: 'https://example.org/file.zip' }))
   const dynamic = ok(await admin.post(`/api/edit/games/${game.id}/challenges`, { title: 'Per team', tag: 'Reverse', type: 'DynamicAttachment' }))
   ok(
@@ -164,6 +167,8 @@ describe('export and import', () => {
     expect(first.manifest.divisions).toEqual([])
     expect(first.manifest.challenges.map((c) => c.title)).toEqual(['Web 1', 'Remote', 'Per team', 'Box'])
     expect(first.manifest.challenges[0]!.hints).toEqual(['look closer', 'even closer'])
+    expect(first.manifest.challenges[0]!.costedHints).toEqual([{ content: 'paid', kind: 'Percent', amount: 10 }])
+    expect(first.manifest.challenges[1]).toMatchObject({ prerequisites: [0], lockedTitleVisible: false })
     expect(first.manifest.notices.map((n) => n.content)).toEqual(['Welcome!', 'Second notice'])
     expect(first.manifest.files).toHaveLength(4)
     expect(first.entries.get(`files/${sha(attachmentBytes)}`)?.toString()).toBe(attachmentBytes)
@@ -489,6 +494,10 @@ describe('clone', () => {
     expect(await em().count(Participation, { game: copy.id })).toBe(0)
     const clonedChallenges = await em().find(Challenge, { game: copy.id })
     expect(clonedChallenges.every((c) => c.acceptedCount === 0)).toBe(true)
+    // The prerequisite names the clone's own challenge.
+    const byTitle = new Map(clonedChallenges.map((c) => [c.title, c]))
+    expect(byTitle.get('Remote')!.prerequisites).toEqual([byTitle.get('Web 1')!.id])
+    expect(byTitle.get('Web 1')!.costedHints).toEqual([{ id: 1, content: 'paid', kind: 'Percent', amount: 10 }])
     expect(await em().count(Flag, { challenge: { game: copy.id }, isOccupied: true })).toBe(0)
   }, SLOW)
 
