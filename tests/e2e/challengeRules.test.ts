@@ -110,4 +110,40 @@ describe.skipIf(!browserAvailable())('costed hints and prerequisites (Chromium)'
     },
     E2E_TIMEOUT,
   )
+
+  it(
+    "the editor's cards: a paid hint added and saved; a prerequisite cycle refused with the server's message",
+    async () => {
+      const admin = await server.admin()
+      const session = await newSession(browser, server.url)
+      sessions.push(session)
+      await signIn(session.context, admin, server.url)
+      const page = session.page
+      await page.goto(`/admin/games/${game.id}/challenges/${locked.id}`)
+      await page.getByTestId('costed-hints-editor').waitFor()
+      await page.getByTestId('costed-hint-add').click()
+      await page.getByTestId('costed-hint-content-input').fill('try **harder**')
+      await page.getByTestId('costed-hint-amount').fill('15')
+      await page.getByTestId('costed-hint-kind').getByText('分值百分比').click()
+      await page.getByTestId('costed-hints-save').click()
+      await expect
+        .poll(async () => (await admin.get(`/api/edit/games/${game.id}/challenges/${locked.id}/hints`)).body, { timeout: LIVE_TIMEOUT })
+        .toEqual([{ id: 1, content: 'try **harder**', kind: 'Percent', amount: 15 }])
+      // Deeper already requires Intro: the select shows it.
+      await expect(page.getByTestId('prerequisites-editor').textContent()).resolves.toContain('Intro')
+      await screenshot(page, 'rules-05-editor')
+
+      // Intro requiring Deeper would close a cycle: refused, shown, nothing stored.
+      await page.goto(`/admin/games/${game.id}/challenges/${intro.id}`)
+      await page.getByTestId('prerequisites-editor').waitFor()
+      await page.getByTestId('prerequisites-select').click()
+      await page.getByRole('option', { name: 'Deeper', exact: true }).click()
+      await page.keyboard.press('Escape')
+      await page.getByTestId('prerequisites-save').click()
+      await page.getByText('前置题目不能成环').first().waitFor({ timeout: LIVE_TIMEOUT })
+      expect((await admin.get(`/api/edit/games/${game.id}/challenges/${intro.id}/prerequisites`)).body).toEqual({ prerequisites: [], lockedTitleVisible: true })
+      await screenshot(page, 'rules-06-cycle-refused')
+    },
+    E2E_TIMEOUT,
+  )
 })
