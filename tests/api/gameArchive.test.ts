@@ -325,7 +325,8 @@ describe('ctfcli challenge.yml', () => {
       tag: 'Crypto',
       type: 'StaticAttachment',
       content: 'Small e, big trouble.\n\n\nnc crypto.example 1337',
-      hints: ['free hint', 'paid hint'],
+      hints: ['free hint'],
+      costedHints: [{ id: 1, content: 'paid hint', kind: 'Fixed', amount: 50 }],
       originalScore: 500,
       isEnabled: true,
       attachment: null,
@@ -337,7 +338,7 @@ describe('ctfcli challenge.yml', () => {
         expect.stringContaining('decay 20'),
         expect.stringContaining('connection_info appended'),
         expect.stringContaining('case-insensitive flag "FLAG{Case}"'),
-        expect.stringContaining('hint cost 50 dropped'),
+        expect.stringContaining('hint cost 50 kept as a costed hint'),
       ]),
     )
     expect(result.unmapped).toEqual(
@@ -443,8 +444,9 @@ describe('CTFd 3.x export', () => {
     const challenges = await em().find(Challenge, { game: result.game.id }, { populate: ['attachment'], orderBy: { id: 'asc' } })
     expect(challenges.map((c) => [c.title, c.tag, c.isEnabled, c.originalScore, Number(c.minScoreRate), c.hints])).toEqual([
       ['Warmup', 'Misc', true, 50, 1, []],
-      ['Heap', 'Pwn', false, 500, 0.25, ['tcache']],
+      ['Heap', 'Pwn', false, 500, 0.25, []],
     ])
+    expect(challenges[1]!.costedHints).toEqual([{ id: 1, content: 'tcache', kind: 'Fixed', amount: 10 }])
     expect(challenges[1]!.content).toBe('Pwn me\n\nnc pwn 9001')
     expect(challenges[1]!.attachment).toMatchObject({ type: 'Local', fileHash: sha('libc bytes'), fileName: 'libc.so.6' })
     expect((await em().find(Flag, { challenge: challenges[1]!.id })).map((f) => f.flag)).toEqual(['flag{heap}'])

@@ -11,7 +11,7 @@ import type { UnpackedArchive } from './unzip.js'
 import { parseJson } from './unzip.js'
 import { invalid, schemaProblem, type ReadImport, type SourceFile } from './read.js'
 import type { GameContent } from './gameContent.js'
-import { attachFiles, baseChallenge, enableIfVisible, flagOf, ImportReport, importedGameSettings, scoreOf, tagOf } from './mapping.js'
+import { addHint, attachFiles, baseChallenge, enableIfVisible, flagOf, ImportReport, importedGameSettings, scoreOf, tagOf } from './mapping.js'
 
 const id = z.number().int()
 const str = z.string().max(1_000_000)
@@ -88,8 +88,7 @@ export async function readCtfd(archive: UnpackedArchive): Promise<ReadImport> {
       if (flag) challenge.flags.push({ flag, attachment: null })
     }
     for (const h of hints.filter((h) => h.challenge_id === row.id)) {
-      challenge.hints.push(h.content)
-      if (h.cost) report.mapped.push(`${where}: hint cost ${h.cost} dropped (Flagwave hints are free)`)
+      addHint(challenge, h.content, h.cost, where, report)
     }
     const own = files.filter((f) => f.challenge_id === row.id && (f.type ?? 'challenge') === 'challenge')
     await attachFiles(
