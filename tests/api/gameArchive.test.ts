@@ -447,6 +447,9 @@ describe('CTFd 3.x export', () => {
       ['Heap', 'Pwn', false, 500, 0.25, []],
     ])
     expect(challenges[1]!.costedHints).toEqual([{ id: 1, content: 'tcache', kind: 'Fixed', amount: 10 }])
+    // CTFd's requirements become prerequisites (docs/challenge-rules.md#prerequisites).
+    expect(challenges[1]!.prerequisites).toEqual([challenges[0]!.id])
+    expect(result.mapped).toEqual(expect.arrayContaining([expect.stringContaining('requirements kept as prerequisites')]))
     expect(challenges[1]!.content).toBe('Pwn me\n\nnc pwn 9001')
     expect(challenges[1]!.attachment).toMatchObject({ type: 'Local', fileHash: sha('libc bytes'), fileName: 'libc.so.6' })
     expect((await em().find(Flag, { challenge: challenges[1]!.id })).map((f) => f.flag)).toEqual(['flag{heap}'])
@@ -458,7 +461,6 @@ describe('CTFd 3.x export', () => {
         expect.stringContaining('regex flag "flag{h.*}"'),
         expect.stringContaining('tags heap'),
         expect.stringContaining('max_attempts 5'),
-        expect.stringContaining('requirements'),
         'db/files.json: 1 file(s) of pages or deleted challenges left out',
         "db/users.json: 2 row(s) not imported (not part of a game's content)",
         "db/submissions.json: 1 row(s) not imported (not part of a game's content)",
