@@ -10,6 +10,7 @@ import type { EntityManager } from '@mikro-orm/postgresql'
 import { hintCost, type CostedHint, type CostedHintState, type CostedHintsInput } from '@flagwave/shared/schemas/challengeRules'
 import { challengeScore } from '@flagwave/shared/scoring'
 import { Challenge } from '../../entities/Challenge.js'
+import type { Team } from '../../entities/Team.js'
 import type { Game } from '../../entities/Game.js'
 import { badRequest, gameEnded, notFound } from '../../lib/errors.js'
 import type { Scope } from '../scope.js'
@@ -116,7 +117,7 @@ export async function unlockHint(scope: Scope, actor: Actor, gameId: number, cha
     scope.services.scoreboard.applyHintUnlock(game.id, result.unlock)
     await scope.services.audit.success(
       actor,
-      `队伍 ${participation.id} 花费 ${result.unlock.cost} 分解锁了比赛 #${game.id} 题目 #${challengeId} ${result.challenge.title} 的提示 #${result.hint.id}`,
+      `队伍 ${(participation.team as Team).name} 花费 ${result.unlock.cost} 分解锁了比赛 #${game.id} 题目 #${challengeId} ${result.challenge.title} 的提示 #${result.hint.id}`,
     )
   }
   return hintStates(result.challenge, await teamUnlocks(em, participation.id, challengeId))
