@@ -74,6 +74,7 @@ describe('costed hints', () => {
     expect(res.status).toBe(200)
     const list = res.body as CostedHint[]
     expect(list.map((h) => h.id)).toEqual([1, 2, 3])
+    expect(list[0]!.freeAt).toBeNull()
     const kept = await admin.put(hintsPath(game.id, chal.id), { hints: list.slice(0, 2) })
     ;[fixed, percent] = kept.body as CostedHint[]
     expect((await admin.get(hintsPath(game.id, chal.id))).body).toEqual([fixed, percent])
@@ -95,15 +96,15 @@ describe('costed hints', () => {
     const detail = ChallengeDetailModel.parse((await a.client.get(submitPath(game.id, chal.id))).body)
     expect(detail.hints).toEqual(['free one'])
     expect(detail.costedHints).toEqual([
-      { id: fixed.id, kind: 'Fixed', amount: 30, cost: 30, unlocked: false, content: null },
-      { id: percent.id, kind: 'Percent', amount: 25, cost: 100, unlocked: false, content: null },
+      { id: fixed.id, kind: 'Fixed', amount: 30, cost: 30, unlocked: false, content: null, freeAt: null },
+      { id: percent.id, kind: 'Percent', amount: 25, cost: 100, unlocked: false, content: null, freeAt: null },
     ])
   })
 
   it('concurrent unlocks of one hint make one row and one deduction; the board shows it', async () => {
     const answers = await Promise.all(Array.from({ length: 6 }, () => a.client.post(unlockPath(game.id, chal.id, percent.id))))
     for (const res of answers) expect(res.status).toBe(200)
-    expect(CostedHintState.array().parse(answers[0]!.body)[1]).toEqual({ id: percent.id, kind: 'Percent', amount: 25, cost: 100, unlocked: true, content: 'it is base64' })
+    expect(CostedHintState.array().parse(answers[0]!.body)[1]).toEqual({ id: percent.id, kind: 'Percent', amount: 25, cost: 100, unlocked: true, content: 'it is base64', freeAt: null })
     expect(await countRows(server, 'hint_unlocks', 'participation_id = ?', [a.participation.id])).toBe(1)
     const board = await eventually(game.id, (m) => rowOf(m, a)?.score === -100)
     expect(rowOf(board, a)).toMatchObject({ score: -100, hintPenalty: 100 })
@@ -156,6 +157,34 @@ describe('costed hints', () => {
     await createInstances(server, [late.participation], [old])
     expectError(await late.client.post(unlockPath(ended.id, old.id, 1)), 400, '比赛已结束')
     expect(await countRows(server, 'hint_unlocks', 'game_id = ?', [ended.id])).toBe(0)
+  })
+})
+
+describe('hints that become free at a time', () => {
+  it('cost until their time; from then on every team sees them, and unlocking records nothing', async () => {
+    const game = await createGame(server, { practiceMode: false })
+    const chal = await createChallenge(server, game)
+    const p = await createPlayer(server, game)
+    await createInstances(server, [p.participation], [chal])
+    const soon = new Date(Date.now() + 3600_000).toISOString()
+    const past = new Date(Date.now() - 60_000).toISOString()
+    const set = await admin.put(hintsPath(game.id, chal.id), {
+      hints: [
+        { content: 'later free', kind: 'Fixed', amount: 20, freeAt: soon },
+        { content: 'already free', kind: 'Fixed', amount: 20, freeAt: past },
+      ],
+    })
+    expect(set.status).toBe(200)
+    expect(Date.parse((set.body as CostedHint[])[0]!.freeAt!)).toBe(Date.parse(soon))
+    const detail = ChallengeDetailModel.parse((await p.client.get(submitPath(game.id, chal.id))).body)
+    expect(detail.costedHints.map((h) => [h.cost, h.unlocked, h.content])).toEqual([
+      [20, false, null],
+      [0, true, 'already free'],
+    ])
+    expect(detail.hints).toEqual(['already free'])
+    expect((await p.client.post(unlockPath(game.id, chal.id, 2))).status).toBe(200)
+    expect(await countRows(server, 'hint_unlocks', 'participation_id = ?', [p.participation.id])).toBe(0)
+    expectError(await admin.put(hintsPath(game.id, chal.id), { hints: [{ content: 'x', kind: 'Fixed', amount: 1, freeAt: 'tomorrow' }] }), 400, 'The JSON value could not be converted to System.DateTimeOffset.')
   })
 })
 

@@ -167,7 +167,7 @@ describe('export and import', () => {
     expect(first.manifest.divisions).toEqual([])
     expect(first.manifest.challenges.map((c) => c.title)).toEqual(['Web 1', 'Remote', 'Per team', 'Box'])
     expect(first.manifest.challenges[0]!.hints).toEqual(['look closer', 'even closer'])
-    expect(first.manifest.challenges[0]!.costedHints).toEqual([{ content: 'paid', kind: 'Percent', amount: 10 }])
+    expect(first.manifest.challenges[0]!.costedHints).toEqual([{ content: 'paid', kind: 'Percent', amount: 10, freeAt: null }])
     expect(first.manifest.challenges[1]).toMatchObject({ prerequisites: [0], lockedTitleVisible: false })
     expect(first.manifest.notices.map((n) => n.content)).toEqual(['Welcome!', 'Second notice'])
     expect(first.manifest.files).toHaveLength(4)
@@ -326,7 +326,7 @@ describe('ctfcli challenge.yml', () => {
       type: 'StaticAttachment',
       content: 'Small e, big trouble.\n\n\nnc crypto.example 1337',
       hints: ['free hint'],
-      costedHints: [{ id: 1, content: 'paid hint', kind: 'Fixed', amount: 50 }],
+      costedHints: [{ id: 1, content: 'paid hint', kind: 'Fixed', amount: 50, freeAt: null }],
       originalScore: 500,
       isEnabled: true,
       attachment: null,
@@ -446,7 +446,7 @@ describe('CTFd 3.x export', () => {
       ['Warmup', 'Misc', true, 50, 1, []],
       ['Heap', 'Pwn', false, 500, 0.25, []],
     ])
-    expect(challenges[1]!.costedHints).toEqual([{ id: 1, content: 'tcache', kind: 'Fixed', amount: 10 }])
+    expect(challenges[1]!.costedHints).toEqual([{ id: 1, content: 'tcache', kind: 'Fixed', amount: 10, freeAt: null }])
     // CTFd's requirements become prerequisites (docs/challenge-rules.md#prerequisites).
     expect(challenges[1]!.prerequisites).toEqual([challenges[0]!.id])
     expect(result.mapped).toEqual(expect.arrayContaining([expect.stringContaining('requirements kept as prerequisites')]))
@@ -501,7 +501,7 @@ describe('clone', () => {
     // The prerequisite names the clone's own challenge.
     const byTitle = new Map(clonedChallenges.map((c) => [c.title, c]))
     expect(byTitle.get('Remote')!.prerequisites).toEqual([byTitle.get('Web 1')!.id])
-    expect(byTitle.get('Web 1')!.costedHints).toEqual([{ id: 1, content: 'paid', kind: 'Percent', amount: 10 }])
+    expect(byTitle.get('Web 1')!.costedHints).toEqual([{ id: 1, content: 'paid', kind: 'Percent', amount: 10, freeAt: null }])
     expect(await em().count(Flag, { challenge: { game: copy.id }, isOccupied: true })).toBe(0)
   }, SLOW)
 

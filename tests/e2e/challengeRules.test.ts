@@ -128,7 +128,7 @@ describe.skipIf(!browserAvailable())('costed hints and prerequisites (Chromium)'
       await page.getByTestId('costed-hints-save').click()
       await expect
         .poll(async () => (await admin.get(`/api/edit/games/${game.id}/challenges/${locked.id}/hints`)).body, { timeout: LIVE_TIMEOUT })
-        .toEqual([{ id: 1, content: 'try **harder**', kind: 'Percent', amount: 15 }])
+        .toEqual([{ id: 1, content: 'try **harder**', kind: 'Percent', amount: 15, freeAt: null }])
       // Deeper already requires Intro: the select shows it.
       await expect(page.getByTestId('prerequisites-editor').textContent()).resolves.toContain('Intro')
       await screenshot(page, 'rules-05-editor')

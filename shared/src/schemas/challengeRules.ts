@@ -4,7 +4,7 @@
  * v0.17.6's `hints` (free hints, plain strings) is untouched.
  */
 import { z } from 'zod'
-import { intOut, keep, requiredString, wireBool, wireInt } from './fields.js'
+import { intOut, keep, requiredString, wireBool, wireDate, wireDateOut, wireInt } from './fields.js'
 
 /** `Fixed`: `amount` points; `Percent`: `amount` % of the challenge's current value when a team unlocks it (floored). */
 export const HintCostKind = ['Fixed', 'Percent'] as const
@@ -24,6 +24,8 @@ export const CostedHintInput = z
     content: requiredString('提示内容是必需的').max(COSTED_HINT_CONTENT_MAX, '提示内容过长'),
     kind: costKind,
     amount: wireInt({ min: 1, max: FIXED_HINT_COST_MAX, message: '提示的扣分无效' }),
+    /** From this moment the hint is free and shown to every team (null: never). */
+    freeAt: keep(wireDate()),
   })
   .refine((h) => h.kind !== 'Percent' || h.amount <= 100, { message: '提示的扣分比例须在 1 - 100 之间', path: ['amount'] })
 export type CostedHintInput = z.infer<typeof CostedHintInput>
@@ -40,6 +42,8 @@ export const CostedHint = z.object({
   content: z.string(),
   kind: z.enum(HintCostKind),
   amount: intOut(),
+  /** When it becomes free for everyone (wire date), or null. Absent in hints stored before it. */
+  freeAt: wireDateOut().nullable().optional(),
 })
 export type CostedHint = z.infer<typeof CostedHint>
 
@@ -52,6 +56,8 @@ export const CostedHintState = z.object({
   cost: intOut(),
   unlocked: z.boolean(),
   content: z.string().nullable(),
+  /** When it becomes free for everyone, or null; once passed the hint is shown unlocked at no cost. */
+  freeAt: wireDateOut().nullable(),
 })
 export type CostedHintState = z.infer<typeof CostedHintState>
 
@@ -75,6 +81,9 @@ export const LockedChallenge = z.object({
   requires: z.array(z.object({ id: intOut(), title: z.string() })),
 })
 export type LockedChallenge = z.infer<typeof LockedChallenge>
+
+/** Whether a hint is free for everyone at `now` (its `freeAt` has passed). */
+export const hintFreeAt = (hint: Pick<CostedHint, 'freeAt'>, now: number): boolean => !!hint.freeAt && Date.parse(hint.freeAt) <= now
 
 /** The percentage cost of a hint on a challenge worth `score` now (floored, at least 0). */
 export const hintCost = (hint: Pick<CostedHint, 'kind' | 'amount'>, score: number): number =>

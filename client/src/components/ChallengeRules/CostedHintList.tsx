@@ -13,6 +13,7 @@ import { queryClient } from '../../api/queryClient'
 import { queryKeys } from '../../api/queryKeys'
 import { confirmDialog } from '../ConfirmDialog/confirm'
 import { Markdown } from '../Markdown/Markdown'
+import { formatTime } from '../GameTime/GameTime'
 import { notifyError } from '../../utils/notify'
 import { t } from '../../i18n'
 
@@ -65,7 +66,7 @@ export function CostedHintList({ gameId, challenge }: CostedHintListProps) {
               </Text>
               {hint.unlocked ? (
                 <Badge color="grape" variant="light" leftSection={<IconLockOpen size={12} />} data-testid="costed-hint-paid">
-                  {t('已扣 {{cost}} 分', { cost: hint.cost })}
+                  {hint.cost === 0 ? t('免费') : t('已扣 {{cost}} 分', { cost: hint.cost })}
                 </Badge>
               ) : (
                 <Button size="compact-xs" variant="light" color="grape" loading={busy === hint.id} onClick={() => void unlock(hint)} data-testid="costed-hint-unlock">
@@ -73,6 +74,11 @@ export function CostedHintList({ gameId, challenge }: CostedHintListProps) {
                 </Button>
               )}
             </Group>
+            {!hint.unlocked && hint.freeAt && (
+              <Text size="xs" c="dimmed" data-testid="costed-hint-free-at">
+                {t('{{time}} 起免费', { time: formatTime(hint.freeAt) })}
+              </Text>
+            )}
             {hint.unlocked && hint.content !== null && <Markdown source={hint.content} testId="costed-hint-content" />}
           </Stack>
         ))}

@@ -9,6 +9,7 @@ import { IconDeviceFloppy, IconPlus, IconTrash } from '@tabler/icons-react'
 import { useQuery } from '@tanstack/react-query'
 import type { CostedHint, HintCostKind } from '@flagwave/shared/schemas/challengeRules'
 import { editApi } from '../../api/edit'
+import { DateTimeField } from '../DateTimeField/DateTimeField'
 import { queryClient } from '../../api/queryClient'
 import { queryKeys } from '../../api/queryKeys'
 import { notifyError, notifySuccess } from '../../utils/notify'
@@ -19,9 +20,10 @@ interface Row {
   content: string
   kind: HintCostKind
   amount: number | string
+  freeAt: string | null
 }
 
-const rowsOf = (hints: CostedHint[]): Row[] => hints.map((h) => ({ ...h }))
+const rowsOf = (hints: CostedHint[]): Row[] => hints.map((h) => ({ ...h, freeAt: h.freeAt ?? null }))
 
 export function CostedHintsPanel({ gameId, challengeId }: { gameId: number; challengeId: number }) {
   const key = queryKeys.edit.challengeHints(gameId, challengeId)
@@ -38,7 +40,7 @@ export function CostedHintsPanel({ gameId, challengeId }: { gameId: number; chal
     setSaving(true)
     try {
       const saved = await editApi.challenges.setHints(gameId, challengeId, {
-        hints: list.map((r) => ({ id: r.id, content: r.content, kind: r.kind, amount: Number(r.amount) })),
+        hints: list.map((r) => ({ id: r.id, content: r.content, kind: r.kind, amount: Number(r.amount), freeAt: r.freeAt })),
       })
       queryClient.setQueryData(key, saved)
       setRows(rowsOf(saved))
@@ -55,12 +57,12 @@ export function CostedHintsPanel({ gameId, challengeId }: { gameId: number; chal
       <Stack gap="sm">
         <Group justify="space-between">
           <Title order={5}>{t('付费提示')}</Title>
-          <Button size="xs" variant="subtle" leftSection={<IconPlus size={14} />} onClick={() => setRows([...list, { id: null, content: '', kind: 'Fixed', amount: 50 }])} data-testid="costed-hint-add">
+          <Button size="xs" variant="subtle" leftSection={<IconPlus size={14} />} onClick={() => setRows([...list, { id: null, content: '', kind: 'Fixed', amount: 50, freeAt: null }])} data-testid="costed-hint-add">
             {t('添加付费提示')}
           </Button>
         </Group>
         <Text size="xs" c="dimmed">
-          {t('队伍确认后解锁，扣分在解锁时确定，无论之后是否解出都会扣除。')}
+          {t('队伍确认后解锁，扣分在解锁时确定，无论之后是否解出都会扣除。设置免费时间后，到时所有队伍免费可见。')}
         </Text>
         {list.map((row, i) => (
           <Stack key={row.id ?? `new-${i}`} gap={6} data-testid="costed-hint-row">
@@ -93,6 +95,7 @@ export function CostedHintsPanel({ gameId, challengeId }: { gameId: number; chal
                 <IconTrash size={16} />
               </ActionIcon>
             </Group>
+            <DateTimeField size="xs" clearable placeholder={t('免费时间（可选）')} value={row.freeAt} onChange={(freeAt) => change(i, { freeAt })} testId="costed-hint-free-at-input" />
           </Stack>
         ))}
         <Group justify="flex-end">

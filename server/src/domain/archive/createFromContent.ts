@@ -66,7 +66,7 @@ export async function createGameFromContent(scope: Scope, content: GameContent, 
       const challenge = tx.create(Challenge, {
         ...columns,
         // Hint ids are the challenge's own: numbered afresh (a new game has no unlocks).
-        costedHints: (costedHints ?? []).map((h, i) => ({ id: i + 1, content: h.content, kind: h.kind, amount: h.kind === 'Percent' ? Math.min(h.amount, 100) : h.amount })),
+        costedHints: (costedHints ?? []).map((h, i) => ({ id: i + 1, content: h.content, kind: h.kind, amount: h.kind === 'Percent' ? Math.min(h.amount, 100) : h.amount, freeAt: h.freeAt ?? null })),
         lockedTitleVisible: lockedTitleVisible ?? true,
         game,
         acceptedCount: 0,

@@ -177,7 +177,7 @@ export function addHint(challenge: ArchiveChallenge, content: string, cost: numb
   const costed = (challenge.costedHints ??= [])
   if (content.length <= COSTED_HINT_CONTENT_MAX && costed.length < COSTED_HINTS_MAX && content.trim() !== '') {
     const amount = Math.min(Math.round(cost), FIXED_HINT_COST_MAX)
-    costed.push({ content, kind: 'Fixed', amount })
+    costed.push({ content, kind: 'Fixed', amount, freeAt: null })
     report.mapped.push(`${where}: hint cost ${cost} kept as a costed hint (${amount} points)`)
   } else {
     challenge.hints.push(content)

@@ -7,7 +7,8 @@
  * node), and stays deducted whether or not the team solves.
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
-import { hintCost, type CostedHint, type CostedHintState, type CostedHintsInput } from '@flagwave/shared/schemas/challengeRules'
+import { hintCost, hintFreeAt, type CostedHint, type CostedHintState, type CostedHintsInput } from '@flagwave/shared/schemas/challengeRules'
+import { toWireDate } from '@flagwave/shared/format'
 import { challengeScore } from '@flagwave/shared/scoring'
 import { Challenge } from '../../entities/Challenge.js'
 import type { Team } from '../../entities/Team.js'
@@ -45,7 +46,7 @@ export async function setCostedHints(scope: Scope, actor: Actor, game: Game, cha
     // A deleted hint some team paid for keeps its id taken (the unlocks table remembers it).
     const used = await tx.execute<{ max: number | null }[]>('select max(hint_id) as max from hint_unlocks where challenge_id = ?', [c.id])
     let next = Math.max(0, ...known, used[0]?.max ?? 0)
-    c.costedHints = model.hints.map((h) => ({ id: h.id ?? ++next, content: h.content, kind: h.kind, amount: h.amount }))
+    c.costedHints = model.hints.map((h) => ({ id: h.id ?? ++next, content: h.content, kind: h.kind, amount: h.amount, freeAt: h.freeAt ? toWireDate(h.freeAt) : null }))
     return c
   })
   await scope.services.audit.success(actor, `更新了比赛 #${game.id} 的题目 #${updated.id} ${updated.title} 的付费提示`)
@@ -61,12 +62,17 @@ export async function teamUnlocks(em: EntityManager, participationId: number, ch
   return new Map(rows.map((r) => [r.hint_id, r.cost]))
 }
 
-/** What the team sees of each costed hint: content only once unlocked, the cost it paid or would pay now. */
-export function hintStates(challenge: Challenge, unlocked: ReadonlyMap<number, number>): CostedHintState[] {
+/**
+ * What the team sees of each costed hint: content only once unlocked (or free for everyone since
+ * its `freeAt`), the cost it paid, would pay now, or 0 once free.
+ */
+export function hintStates(challenge: Challenge, unlocked: ReadonlyMap<number, number>, now = Date.now()): CostedHintState[] {
   const score = currentScore(challenge)
   return costedHintsOf(challenge).map((h) => {
     const paid = unlocked.get(h.id)
-    return { id: h.id, kind: h.kind, amount: h.amount, cost: paid ?? hintCost(h, score), unlocked: paid !== undefined, content: paid !== undefined ? h.content : null }
+    const free = hintFreeAt(h, now)
+    const open = paid !== undefined || free
+    return { id: h.id, kind: h.kind, amount: h.amount, cost: paid ?? (free ? 0 : hintCost(h, score)), unlocked: open, content: open ? h.content : null, freeAt: h.freeAt ?? null }
   })
 }
 
@@ -95,6 +101,8 @@ export async function unlockHint(scope: Scope, actor: Actor, gameId: number, cha
     const challenge = await tx.findOneOrFail(Challenge, { id: challengeId }, { refresh: true })
     const hint = costedHintsOf(challenge).find((h) => h.id === hintId)
     if (!hint) throw notFound(HINT_NOT_FOUND)
+    // Free for everyone now: nothing to pay, nothing to record.
+    if (hintFreeAt(hint, Date.now())) return { challenge, hint, unlock: null }
     const cost = hintCost(hint, currentScore(challenge))
     const now = new Date()
     const inserted = await tx.execute<{ id: number; t: number }[]>(
