@@ -243,6 +243,8 @@ describe('prerequisites', () => {
   it("a solve unlocks the next one for that team only", async () => {
     expect(await settled(p.client, game.id, first.id, await submit(p.client, game.id, first.id, 'flag{one}'))).toBe('Accepted')
     expect((await p.client.get(submitPath(game.id, second.id))).status).toBe(200)
+    // Its hint unlocks now, too.
+    expect((await p.client.post(unlockPath(game.id, second.id, 1))).status).toBe(200)
     expect(await settled(p.client, game.id, second.id, await submit(p.client, game.id, second.id, 'flag{two}'))).toBe('Accepted')
     await eventually(game.id, (m) => rowOf(m, p)?.solvedCount === 2)
     const details = GameDetailModel.parse((await p.client.get(`/api/game/${game.id}/details`)).body)
@@ -254,8 +256,11 @@ describe('prerequisites', () => {
     expect(theirs.lockedChallenges.map((l) => l.id)).toEqual([second.id, third.id])
   })
 
-  it('a disabled prerequisite does not lock', async () => {
+  it('a disabled prerequisite does not lock; a deleted one is dropped from the lists', async () => {
     await admin.put(`/api/edit/games/${game.id}/challenges/${first.id}`, { isEnabled: false })
     expect((await q.client.get(submitPath(game.id, second.id))).status).toBe(200)
+    expect((await admin.delete(`/api/edit/games/${game.id}/challenges/${first.id}`)).status).toBe(200)
+    expect((await admin.get(prerequisitesPath(game.id, second.id))).body).toEqual({ prerequisites: [], lockedTitleVisible: true })
+    expect((await admin.get(prerequisitesPath(game.id, third.id))).body).toEqual({ prerequisites: [second.id], lockedTitleVisible: false })
   })
 })
