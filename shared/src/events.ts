@@ -82,6 +82,15 @@ export interface ParticipationUpdate {
   status: ParticipationStatus
 }
 
+/**
+ * Flagwave: a solve of the team unlocked challenges that required it (docs/challenge-rules.md#prerequisites),
+ * sent to the team's room after the board version that shows the solve; refetch the game detail.
+ */
+export interface ChallengeUnlock {
+  gameId: number
+  challengeIds: number[]
+}
+
 /** Why a hub refused a socket, sent just before it is disconnected (the client then stops reconnecting). */
 export interface Refusal {
   reason: 'banned' | 'game' | 'role'
@@ -106,6 +115,7 @@ interface UserHubEvents extends CommonHubEvents {
   ReceivedContainerUpdate: (update: ContainerUpdate) => void
   ReceivedTeamUpdate: (update: TeamUpdate) => void
   ReceivedParticipationUpdate: (update: ParticipationUpdate) => void
+  ReceivedChallengeUnlock: (update: ChallengeUnlock) => void
   ReceivedConfigUpdate: (config: GlobalConfig) => void
   /** The staged reveal of the game moved (docs/scoring.md#staged-reveal), to `Game_{id}`. */
   ReceivedRevealUpdate: (state: RevealState) => void

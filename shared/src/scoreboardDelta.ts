@@ -6,8 +6,9 @@
  *
  * - a solved cell is worth `solveScore(challenge score, its blood rank, bloodBonus)`, 0 when the
  *   row's division may not score that challenge (docs/scoring.md#divisions);
- * - a row's score is the sum of its cells, `solvedCount` the solved cells, `lastSubmissionTime`
- *   the latest solve (rows without a solve never change by a delta);
+ * - a row's score is the sum of its cells less its `hintPenalty` (costed hints, carried by the
+ *   delta when it changed; docs/challenge-rules.md#costed-hints), `solvedCount` the solved cells,
+ *   `lastSubmissionTime` the latest solve (rows without a solve never change by a delta);
  * - rows are ranked by score descending, last submission ascending, team id ascending; the
  *   overall rank counts only rows of divisions ranked overall (0 for the others), division
  *   (organization) ranks count within each division in that order;
@@ -52,6 +53,7 @@ export function applyScoreboardDelta(board: ScoreboardModel, delta: ScoreboardDe
   // Challenges whose current score may have moved: every solved cell of theirs is re-scored.
   const rescored = new Map(delta.challenges.map((c) => [c.id, c.score]))
   const cellChanges = new Map(delta.items.map((row) => [row.id, new Map(row.challenges.map((cell) => [cell.id, cell]))]))
+  const penalties = new Map(delta.items.flatMap((row) => (row.hintPenalty === undefined ? [] : [[row.id, row.hintPenalty] as const])))
 
   let reordered = false
   const rows = board.items.map((row) => {
@@ -66,9 +68,12 @@ export function applyScoreboardDelta(board: ScoreboardModel, delta: ScoreboardDe
       }
       if (next !== cell) (cells ??= row.challenges.slice())[i] = next
     })
-    if (cells === null) return row
+    const penalty = penalties.get(row.id)
+    if (cells === null && (penalty === undefined || penalty === (row.hintPenalty ?? 0))) return row
     reordered = true
-    return { ...row, ...totals(cells, row.lastSubmissionTime), challenges: cells, solvedChallenges: cells }
+    const list = cells ?? row.challenges
+    const hintPenalty = penalty ?? row.hintPenalty ?? 0
+    return { ...row, ...totals(list, row.lastSubmissionTime, hintPenalty), hintPenalty, challenges: list, solvedChallenges: list }
   })
 
   if (reordered) rows.sort(compareRows)
@@ -101,8 +106,8 @@ export function applyScoreboardDelta(board: ScoreboardModel, delta: ScoreboardDe
   }
 }
 
-function totals(cells: ChallengeItem[], previousLast: string): Pick<ScoreboardItem, 'score' | 'solvedCount' | 'lastSubmissionTime'> {
-  let score = 0
+function totals(cells: ChallengeItem[], previousLast: string, hintPenalty: number): Pick<ScoreboardItem, 'score' | 'solvedCount' | 'lastSubmissionTime'> {
+  let score = -hintPenalty
   let solvedCount = 0
   let last = previousLast
   let lastMs = -Infinity

@@ -127,6 +127,9 @@ async function richGame(): Promise<{ id: number; attachmentBytes: string }> {
     }),
   )
   const remote = ok(await admin.post(`/api/edit/games/${game.id}/challenges`, { title: 'Remote', tag: 'Misc', type: 'StaticAttachment' }))
+  // Costed hints and prerequisites travel with the challenges (docs/challenge-rules.md): Remote requires Web 1.
+  ok(await admin.put(`/api/edit/games/${game.id}/challenges/${web.id}/hints`, { hints: [{ content: 'paid', kind: 'Percent', amount: 10 }] }))
+  ok(await admin.put(`/api/edit/games/${game.id}/challenges/${remote.id}/prerequisites`, { prerequisites: [web.id], lockedTitleVisible: false }))
   ok(await admin.post(`/api/edit/games/${game.id}/challenges/${remote.id}/attachment`, { attachmentType: 'Remote', remoteUrl: 'https://example.org/file.zip' }))
   const dynamic = ok(await admin.post(`/api/edit/games/${game.id}/challenges`, { title: 'Per team', tag: 'Reverse', type: 'DynamicAttachment' }))
   ok(
@@ -164,6 +167,8 @@ describe('export and import', () => {
     expect(first.manifest.divisions).toEqual([])
     expect(first.manifest.challenges.map((c) => c.title)).toEqual(['Web 1', 'Remote', 'Per team', 'Box'])
     expect(first.manifest.challenges[0]!.hints).toEqual(['look closer', 'even closer'])
+    expect(first.manifest.challenges[0]!.costedHints).toEqual([{ content: 'paid', kind: 'Percent', amount: 10, freeAt: null }])
+    expect(first.manifest.challenges[1]).toMatchObject({ prerequisites: [0], lockedTitleVisible: false })
     expect(first.manifest.notices.map((n) => n.content)).toEqual(['Welcome!', 'Second notice'])
     expect(first.manifest.files).toHaveLength(4)
     expect(first.entries.get(`files/${sha(attachmentBytes)}`)?.toString()).toBe(attachmentBytes)
@@ -320,7 +325,8 @@ describe('ctfcli challenge.yml', () => {
       tag: 'Crypto',
       type: 'StaticAttachment',
       content: 'Small e, big trouble.\n\n\nnc crypto.example 1337',
-      hints: ['free hint', 'paid hint'],
+      hints: ['free hint'],
+      costedHints: [{ id: 1, content: 'paid hint', kind: 'Fixed', amount: 50, freeAt: null }],
       originalScore: 500,
       isEnabled: true,
       attachment: null,
@@ -332,7 +338,7 @@ describe('ctfcli challenge.yml', () => {
         expect.stringContaining('decay 20'),
         expect.stringContaining('connection_info appended'),
         expect.stringContaining('case-insensitive flag "FLAG{Case}"'),
-        expect.stringContaining('hint cost 50 dropped'),
+        expect.stringContaining('hint cost 50 kept as a costed hint'),
       ]),
     )
     expect(result.unmapped).toEqual(
@@ -438,8 +444,12 @@ describe('CTFd 3.x export', () => {
     const challenges = await em().find(Challenge, { game: result.game.id }, { populate: ['attachment'], orderBy: { id: 'asc' } })
     expect(challenges.map((c) => [c.title, c.tag, c.isEnabled, c.originalScore, Number(c.minScoreRate), c.hints])).toEqual([
       ['Warmup', 'Misc', true, 50, 1, []],
-      ['Heap', 'Pwn', false, 500, 0.25, ['tcache']],
+      ['Heap', 'Pwn', false, 500, 0.25, []],
     ])
+    expect(challenges[1]!.costedHints).toEqual([{ id: 1, content: 'tcache', kind: 'Fixed', amount: 10, freeAt: null }])
+    // CTFd's requirements become prerequisites (docs/challenge-rules.md#prerequisites).
+    expect(challenges[1]!.prerequisites).toEqual([challenges[0]!.id])
+    expect(result.mapped).toEqual(expect.arrayContaining([expect.stringContaining('requirements kept as prerequisites')]))
     expect(challenges[1]!.content).toBe('Pwn me\n\nnc pwn 9001')
     expect(challenges[1]!.attachment).toMatchObject({ type: 'Local', fileHash: sha('libc bytes'), fileName: 'libc.so.6' })
     expect((await em().find(Flag, { challenge: challenges[1]!.id })).map((f) => f.flag)).toEqual(['flag{heap}'])
@@ -451,7 +461,6 @@ describe('CTFd 3.x export', () => {
         expect.stringContaining('regex flag "flag{h.*}"'),
         expect.stringContaining('tags heap'),
         expect.stringContaining('max_attempts 5'),
-        expect.stringContaining('requirements'),
         'db/files.json: 1 file(s) of pages or deleted challenges left out',
         "db/users.json: 2 row(s) not imported (not part of a game's content)",
         "db/submissions.json: 1 row(s) not imported (not part of a game's content)",
@@ -489,6 +498,10 @@ describe('clone', () => {
     expect(await em().count(Participation, { game: copy.id })).toBe(0)
     const clonedChallenges = await em().find(Challenge, { game: copy.id })
     expect(clonedChallenges.every((c) => c.acceptedCount === 0)).toBe(true)
+    // The prerequisite names the clone's own challenge.
+    const byTitle = new Map(clonedChallenges.map((c) => [c.title, c]))
+    expect(byTitle.get('Remote')!.prerequisites).toEqual([byTitle.get('Web 1')!.id])
+    expect(byTitle.get('Web 1')!.costedHints).toEqual([{ id: 1, content: 'paid', kind: 'Percent', amount: 10, freeAt: null }])
     expect(await em().count(Flag, { challenge: { game: copy.id }, isOccupied: true })).toBe(0)
   }, SLOW)
 

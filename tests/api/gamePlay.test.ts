@@ -173,12 +173,14 @@ describe('GET /api/game/{id}/details', () => {
         solvedChallenges: [],
         divisionId: null,
         divisionRank: null,
+        hintPenalty: 0,
       },
       teamToken: p.participation.token,
       wpddl: toWireDate(game.wpddl),
       writeupDeadline: toWireDate(game.wpddl),
       writeupRequired: false,
       challengeCount: 0,
+      lockedChallenges: [],
     })
   })
 
@@ -238,6 +240,7 @@ describe('GET /api/game/{id}/challenges/{challengeId}', () => {
       limit: 0,
       attempts: 0,
       deadline: null,
+      costedHints: [],
     })
     const r2 = await p.client.get(`/api/game/${game.id}/challenges/${remoteChallenge.id}`)
     expect(r2.body.context).toEqual({ closeTime: null, instanceEntry: null, url: 'https://example.com/x.bin', fileSize: null })

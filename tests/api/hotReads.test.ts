@@ -10,7 +10,7 @@ import pg from 'pg'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { ApiClient, type ApiResponse } from '../support/client.js'
 import { createChallenge, createGame } from '../support/factories/games.js'
-import { createInstances, createPlayer, createSubmission, sameSessionOn, startSecondNode } from '../support/factories/play.js'
+import { createInstances, createPlayer, createSubmission, sameSessionOn, settled, startSecondNode, submit } from '../support/factories/play.js'
 import { createUser } from '../support/factories/users.js'
 import type { RunningServer } from '../../server/src/server.js'
 import { hotReadLabels } from '../../server/src/http/hotReads.js'
@@ -280,6 +280,27 @@ describe('the writes that change a kept answer drop it on every node', () => {
     await hot(sameSessionOn(other, player.client), details)
     expect((await admin.put(`/api/edit/games/${game.id}/challenges/${challenge.id}`, { title: 'Second title' })).status).toBe(200)
     await onBoth(player.client, details, (res) => expect(titles(res)).toEqual(['Second title']))
+  })
+
+  it('a hint unlock and a prerequisite solve (docs/challenge-rules.md)', async () => {
+    const { game, challenge, player } = await runningGame()
+    const next = await createChallenge(server, game, { isEnabled: true, title: 'Next', lockedTitleVisible: false, prerequisites: [challenge.id] })
+    await createInstances(server, [player.participation], [next])
+    expect((await admin.put(`/api/edit/games/${game.id}/challenges/${challenge.id}/hints`, { hints: [{ content: 'c', kind: 'Fixed', amount: 25 }] })).status).toBe(200)
+    await server.services.scoreboard.rebuild(game.id)
+    const details = `/api/game/${game.id}/details`
+    const warm = await hot(player.client, details)
+    expect(warm.body.lockedChallenges.map((l: { id: number }) => l.id)).toEqual([next.id])
+    await hot(sameSessionOn(other, player.client), details)
+    // The unlock moves the board: the kept answer (stamped with the board version) is not sent again.
+    expect((await player.client.post(`/api/game/${game.id}/challenges/${challenge.id}/hints/1/unlock`)).status).toBe(200)
+    await onBoth(player.client, details, (res) => expect(res.body.rank).toMatchObject({ score: -25, hintPenalty: 25 }))
+    // The solve of the prerequisite unlocks the next challenge on both nodes.
+    expect(await settled(player.client, game.id, challenge.id, await submit(player.client, game.id, challenge.id, 'flag{test}'))).toBe('Accepted')
+    await onBoth(player.client, details, (res) => {
+      expect(res.body.lockedChallenges).toEqual([])
+      expect(Object.values(res.body.challenges as Record<string, { id: number; title: string }[]>).flat().find((c) => c.id === next.id)!.title).toBe('Next')
+    })
   })
 
   it('game edit: title, hiding, the end', async () => {

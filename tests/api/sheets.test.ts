@@ -114,6 +114,26 @@ describe('GET /api/game/{id}/scoreboardsheet', () => {
     expect(rowsOf(workbook.getWorksheet('排行榜')!)[0]).toEqual(['排名', '战队', '队长', '队员', '学号', '手机号', '解题数量', '得分时间', '总分', 'Only'])
   })
 
+  it('takes costed hint deductions off the total and lists them in a last column (docs/challenge-rules.md#costed-hints)', async () => {
+    const game = await createGame(server, { bloodBonus: 0 })
+    const c = await createChallenge(server, game, { title: 'Paid', originalScore: 300 })
+    const t = await createTeam(server, user.user)
+    const p = await createParticipation(server, game, t, [user.user])
+    await ensureInstances(em(), p.id, game.id)
+    await createSubmission(server, game, c, p, user.user, { status: 'Accepted', submitTime: new Date(Date.now() - 60_000) })
+    await em().nativeUpdate(Challenge, { id: c.id }, { acceptedCount: 1 })
+    await em()
+      .getConnection()
+      .execute(`insert into hint_unlocks (game_id, challenge_id, participation_id, hint_id, cost, unlocked_at) values (?, ?, ?, 1, 40, now() - interval '2 minutes'), (?, ?, ?, 2, 15, now() - interval '1 minute')`, [
+        game.id, c.id, p.id, game.id, c.id, p.id,
+      ])
+    await server.services.scoreboard.rebuild(game.id)
+    const { workbook } = await download(`/api/game/${game.id}/scoreboardsheet`)
+    const rows = rowsOf(workbook.getWorksheet('排行榜')!)
+    expect(rows[0]).toEqual(['排名', '战队', '队长', '队员', '学号', '手机号', '解题数量', '得分时间', '总分', 'Paid', '提示扣分'])
+    expect(rows[1]!.slice(8)).toEqual([300 - 55, 300, 55])
+  })
+
   it('404 with body status 400, not started, empty board, roles', async () => {
     expectError(await monitor.get('/api/game/999999/scoreboardsheet'), 404, '比赛未找到', 400)
     const future = await createGame(server, { start: new Date(Date.now() + HOUR), end: new Date(Date.now() + 2 * HOUR) })

@@ -112,6 +112,8 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /api/edit/games/:id/challenges/:cId/attachment': { attachmentType: 'Remote', remoteUrl: 'https://example.com/a' },
   'POST /api/edit/games/:id/challenges/:cId/flags': [{ flag: 'flag{x}', attachmentType: 'None' }],
   'POST /api/game/:id/challenges/:challengeId': { flag: 'flag{x}' },
+  'PUT /api/edit/games/:id/challenges/:cId/hints': { hints: [{ id: null, content: 'c', kind: 'Fixed', amount: 10 }] },
+  'PUT /api/edit/games/:id/challenges/:cId/prerequisites': { prerequisites: [1], lockedTitleVisible: true },
   'POST /api/game/:id': { teamId: 1, organization: null, inviteCode: null },
   'POST /api/team/accept': `name:1:${'0'.repeat(32)}`,
   'POST /api/team': { name: 'n', bio: 'b' },

@@ -182,6 +182,12 @@ export const FLAGWAVE_ENDPOINTS: ContractEndpoint[] = [
   { n: 1704, method: 'POST', path: '/api/edit/games/{id}/reveal/back', caller: 'Admin', extra: [], rateLimit: null, success: 'RevealState' },
   { n: 1705, method: 'PUT', path: '/api/edit/games/{id}/reveal/auto', caller: 'Admin', extra: [], rateLimit: null, success: 'RevealState' },
   { n: 1706, method: 'POST', path: '/api/edit/games/{id}/reveal/finish', caller: 'Admin', extra: [], rateLimit: null, success: 'RevealState' },
+  // 2101+: challenge rules (docs/challenge-rules.md): costed hints and prerequisites.
+  { n: 2101, method: 'GET', path: '/api/edit/games/{id}/challenges/{cId}/hints', caller: 'Admin', extra: [], rateLimit: null, success: 'CostedHint[]' },
+  { n: 2102, method: 'PUT', path: '/api/edit/games/{id}/challenges/{cId}/hints', caller: 'Admin', extra: [], rateLimit: null, success: 'CostedHint[]' },
+  { n: 2103, method: 'GET', path: '/api/edit/games/{id}/challenges/{cId}/prerequisites', caller: 'Admin', extra: [], rateLimit: null, success: 'PrerequisitesModel' },
+  { n: 2104, method: 'PUT', path: '/api/edit/games/{id}/challenges/{cId}/prerequisites', caller: 'Admin', extra: [], rateLimit: null, success: 'PrerequisitesModel' },
+  { n: 2105, method: 'POST', path: '/api/game/{id}/challenges/{challengeId}/hints/{hintId}/unlock', caller: 'User', extra: ['gate'], rateLimit: null, success: 'CostedHintState[]' },
 ]
 
 /**

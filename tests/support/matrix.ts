@@ -98,6 +98,13 @@ export const MATRIX: Record<string, MatrixRow> = {
   'GET /api/edit/games/:id/challenges': { path: (w) => `/api/edit/games/${g(w)}/challenges` },
   'GET /api/edit/games/:id/challenges/:cId': { path: (w) => `/api/edit/games/${g(w)}/challenges/${w.challenges.static.id}` },
   'PUT /api/edit/games/:id/challenges/:cId': { path: (w) => `/api/edit/games/${g(w)}/challenges/${w.challenges.static.id}`, request: () => ({ json: { title: '' } }) },
+  'GET /api/edit/games/:id/challenges/:cId/hints': { path: (w) => `/api/edit/games/${g(w)}/challenges/${w.challenges.static.id}/hints` },
+  'PUT /api/edit/games/:id/challenges/:cId/hints': { path: (w) => `/api/edit/games/${g(w)}/challenges/${w.challenges.static.id}/hints`, request: () => ({ json: { hints: 5 } }) },
+  'GET /api/edit/games/:id/challenges/:cId/prerequisites': { path: (w) => `/api/edit/games/${g(w)}/challenges/${w.challenges.static.id}/prerequisites` },
+  'PUT /api/edit/games/:id/challenges/:cId/prerequisites': {
+    path: (w) => `/api/edit/games/${g(w)}/challenges/${w.challenges.static.id}/prerequisites`,
+    request: () => ({ json: { prerequisites: 'x' } }),
+  },
   'POST /api/edit/games/:id/challenges/:cId/container': { path: (w) => `/api/edit/games/${g(w)}/challenges/${w.challenges.container.id}/container` },
   'DELETE /api/edit/games/:id/challenges/:cId/container': { path: (w) => `/api/edit/games/${g(w)}/challenges/${w.challenges.container.id}/container` },
   'DELETE /api/edit/games/:id/challenges/:cId': { path: (w) => `/api/edit/games/${g(w)}/challenges/${w.challenges.spare.id}`, phase: 1 },
@@ -152,6 +159,8 @@ export const MATRIX: Record<string, MatrixRow> = {
   'GET /api/game/:id/submissionsheet': { path: (w) => `/api/game/${g(w)}/submissionsheet` },
   'GET /api/game/:id/challenges/:challengeId': { path: (w) => `/api/game/${g(w)}/challenges/${w.challenges.static.id}` },
   'POST /api/game/:id/challenges/:challengeId': { path: (w) => `/api/game/${g(w)}/challenges/${w.challenges.static.id}`, request: () => ({ json: { flag: 'flag{matrix}' } }) },
+  // A hint that does not exist: a permitted caller passes the gate and gets 404, nobody's score moves.
+  'POST /api/game/:id/challenges/:challengeId/hints/:hintId/unlock': { path: (w) => `/api/game/${g(w)}/challenges/${w.challenges.static.id}/hints/999999/unlock` },
   'GET /api/game/:id/challenges/:challengeId/status/:submitId': { path: (w) => `/api/game/${g(w)}/challenges/${w.challenges.static.id}/status/${w.submissionId}` },
   'GET /api/game/:id/writeup': { path: (w) => `/api/game/${g(w)}/writeup` },
   'POST /api/game/:id/writeup': { path: (w) => `/api/game/${g(w)}/writeup`, request: () => ({ upload: [['file', 'writeup.pdf', PDF_BYTES, 'application/pdf']] }) },

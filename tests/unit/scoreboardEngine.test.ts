@@ -13,7 +13,7 @@ import { toWireDate } from '@flagwave/shared/format'
 import { ChallengeChanges } from '../../server/src/domain/scoreboard/delta.js'
 import { PUSH_INTERVAL_MS, pushSpacing } from '../../server/src/domain/scoreboard/pacing.js'
 import { ScoreboardState } from '../../server/src/domain/scoreboard/board.js'
-import type { ChallengeData, DivisionMeta, GameData, SolveData, TeamData } from '../../server/src/domain/scoreboard/engine.js'
+import type { ChallengeData, DivisionMeta, GameData, HintUnlockData, SolveData, TeamData } from '../../server/src/domain/scoreboard/engine.js'
 
 const START = Date.UTC(2026, 0, 1, 8)
 const END = START + 8 * 3600_000
@@ -358,6 +358,39 @@ describe('divisions', () => {
   })
 })
 
+describe('costed hints', () => {
+  it('takes an unlock off the team once, whether or not it solves, and pushes the new total in the delta', () => {
+    const state = ScoreboardState.build(data({ challenges: [challenge(1), challenge(2)], teams: [team(1), team(2)] }))
+    const watcher = pushedBoards(state)
+    const u: HintUnlockData = { unlockId: 7, participationId: 1, challengeId: 2, time: min(5), cost: 50 }
+    expect(state.applyHintUnlock(u)).toBe('applied')
+    expect(state.applyHintUnlock(u)).toBe('ignored')
+    let snap = watcher.next()
+    expect(snap.changedCells).toEqual([{ id: 1001, challenges: [], hintPenalty: 50 }])
+    expect(row(snap.model, 1)).toMatchObject({ score: -50, hintPenalty: 50, solvedCount: 0 })
+    state.applySolve(solve(1, 1, min(10)))
+    snap = watcher.next()
+    expect(row(snap.model, 1)).toMatchObject({ score: 525 - 50, hintPenalty: 50, rank: 1 }) // first blood: 500 · 1.05
+    // After the end, or for a challenge the team has no cell for: nothing.
+    expect(state.applyHintUnlock({ ...u, unlockId: 8, time: END })).toBe('ignored')
+    expect(state.applyHintUnlock({ ...u, unlockId: 9, participationId: 99 })).toBe('ignored')
+    const rebuilt = ScoreboardState.build({ ...data({ challenges: [challenge(1, { acceptedCount: 1 }), challenge(2)], teams: [team(1), team(2)] }), solves: [solve(1, 1, min(10))], unlocks: [u] })
+    expect(rebuilt.snapshot(NOW).model.items).toEqual(state.snapshot(NOW).model.items)
+  })
+})
+
+describe('prerequisites', () => {
+  it("reports the challenges a team's new solve unlocked (every enabled prerequisite solved)", () => {
+    const state = ScoreboardState.build(data({ challenges: [challenge(1), challenge(2), challenge(3, { prerequisites: [1, 2, 99] })], teams: [team(1), team(2)] }))
+    state.snapshot(NOW)
+    state.applySolve(solve(1, 1, min(1)))
+    expect(state.snapshot(NOW).unlocked).toEqual(new Map())
+    state.applySolve(solve(1, 2, min(2)))
+    state.applySolve(solve(2, 2, min(3)))
+    expect(state.snapshot(NOW).unlocked).toEqual(new Map([[1, [3]]]))
+  })
+})
+
 describe('incremental = rebuild', () => {
   for (let seed = 1; seed <= 40; seed++) {
     it(`random solve sequence #${seed}`, () => {
@@ -388,6 +421,13 @@ describe('incremental = rebuild', () => {
       const holds = new Map<number, number[]>()
       for (const t of [...teams.map((t) => t.participationId), ...offBoard]) holds.set(t, challenges.filter(() => rnd() < 0.8).map((c) => c.id))
 
+      // Costed hint unlocks (docs/challenge-rules.md#costed-hints): board and off-board teams, some after the end, some delivered twice.
+      const unlocks: HintUnlockData[] = []
+      for (let n = 0; n < Math.floor(rnd() * 60); n++) {
+        const pid = rnd() < 0.1 ? pick(offBoard) : pick(teams).participationId
+        const time = rnd() < 0.05 ? END + Math.floor(rnd() * 1000) : START + Math.floor(rnd() * (END - START))
+        unlocks.push({ unlockId: n + 1, participationId: pid, challengeId: pick(challenges).id, time, cost: Math.floor(rnd() * 200) })
+      }
       // Accepted submissions (some repeated, some after the end), settled in a shuffled order.
       const events: SolveData[] = []
       for (let n = 0; n < 40 + Math.floor(rnd() * 300); n++) {
@@ -412,6 +452,7 @@ describe('incremental = rebuild', () => {
       // The checker: the first accepted answer of a pair before the end increments the counter; every accepted answer before the end is fed.
       const counted = new Set<string>()
       const accepted = new Map<number, number>()
+      const appliedUnlocks = new Map<number, HintUnlockData>()
       events.length = 0
       for (const s of order) {
         if (s.time >= END) continue
@@ -424,12 +465,20 @@ describe('incremental = rebuild', () => {
         const result = incremental.applySolve({ ...s, acceptedCount: accepted.get(s.challengeId) })
         expect(result).not.toBe('unknown')
         events.push(s)
+        // Unlocks arrive between solves, in any order, sometimes twice (the NOTIFY and the local call).
+        while (unlocks.length > 0 && rnd() < 0.3) {
+          const u = unlocks[Math.floor(rnd() * unlocks.length)]!
+          expect(incremental.applyHintUnlock(u)).not.toBe('unknown')
+          appliedUnlocks.set(u.unlockId, u)
+          if (rnd() < 0.2) watcher.next()
+        }
         if (rnd() < 0.2) watcher.next() // snapshots in between must not disturb the state
       }
       const rebuilt = ScoreboardState.build({
         ...initial,
         challenges: challenges.map((c) => ({ ...c, acceptedCount: accepted.get(c.id) ?? 0 })),
         solves: [...events].reverse(),
+        unlocks: [...appliedUnlocks.values()],
       })
       const a = watcher.next(NOW + 1_000_000)
       const b = rebuilt.snapshot(NOW + 1_000_000)

@@ -22,6 +22,7 @@ import {
   type FlagCreateModel,
 } from '@flagwave/shared/schemas/challenges'
 import { WriteupInfoModel } from '@flagwave/shared/schemas/play'
+import { CostedHint, PrerequisitesModel, type CostedHintsInput, type PrerequisitesInput } from '@flagwave/shared/schemas/challengeRules'
 import { CtftimeSetting, WebhookDeliveryModel, WebhookModel, type WebhookInput } from '@flagwave/shared/schemas/webhooks'
 import { ParticipationInfoModel } from '@flagwave/shared/schemas/teams'
 import { adminApi } from './admin'
@@ -113,6 +114,13 @@ export const editApi = {
     setEnabled: (id: number, cId: number, isEnabled: boolean) =>
       http.put(challenge(id, cId), { json: { isEnabled, enableTrafficCapture: null } satisfies ChallengeUpdateRequest, schema: ChallengeEditDetailModel }),
     remove: (id: number, cId: number) => http.delete(challenge(id, cId)),
+    /** Costed hints (docs/challenge-rules.md#costed-hints): the list, replaced whole. */
+    hints: (id: number, cId: number) => http.get(`${challenge(id, cId)}/hints`, { schema: z.array(CostedHint) }),
+    setHints: (id: number, cId: number, body: In<typeof CostedHintsInput>) => http.put(`${challenge(id, cId)}/hints`, { json: body, schema: z.array(CostedHint) }),
+    /** Prerequisites (docs/challenge-rules.md#prerequisites); a cycle or another game's challenge → 400. */
+    prerequisites: (id: number, cId: number) => http.get(`${challenge(id, cId)}/prerequisites`, { schema: PrerequisitesModel }),
+    setPrerequisites: (id: number, cId: number, body: In<typeof PrerequisitesInput>) =>
+      http.put(`${challenge(id, cId)}/prerequisites`, { json: body, schema: PrerequisitesModel }),
     /** Replace the challenge-wide attachment (`None` removes it); 200, empty body. */
     attachment: (id: number, cId: number, body: AttachmentRequest) => http.post(`${challenge(id, cId)}/attachment`, { json: body }),
     /** Append flags; 200, empty body. */

@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { AnswerResult } from '@flagwave/shared/enums'
 import { BasicGameInfoModel, DetailedGameInfoModel, GameDetailModel, GameJoinCheckInfoModel, GameNotice, type GameJoinModel } from '@flagwave/shared/schemas/games'
 import { ChallengeDetailModel } from '@flagwave/shared/schemas/play'
+import { CostedHintState } from '@flagwave/shared/schemas/challengeRules'
 import { ContainerInfoModel } from '@flagwave/shared/schemas/challenges'
 import { TeamInfoModel } from '@flagwave/shared/schemas/teams'
 import type { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
@@ -67,6 +68,9 @@ export const gameApi = {
   details: (id: number) => http.get(paths.details(id), { schema: GameDetailModel }),
   notices: (id: number) => http.get(paths.notices(id), { schema: z.array(GameNotice) }),
   challenge: (id: number, challengeId: number) => http.get(paths.challenge(id, challengeId), { schema: ChallengeDetailModel }),
+  /** Unlock a costed hint for the team (docs/challenge-rules.md#costed-hints); resolves to the challenge's hint states. */
+  unlockHint: (id: number, challengeId: number, hintId: number) =>
+    http.post(`${paths.challenge(id, challengeId)}/hints/${hintId}/unlock`, { schema: z.array(CostedHintState) }),
   /** Submit a flag; resolves to the submission id. */
   submit: (id: number, challengeId: number, flag: string) => http.post(paths.challenge(id, challengeId), { json: { flag }, schema: z.number().int() }),
   /** `FlagSubmitted` while judging, then `Accepted`, `WrongAnswer` or `NotFound`. */

@@ -69,12 +69,20 @@ export function scoreboardChallengesPatched(held: LiveScoreboard, update: Challe
 
 /* ---- the team's board (`/details`) ---- */
 
-/** Fold a scoreboard in: its challenges and the team's row. */
+/**
+ * Fold a scoreboard in: its challenges and the team's row. A locked challenge whose title the
+ * team's board hides keeps it hidden (docs/challenge-rules.md#prerequisites).
+ */
 export function boardWithScoreboard(details: GameDetailModel, scoreboard: ScoreboardModel): GameDetailModel {
   const row = scoreboard.items.find((item) => item.id === details.rank.id)
+  const hidden = new Set(boardChallenges(details).filter((c) => c.title === '' && details.lockedChallenges.some((l) => l.id === c.id)).map((c) => c.id))
+  let challenges = scoreboard.challenges
+  if (hidden.size > 0) {
+    challenges = Object.fromEntries(Object.entries(challenges).map(([tag, list]) => [tag, list?.map((c) => (hidden.has(c.id) ? { ...c, title: '' } : c))]))
+  }
   // An unfrozen board shows every solve on the row: the list of solves behind the freeze is over.
   const { solvedAfterFreeze: _hidden, ...rest } = details
-  return { ...(scoreboard.frozen ? details : rest), challenges: scoreboard.challenges, rank: row ?? details.rank }
+  return { ...(scoreboard.frozen ? details : rest), challenges, rank: row ?? details.rank }
 }
 
 /** Every challenge id present in a challenges-by-tag map. */

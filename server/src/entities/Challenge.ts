@@ -2,6 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core'
 import { ChallengeTag, ChallengeType } from '@flagwave/shared/enums'
 import { Game } from './Game.js'
 import { Attachment } from './Attachment.js'
+import type { CostedHint } from '@flagwave/shared/schemas/challengeRules'
 
 export const ChallengeSchema = defineEntity({
   name: 'Challenge',
@@ -28,6 +29,12 @@ export const ChallengeSchema = defineEntity({
     originalScore: p.integer().default(500),
     minScoreRate: p.double().default(0.25),
     difficulty: p.double().default(5),
+    /** Hints that cost points to unlock (docs/challenge-rules.md#costed-hints); ids unique within the challenge. */
+    costedHints: p.json<CostedHint[]>().default([]),
+    /** Challenges of the same game a team must solve first (docs/challenge-rules.md#prerequisites). */
+    prerequisites: p.json<number[]>().default([]),
+    /** Whether the board shows a locked challenge's title to the teams it is locked for. */
+    lockedTitleVisible: p.boolean().default(true),
   },
 })
 export class Challenge extends ChallengeSchema.class {}

@@ -12,6 +12,8 @@ import type { Challenge } from '../entities/Challenge.js'
 import type { Game } from '../entities/Game.js'
 import type { Team } from '../entities/Team.js'
 import type { Participation } from '../entities/Participation.js'
+import type { CostedHintState } from '@flagwave/shared/schemas/challengeRules'
+import { lockedChallenges, solvedCells, type GameRules } from '../domain/challenges/prerequisites.js'
 import { assetUrl, avatarUrl } from '../lib/assetUrls.js'
 import { JsonText, msTimesJson, msTimesOfText } from '../lib/jsonText.js'
 import { currentScore, presentContainerInfo } from './challenges.js'
@@ -51,14 +53,19 @@ function presentFlagContext(view: TeamChallenge): ClientFlagContext {
   }
 }
 
-export function presentChallengeDetail(view: TeamChallenge): ChallengeDetailModel {
+/**
+ * A team's challenge. `hints` (v0.17.6) lists the free hints and then the costed hints the team
+ * unlocked; `costedHints` every costed hint with its cost and state (docs/challenge-rules.md#costed-hints).
+ */
+export function presentChallengeDetail(view: TeamChallenge, costedHints: CostedHintState[] = []): ChallengeDetailModel {
   const c: Challenge = view.challenge
+  const unlocked = costedHints.flatMap((h) => (h.content === null ? [] : [h.content]))
   return {
     id: c.id,
     title: c.title,
     content: c.content,
     tag: c.tag,
-    hints: c.hints ?? null,
+    hints: unlocked.length > 0 ? [...(c.hints ?? []), ...unlocked] : (c.hints ?? null),
     score: currentScore(c),
     type: c.type,
     context: presentFlagContext(view),
@@ -67,6 +74,7 @@ export function presentChallengeDetail(view: TeamChallenge): ChallengeDetailMode
     limit: 0,
     attempts: 0,
     deadline: null,
+    costedHints,
   }
 }
 
@@ -87,6 +95,7 @@ function syntheticScoreboardRow(team: Pick<Team, 'id' | 'name' | 'avatarHash'>):
     solvedChallenges: [],
     divisionId: null,
     divisionRank: null,
+    hintPenalty: 0,
   }
 }
 
@@ -101,6 +110,9 @@ interface BoardParts {
 const boardParts = new WeakMap<ScoreboardModel, BoardParts>()
 
 interface DivisionView {
+  /** The challenges as listed, for a team whose locked challenges hide their titles. */
+  list: ChallengesByTag
+  ids: Set<number>
   challenges: string
   challengesMs: string | undefined
   challengeCount: number
@@ -130,10 +142,18 @@ function viewOf(scoreboard: ScoreboardModel, parts: BoardParts, divisionId: numb
       }
     }
     const challengeCount = Object.values(challenges).reduce((n, list) => n + (list?.length ?? 0), 0)
-    view = { challenges: JSON.stringify(challenges), challengesMs: undefined, challengeCount }
+    const ids = new Set(Object.values(challenges).flatMap((list) => list?.map((c) => c.id) ?? []))
+    view = { list: challenges, ids, challenges: JSON.stringify(challenges), challengesMs: undefined, challengeCount }
     parts.views.set(divisionId, view)
   }
   return view
+}
+
+/** A team's own view where locked challenges hide their titles (an empty title), serialised per request. */
+function hideTitles(view: DivisionView, hidden: ReadonlySet<number>): DivisionView {
+  const list: ChallengesByTag = {}
+  for (const [tag, infos] of Object.entries(view.list) as [ChallengeTag, ChallengeInfo[]][]) list[tag] = infos.map((c) => (hidden.has(c.id) ? { ...c, title: '' } : c))
+  return { ...view, list, challenges: JSON.stringify(list), challengesMs: undefined }
 }
 
 /** A short hash for validators of small texts (FNV-1a, 32 bits). */
@@ -154,12 +174,24 @@ export function presentGameDetail(
   participation: Participation,
   team: Team,
   board: { model: ScoreboardModel; version: number },
-  /** While frozen: the team's own challenges solved after the freeze (docs/scoring.md#freeze). */
-  solvedAfterFreeze: readonly number[] | null = null,
+  options: {
+    /** The game's prerequisites (docs/challenge-rules.md#prerequisites). */
+    rules?: GameRules
+    /** While frozen: the team's own challenges solved after the freeze (docs/scoring.md#freeze). */
+    solvedAfterFreeze?: readonly number[] | null
+  } = {},
 ): JsonText {
+  const { rules, solvedAfterFreeze = null } = options
   const parts = partsOf(board.model)
-  const view = viewOf(board.model, parts, (participation.division as { id: number } | null)?.id ?? null)
+  let view = viewOf(board.model, parts, (participation.division as { id: number } | null)?.id ?? null)
   const item = parts.items.get(team.id)
+  // Prerequisites (docs/challenge-rules.md#prerequisites): locked by the team's solved cells of this
+  // board version, and while frozen by its own solves since the freeze, which the frozen board leaves out.
+  const solved = solvedCells(item?.challenges ?? [])
+  for (const id of solvedAfterFreeze ?? []) solved.add(id)
+  const locked = rules ? lockedChallenges(rules, solved).filter((l) => view.ids.has(l.id)) : []
+  const hidden = new Set(locked.filter((l) => !l.titleVisible).map((l) => l.id))
+  if (hidden.size > 0) view = hideTitles(view, hidden)
   let row = parts.rows.get(team.id)
   if (row === undefined) {
     row = JSON.stringify(item ?? syntheticScoreboardRow(team))
@@ -173,6 +205,7 @@ export function presentGameDetail(
     writeupDeadline: wpddl,
     writeupRequired: game.writeupRequired,
     challengeCount: view.challengeCount,
+    lockedChallenges: locked.map(({ id, requires }) => ({ id, requires })),
   }
   if (solvedAfterFreeze) rest.solvedAfterFreeze = [...solvedAfterFreeze]
   const restJson = JSON.stringify(rest).slice(1)

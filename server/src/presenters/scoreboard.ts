@@ -25,6 +25,8 @@ export interface RowLike {
   rank: number
   divisionRank: number | null
   solved: number
+  /** Points paid for costed hints (docs/challenge-rules.md#costed-hints). */
+  hintPenalty?: number
   /** The latest counted solve, epoch milliseconds. */
   last: number
 }
@@ -77,6 +79,7 @@ export function presentRowHead(team: RowTeamLike, divisionName: string | null, r
     lastSubmissionTime: toWireDate(row.last),
     divisionId: team.divisionId,
     divisionRank: row.divisionRank,
+    hintPenalty: row.hintPenalty ?? 0,
   }
 }
 

@@ -15,6 +15,9 @@ import {
   ChallengeUpdateModel,
   FlagCreateModelList,
 } from '@flagwave/shared/schemas/challenges'
+import { CostedHint, CostedHintsInput, PrerequisitesInput, PrerequisitesModel } from '@flagwave/shared/schemas/challengeRules'
+import { costedHintsOf, setCostedHints } from '../domain/challenges/costedHints.js'
+import { presentPrerequisites, setPrerequisites } from '../domain/challenges/prerequisites.js'
 import { arrayResponseOf, pagingQuery, type ArrayResponse } from '@flagwave/shared/schemas/common'
 import { BODY_LIMITS } from '@flagwave/shared/limits'
 import { intParam, route, servedAlsoAt } from '../http/route.js'
@@ -333,6 +336,57 @@ export const editGameRoutes = [
       const game = await findGame(scope.em, params.id)
       await deleteChallenge(scope, actor, game, await findChallenge(scope.em, game.id, params.cId))
       return undefined
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/edit/games/:id/challenges/:cId/hints',
+    role: 'Admin',
+    response: z.array(CostedHint),
+    params: challengeParams,
+    summary: "Flagwave: a challenge's costed hints (docs/challenge-rules.md#costed-hints)",
+    handler: async (_ctx, { params, scope }) => {
+      const game = await findGame(scope.em, params.id)
+      return costedHintsOf(await findChallenge(scope.em, game.id, params.cId))
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: '/api/edit/games/:id/challenges/:cId/hints',
+    role: 'Admin',
+    response: z.array(CostedHint),
+    params: challengeParams,
+    body: CostedHintsInput,
+    bodyLimit: BODY_LIMITS.content,
+    summary: "Flagwave: replace a challenge's costed hints ({hints: [{id?, content, kind: Fixed|Percent, amount}]}; an id keeps that hint and its unlocks)",
+    handler: async (_ctx, { params, body, scope, actor }) => {
+      const game = await findGame(scope.em, params.id)
+      return costedHintsOf(await setCostedHints(scope, actor, game, await findChallenge(scope.em, game.id, params.cId), body))
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/edit/games/:id/challenges/:cId/prerequisites',
+    role: 'Admin',
+    response: PrerequisitesModel,
+    params: challengeParams,
+    summary: "Flagwave: the challenges a team must solve first, and whether a locked challenge shows its title (docs/challenge-rules.md#prerequisites)",
+    handler: async (_ctx, { params, scope }) => {
+      const game = await findGame(scope.em, params.id)
+      return presentPrerequisites(await findChallenge(scope.em, game.id, params.cId))
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: '/api/edit/games/:id/challenges/:cId/prerequisites',
+    role: 'Admin',
+    response: PrerequisitesModel,
+    params: challengeParams,
+    body: PrerequisitesInput,
+    summary: 'Flagwave: set the prerequisites ({prerequisites: challenge ids of the game, lockedTitleVisible?}); a cycle or another game\'s challenge is refused (400)',
+    handler: async (_ctx, { params, body, scope, actor }) => {
+      const game = await findGame(scope.em, params.id)
+      return presentPrerequisites(await setPrerequisites(scope, actor, game, await findChallenge(scope.em, game.id, params.cId), body))
     },
   }),
   route({

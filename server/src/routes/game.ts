@@ -13,6 +13,9 @@ import { intParam, route } from '../http/route.js'
 import { requireFile } from '../lib/uploads.js'
 import { notFound } from '../lib/errors.js'
 import { gameContext } from '../domain/play/gate.js'
+import { CostedHintState } from '@flagwave/shared/schemas/challengeRules'
+import { costedHintsOf, hintStates, teamUnlocks, unlockHint } from '../domain/challenges/costedHints.js'
+import { gameRules } from '../domain/challenges/prerequisites.js'
 import { GAME_NOT_FOUND, gameInfoFor, gameNotices, listGames } from '../domain/play/games.js'
 import { loadInstance } from '../domain/play/instances.js'
 import { GameListQuery, PageQuery, RecentGamesQuery } from '@flagwave/shared/schemas/gameQueries'
@@ -30,6 +33,7 @@ import { frozenChallengeScore, ownSolvesAfterFreeze } from '../domain/scoreboard
 
 const GameParams = z.object({ id: intParam })
 const ChallengeParams = z.object({ id: intParam, challengeId: intParam })
+const HintParams = z.object({ id: intParam, challengeId: intParam, hintId: intParam })
 
 export const gameRoutes = [
   route({
@@ -102,8 +106,8 @@ export const gameRoutes = [
       if (!snapshot) throw notFound(GAME_NOT_FOUND)
       const team = participation.team as Team
       // Frozen: the frozen rank and values, and the team's own solves since the freeze (docs/scoring.md#freeze).
-      const afterFreeze = await ownSolvesAfterFreeze(scope.services.scoreboard, game.id, snapshot.model, team.id)
-      return presentGameDetail(game, participation, team, snapshot, afterFreeze)
+      const solvedAfterFreeze = await ownSolvesAfterFreeze(scope.services.scoreboard, game.id, snapshot.model, team.id)
+      return presentGameDetail(game, participation, team, snapshot, { rules: await gameRules(scope.em, game.id), solvedAfterFreeze })
     },
   }),
   route({
@@ -144,11 +148,22 @@ export const gameRoutes = [
     handler: async (_ctx, { params, actor, scope }) => {
       if (params.id <= 0 || params.challengeId <= 0) throw notFound('题目未找到')
       const { game, participation } = await gameContext(scope.em, params.id, actor.user, { refuseEnded: true })
-      const detail = presentChallengeDetail(await loadInstance(scope.em, game, participation, params.challengeId))
-      // Frozen: the value the frozen board shows, not the live counter's (docs/scoring.md#freeze).
+      const view = await loadInstance(scope.em, game, participation, params.challengeId)
+      // Frozen: the value the frozen board shows, not the live counter's (docs/scoring.md#freeze), also in hint costs.
       const frozenScore = await frozenChallengeScore(scope.services.scoreboard, game, params.challengeId)
+      const costed = costedHintsOf(view.challenge).length > 0 ? hintStates(view.challenge, await teamUnlocks(scope.em, participation.id, view.challenge.id), { score: frozenScore }) : []
+      const detail = presentChallengeDetail(view, costed)
       return frozenScore === null ? detail : { ...detail, score: frozenScore }
     },
+  }),
+  route({
+    method: 'POST',
+    path: '/api/game/:id/challenges/:challengeId/hints/:hintId/unlock',
+    response: z.array(CostedHintState),
+    role: 'User',
+    params: HintParams,
+    summary: "Flagwave: unlock a costed hint for the caller's team (idempotent; its cost comes off the team's score) — the challenge's hint states after it",
+    handler: async (_ctx, { params, actor, scope }) => unlockHint(scope, actor, params.id, params.challengeId, params.hintId),
   }),
   route({
     method: 'GET',

@@ -9,6 +9,7 @@ import { ChallengeTag, ChallengeType, FileType } from '../enums.js'
 import { FLAG_MAX, FLAG_TEMPLATE_MAX, INVITE_CODE_MAX, ORGANIZATION_MAX } from '../limits.js'
 import { intOut } from './fields.js'
 import { GameInfoModel } from './games.js'
+import { COSTED_HINT_CONTENT_MAX, COSTED_HINTS_MAX, CostedHint, FIXED_HINT_COST_MAX, PREREQUISITES_MAX } from './challengeRules.js'
 
 /** The version this server writes; an archive of a newer version is refused rather than half read. */
 export const GAME_ARCHIVE_VERSION = 1
@@ -52,6 +53,10 @@ const ArchiveChallenge = z.object({
   minScoreRate: z.number().min(0).max(1),
   difficulty: z.number().min(0).max(1e6),
   flags: z.array(ArchiveFlag).max(10_000),
+  /** Costed hints and prerequisites (docs/challenge-rules.md); absent in archives written before them. Prerequisites are indexes into `challenges`. */
+  costedHints: z.array(CostedHint.omit({ id: true }).extend({ content: text(COSTED_HINT_CONTENT_MAX), amount: z.number().int().min(1).max(FIXED_HINT_COST_MAX) })).max(COSTED_HINTS_MAX).optional(),
+  prerequisites: z.array(z.number().int().min(0).max(4999)).max(PREREQUISITES_MAX).optional(),
+  lockedTitleVisible: z.boolean().optional(),
 })
 export type ArchiveChallenge = z.infer<typeof ArchiveChallenge>
 

@@ -4,6 +4,7 @@ import { EventType, NoticeType, ParticipationStatus } from '../enums.js'
 import { INVITE_CODE_MAX, DEFAULT_BLOOD_BONUS, ORGANIZATION_MAX } from '../limits.js'
 import { normalizeBloodBonus } from '../scoring.js'
 import { ChallengesByTag, ScoreboardItem } from './scoreboard.js'
+import { LockedChallenge } from './challengeRules.js'
 import {
   defaultedString,
   intOut,
@@ -203,6 +204,8 @@ export const GameDetailModel = z.object({
    * own results, which the frozen `rank` and challenge values do not show (docs/scoring.md#freeze).
    */
   solvedAfterFreeze: z.array(intOut()).optional(),
+  /** Flagwave: the challenges still locked for the team by their prerequisites (docs/challenge-rules.md#prerequisites). */
+  lockedChallenges: z.array(LockedChallenge),
 })
 export type GameDetailModel = z.infer<typeof GameDetailModel>
 

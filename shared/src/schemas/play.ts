@@ -4,6 +4,7 @@ import { AnswerResult, ChallengeTag, ChallengeType } from '../enums.js'
 import { SUBMIT_FLAG_MAX } from '../limits.js'
 import { intOut, requiredString, wireDateOut } from './fields.js'
 import { ParticipationModel, TeamInfoModel } from './teams.js'
+import { CostedHintState } from './challengeRules.js'
 
 export const ClientFlagContext = z.object({
   closeTime: wireDateOut().nullable(),
@@ -27,6 +28,8 @@ export const ChallengeDetailModel = z.object({
   limit: intOut(),
   attempts: intOut(),
   deadline: wireDateOut().nullable(),
+  /** Flagwave: every costed hint with its cost and whether the team unlocked it (docs/challenge-rules.md#costed-hints). */
+  costedHints: z.array(CostedHintState),
 })
 export type ChallengeDetailModel = z.infer<typeof ChallengeDetailModel>
 

@@ -50,6 +50,8 @@ export const ScoreboardItem = z.object({
   /** GZ::CTF 1.7's division members, null until divisions exist (in wire order: before the cells, which the board serialises apart). */
   divisionId: intOut().nullable(),
   divisionRank: intOut().nullable(),
+  /** Flagwave: points the team paid for costed hints, already taken off `score` (docs/challenge-rules.md#costed-hints). */
+  hintPenalty: intOut().optional(),
   challenges: z.array(ChallengeItem),
   /** `solvedChallenges` = `challenges` (GZ::CTF 0.23). */
   solvedChallenges: z.array(ChallengeItem),
@@ -133,6 +135,7 @@ export type ChallengeChange = z.infer<typeof ChallengeChange>
 export const ScoreboardDelta = z.object({
   updateTimeUTC: wireDateOut(),
   challenges: z.array(ChallengeChange),
-  items: z.array(z.object({ id: intOut(), challenges: z.array(ChallengeItem) })),
+  /** Per team the changed cells, and `hintPenalty` when the team's hint deductions changed. */
+  items: z.array(z.object({ id: intOut(), challenges: z.array(ChallengeItem), hintPenalty: intOut().optional() })),
 })
 export type ScoreboardDelta = z.infer<typeof ScoreboardDelta>

@@ -1,10 +1,13 @@
 /**
  * One challenge of the board: title, current score, solve count, my team's solved mark and the
- * three blood slots. Score and solve-count changes pop briefly (live pushes).
+ * three blood slots. Score and solve-count changes pop briefly (live pushes). A challenge locked
+ * by its prerequisites (docs/challenge-rules.md#prerequisites) shows a lock and what to solve
+ * first, and does not open.
  */
 import { Badge, Card, Group, Stack, Text, Tooltip } from '@mantine/core'
-import { IconCircleCheckFilled, IconDroplet, IconSnowflake } from '@tabler/icons-react'
+import { IconCircleCheckFilled, IconDroplet, IconLock, IconSnowflake } from '@tabler/icons-react'
 import type { ChallengeInfo } from '@flagwave/shared/schemas/scoreboard'
+import type { LockedChallenge } from '@flagwave/shared/schemas/challengeRules'
 import { BLOOD_KINDS, BLOOD_META, BloodIcon } from '../BloodIcon/BloodIcon'
 import { tagMeta } from '../ChallengeTag/ChallengeTag'
 import { useChangeCount } from '../GameTime/useChangeCount'
@@ -17,40 +20,53 @@ export interface ChallengeCardProps {
   /** Solved by my team after the scoreboard freeze: the public board does not show it yet (docs/scoring.md#freeze). */
   afterFreeze?: boolean
   onOpen: (challenge: ChallengeInfo) => void
+  /** Set while prerequisites lock it for the team. */
+  locked?: LockedChallenge
 }
 
-export function ChallengeCard({ challenge, solved, afterFreeze = false, onOpen }: ChallengeCardProps) {
+export function ChallengeCard({ challenge, solved, afterFreeze = false, onOpen, locked }: ChallengeCardProps) {
   const meta = tagMeta(challenge.tag)
   const Icon = meta.icon
   const scoreChanges = useChangeCount(challenge.score)
   const solvedChanges = useChangeCount(challenge.solved)
+  const title = challenge.title || t('未解锁的题目')
+  const open = () => {
+    if (!locked) onOpen(challenge)
+  }
   return (
     <Card
       withBorder
       radius="md"
       padding="md"
       className={`${classes.card} ${solved ? classes.solved : ''}`}
-      onClick={() => onOpen(challenge)}
+      onClick={open}
       onKeyDown={(e) => {
         if (e.key === 'Enter' || e.key === ' ') {
           e.preventDefault()
-          onOpen(challenge)
+          open()
         }
       }}
       role="button"
       tabIndex={0}
-      aria-label={challenge.title}
+      aria-label={title}
+      aria-disabled={locked ? true : undefined}
+      style={locked ? { opacity: 0.7, cursor: 'not-allowed' } : undefined}
       data-testid="challenge-card"
       data-challenge-id={challenge.id}
       data-solved={solved}
       data-after-freeze={afterFreeze || undefined}
+      data-locked={locked ? 'true' : undefined}
     >
       <Stack gap={8}>
         <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
           <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
-            <Icon size={18} color={`var(--mantine-color-${meta.color}-5)`} style={{ flexShrink: 0 }} />
-            <Text fw={600} className={classes.title} lineClamp={2} data-testid="challenge-title">
-              {challenge.title}
+            {locked ? (
+              <IconLock size={18} color="var(--mantine-color-dimmed)" style={{ flexShrink: 0 }} data-testid="challenge-locked-mark" />
+            ) : (
+              <Icon size={18} color={`var(--mantine-color-${meta.color}-5)`} style={{ flexShrink: 0 }} />
+            )}
+            <Text fw={600} className={classes.title} lineClamp={2} c={challenge.title ? undefined : 'dimmed'} data-testid="challenge-title">
+              {title}
             </Text>
           </Group>
           {afterFreeze && (
@@ -88,6 +104,11 @@ export function ChallengeCard({ challenge, solved, afterFreeze = false, onOpen }
             })}
           </Group>
         </Group>
+        {locked && (
+          <Text size="xs" c="dimmed" data-testid="challenge-requires">
+            {t('需先解出：{{names}}', { names: locked.requires.map((r) => r.title).join(t('、')) })}
+          </Text>
+        )}
         <Text size="xs" c="dimmed">
           <span key={solvedChanges} className={solvedChanges ? classes.flash : undefined} data-testid="challenge-solved-count" data-count={challenge.solved}>
             {challenge.solved}

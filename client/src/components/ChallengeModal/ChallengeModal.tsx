@@ -27,6 +27,7 @@ import { ContainerControls } from '../ContainerControls/ContainerControls'
 import { Markdown } from '../Markdown/Markdown'
 import classes from './ChallengeModal.module.css'
 import { LoadError } from '../LoadError/LoadError'
+import { CostedHintList } from '../ChallengeRules/CostedHintList'
 import { formatBytes } from '../../utils/formatBytes'
 import { t } from '../../i18n'
 
@@ -82,6 +83,8 @@ export function ChallengeModal({ gameId, challengeId, title, solved, onClose, re
   const challenge = data && data.id === challengeId ? data : undefined
   const attachment = safeAttachmentUrl(challenge?.context.url ?? null)
   const local = attachment?.startsWith('/') ?? false
+  // `hints` ends with the unlocked costed hints, which the costed list shows itself.
+  const freeHints = (challenge?.hints ?? []).slice(0, Math.max(0, (challenge?.hints?.length ?? 0) - (challenge?.costedHints ?? []).filter((h) => h.unlocked).length))
 
   return (
     <Modal
@@ -123,10 +126,10 @@ export function ChallengeModal({ gameId, challengeId, title, solved, onClose, re
                 )}
               </Group>
               {challenge.content ? <Markdown source={challenge.content} testId="challenge-content" /> : <Text c="dimmed">{t('（无题目描述）')}</Text>}
-              {challenge.hints && challenge.hints.length > 0 && (
+              {freeHints.length > 0 && (
                 <Alert variant="light" color="yellow" icon={<IconBulb size={18} />} title={t('提示')} data-testid="challenge-hints">
                   <List size="sm" spacing={4}>
-                    {challenge.hints.map((hint, i) => (
+                    {freeHints.map((hint, i) => (
                       <List.Item key={i}>
                         <Markdown source={hint} testId="challenge-hint" />
                       </List.Item>
@@ -134,6 +137,7 @@ export function ChallengeModal({ gameId, challengeId, title, solved, onClose, re
                   </List>
                 </Alert>
               )}
+              <CostedHintList gameId={gameId} challenge={challenge} />
               {attachment && (
                 <Group gap="xs">
                   <Button

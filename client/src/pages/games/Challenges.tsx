@@ -52,6 +52,8 @@ export default function Challenges() {
     return TAG_ORDER.filter((t) => (details.challenges[t]?.length ?? 0) > 0).map((t) => ({ tag: t, challenges: details.challenges[t]! }))
   }, [details])
   const all = useMemo(() => boardChallenges(details), [details])
+  // Prerequisites (docs/challenge-rules.md#prerequisites): refetched when a solve unlocks something (useGameLive).
+  const locked = useMemo(() => new Map((details?.lockedChallenges ?? []).map((l) => [l.id, l])), [details])
   const solvedCount = all.filter((c) => isSolvedByMe(details, solvedLocal, c.id)).length
   // Frozen: a solve of ours does not reach the board's pushes; the team's board lists it (docs/scoring.md#freeze).
   const solvedHere = Object.keys(solvedLocal).length
@@ -136,6 +138,7 @@ export default function Challenges() {
                       solved={isSolvedByMe(details, solvedLocal, challenge.id)}
                       afterFreeze={details?.solvedAfterFreeze?.includes(challenge.id) ?? false}
                       onOpen={setOpen}
+                      locked={locked.get(challenge.id)}
                     />
                   ))}
                 </SimpleGrid>

@@ -8,7 +8,8 @@
  * - `ReceivedChallengeUpdate` → both (a challenge the board does not know yet → refetch the board);
  * - `ReceivedGameNotice` → the notices query (+ toasts for Normal, NewChallenge, NewHint); new
  *   challenges refetch the board, new hints the open challenge;
- * - `ReceivedSubmissionResult`, `ReceivedContainerUpdate` → the game store (team-private, client-only).
+ * - `ReceivedSubmissionResult`, `ReceivedContainerUpdate` → the game store (team-private, client-only);
+ * - `ReceivedChallengeUnlock` (a solve unlocked challenges for the team, docs/challenge-rules.md#prerequisites) → the board.
  *
  * The queries are live while the socket is connected: the 10-second refresh pauses then and
  * resumes as the fallback when it drops. Every (re)connection to the game's room refetches what
@@ -118,6 +119,9 @@ export function useGameLive(gameId: number | null, options: GameLiveOptions = {}
         optionsRef.current.onNotice?.(notice)
       },
       ReceivedSubmissionResult: (result) => useGameStore.getState().recordResult(result),
+      ReceivedChallengeUnlock: (update) => {
+        if (update.gameId === gameId) void refetchIfShown(queryKeys.game.details(update.gameId))
+      },
       ReceivedContainerUpdate: (update) => {
         if (gameId === null) return
         useGameStore.getState().recordContainer(gameId, update)

@@ -60,10 +60,14 @@ export async function createGameFromContent(scope: Scope, content: GameContent, 
       wpNote: s.wpNote,
       bloodBonus: s.bloodBonus,
     })
+    const created: Challenge[] = []
     for (const c of content.challenges) {
-      const { flags, attachment, ...columns } = c
+      const { flags, attachment, prerequisites: _prerequisites, costedHints, lockedTitleVisible, ...columns } = c
       const challenge = tx.create(Challenge, {
         ...columns,
+        // Hint ids are the challenge's own: numbered afresh (a new game has no unlocks).
+        costedHints: (costedHints ?? []).map((h, i) => ({ id: i + 1, content: h.content, kind: h.kind, amount: h.kind === 'Percent' ? Math.min(h.amount, 100) : h.amount, freeAt: h.freeAt ?? null })),
+        lockedTitleVisible: lockedTitleVisible ?? true,
         game,
         acceptedCount: 0,
         // An enabled challenge without a flag could never be solved; the editor refuses it too.
@@ -71,6 +75,15 @@ export async function createGameFromContent(scope: Scope, content: GameContent, 
         attachment: await buildAttachment(tx, resolve, attachment),
       })
       for (const f of flags) tx.create(Flag, { challenge, flag: f.flag, attachment: await buildAttachment(tx, resolve, f.attachment), isOccupied: false })
+      created.push(challenge)
+    }
+    // Prerequisites name challenges by position: ids exist once flushed. Self and out-of-range positions are dropped.
+    if (content.challenges.some((c) => (c.prerequisites ?? []).length > 0)) {
+      await tx.flush()
+      content.challenges.forEach((c, i) => {
+        const ids = [...new Set(c.prerequisites ?? [])].filter((p) => p !== i && p < created.length).map((p) => created[p]!.id)
+        created[i]!.prerequisites = ids.sort((a, b) => a - b)
+      })
     }
     for (const name of new Set(s.organizations ?? [])) tx.create(Division, { game, name, inviteCode: null, defaultPermissions: GamePermission.All, challengeConfigs: [] })
     for (const n of content.notices) tx.create(GameNotice, { game, type: 'Normal', content: n.content, publishTime: new Date(n.publishTime) })

@@ -11,7 +11,7 @@ import type { UploadedFile } from '../../lib/uploads.js'
 import type { UnpackedArchive } from './unzip.js'
 import { invalid, schemaProblem, type ReadImport, type SourceFile } from './read.js'
 import type { GameContent } from './gameContent.js'
-import { attachFiles, baseChallenge, enableIfVisible, flagOf, ImportReport, importedGameSettings, scoreOf, tagOf } from './mapping.js'
+import { addHint, attachFiles, baseChallenge, enableIfVisible, flagOf, ImportReport, importedGameSettings, scoreOf, tagOf } from './mapping.js'
 
 const text = z.string().max(1_000_000)
 const num = z.number().finite()
@@ -74,10 +74,7 @@ async function mapChallenge(
   }
   for (const h of doc.hints ?? []) {
     if (typeof h === 'string') challenge.hints.push(h)
-    else {
-      challenge.hints.push(h.content)
-      if (h.cost) report.mapped.push(`${where}: hint cost ${h.cost} dropped (Flagwave hints are free)`)
-    }
+    else addHint(challenge, h.content, h.cost, where, report)
   }
   await attachFiles(challenge, (doc.files ?? []).map((name) => ({ name, path: fileOf(name) })), sources, where, report)
   const tags = (doc.tags ?? []).map((t) => (typeof t === 'string' ? t : t.value))

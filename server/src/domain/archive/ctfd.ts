@@ -11,7 +11,7 @@ import type { UnpackedArchive } from './unzip.js'
 import { parseJson } from './unzip.js'
 import { invalid, schemaProblem, type ReadImport, type SourceFile } from './read.js'
 import type { GameContent } from './gameContent.js'
-import { attachFiles, baseChallenge, enableIfVisible, flagOf, ImportReport, importedGameSettings, scoreOf, tagOf } from './mapping.js'
+import { addHint, attachFiles, baseChallenge, enableIfVisible, flagOf, ImportReport, importedGameSettings, scoreOf, tagOf } from './mapping.js'
 
 const id = z.number().int()
 const str = z.string().max(1_000_000)
@@ -72,6 +72,9 @@ export async function readCtfd(archive: UnpackedArchive): Promise<ReadImport> {
   const config = await table(archive, 'config', ConfigRow)
 
   const challenges: GameContent['challenges'] = []
+  /** CTFd id → position among the imported challenges, and each one's CTFd prerequisites (docs/challenge-rules.md#prerequisites). */
+  const positions = new Map<number, number>()
+  const requirements: { index: number; ids: number[]; where: string }[] = []
   for (const row of [...challengeRows].sort((a, b) => a.id - b.id)) {
     const where = `challenge #${row.id} "${row.name}"`
     const d = dynamic.get(row.id)
@@ -88,8 +91,7 @@ export async function readCtfd(archive: UnpackedArchive): Promise<ReadImport> {
       if (flag) challenge.flags.push({ flag, attachment: null })
     }
     for (const h of hints.filter((h) => h.challenge_id === row.id)) {
-      challenge.hints.push(h.content)
-      if (h.cost) report.mapped.push(`${where}: hint cost ${h.cost} dropped (Flagwave hints are free)`)
+      addHint(challenge, h.content, h.cost, where, report)
     }
     const own = files.filter((f) => f.challenge_id === row.id && (f.type ?? 'challenge') === 'challenge')
     await attachFiles(
@@ -102,9 +104,20 @@ export async function readCtfd(archive: UnpackedArchive): Promise<ReadImport> {
     const tagValues = tags.filter((t) => t.challenge_id === row.id).map((t) => t.value)
     if (tagValues.length) report.unmapped.push(`${where}: tags ${tagValues.join(', ')} (a Flagwave challenge has only its category)`)
     if (row.max_attempts) report.unmapped.push(`${where}: max_attempts ${row.max_attempts} has no Flagwave counterpart`)
-    if (row.requirements) report.unmapped.push(`${where}: requirements (prerequisite challenges) have no Flagwave counterpart`)
+    const required = prerequisitesOf(row.requirements)
+    if (required === null) report.unmapped.push(`${where}: requirements in a form Flagwave does not read`)
+    else if (required.ids.length > 0) {
+      requirements.push({ index: challenges.length, ids: required.ids, where })
+      if (required.anonymize) challenge.lockedTitleVisible = false
+    }
     enableIfVisible(challenge, row.state === 'visible', where, report)
+    positions.set(row.id, challenges.length)
     challenges.push(challenge)
+  }
+  for (const { index, ids, where } of requirements) {
+    const kept = ids.flatMap((id) => (positions.has(id) ? [positions.get(id)!] : []))
+    challenges[index]!.prerequisites = kept
+    report.mapped.push(`${where}: requirements kept as prerequisites${kept.length < ids.length ? ' (those not imported are left out)' : ''}`)
   }
   if (challenges.length === 0) throw invalid('no challenge could be imported')
 
@@ -126,4 +139,20 @@ export async function readCtfd(archive: UnpackedArchive): Promise<ReadImport> {
   }
   const title = config.find((c) => c.key === 'ctf_name')?.value ?? 'CTFd import'
   return { format: 'ctfd', content: { game: importedGameSettings(title), challenges, notices }, sources, mapped: report.mapped, unmapped: report.unmapped }
+}
+
+/** CTFd's `requirements` (`{prerequisites: ids, anonymize}`, as JSON or text): the ids, or null when unreadable. */
+function prerequisitesOf(value: unknown): { ids: number[]; anonymize: boolean } | null {
+  if (value === null || value === undefined || value === '') return { ids: [], anonymize: false }
+  let parsed = value
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value)
+    } catch {
+      return null
+    }
+  }
+  const shape = z.object({ prerequisites: z.array(z.number().int()).max(1000).optional(), anonymize: z.boolean().nullish() }).safeParse(parsed)
+  if (!shape.success) return null
+  return { ids: shape.data.prerequisites ?? [], anonymize: shape.data.anonymize === true }
 }

@@ -90,6 +90,10 @@ export async function readGameContent(em: EntityManager, game: Game): Promise<Ga
       minScoreRate: Number(c.minScoreRate),
       difficulty: Number(c.difficulty),
       flags: flags.filter((f) => (f.challenge as Challenge).id === c.id).map((f) => ({ flag: f.flag, attachment: attachmentOf(f.attachment as Attachment | null) })),
+      // Costed hints and prerequisites (docs/challenge-rules.md); prerequisites by position in this list.
+      costedHints: (c.costedHints ?? []).map(({ content, kind, amount, freeAt }) => ({ content, kind, amount, freeAt: freeAt ?? null })),
+      prerequisites: (c.prerequisites ?? []).map((id) => challenges.findIndex((x) => x.id === id)).filter((i) => i >= 0),
+      lockedTitleVisible: c.lockedTitleVisible,
     })),
     notices: notices.map((n) => ({ content: n.content, publishTime: n.publishTime.toISOString() })),
   }

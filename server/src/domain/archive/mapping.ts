@@ -7,6 +7,7 @@ import path from 'node:path'
 import { ChallengeTag } from '@flagwave/shared/enums'
 import { FLAG_MAX } from '@flagwave/shared/limits'
 import type { ArchiveChallenge } from '@flagwave/shared/schemas/gameArchive'
+import { COSTED_HINT_CONTENT_MAX, COSTED_HINTS_MAX, FIXED_HINT_COST_MAX } from '@flagwave/shared/schemas/challengeRules'
 import type { GameSettings } from './gameContent.js'
 import { hashFile, type SourceFile } from './read.js'
 
@@ -165,4 +166,21 @@ export async function attachFiles(
 export function enableIfVisible(challenge: ArchiveChallenge, visible: boolean, where: string, report: ImportReport): void {
   if (visible && challenge.flags.length === 0) report.mapped.push(`${where}: visible but without a usable flag, imported disabled`)
   challenge.isEnabled = visible && challenge.flags.length > 0
+}
+
+/**
+ * A CTFd hint: free, or with a cost a fixed-cost costed hint (docs/challenge-rules.md#costed-hints).
+ * One that cannot be a costed hint (too long, too many) stays free, reported.
+ */
+export function addHint(challenge: ArchiveChallenge, content: string, cost: number | null | undefined, where: string, report: ImportReport): void {
+  if (!cost || cost <= 0) return void challenge.hints.push(content)
+  const costed = (challenge.costedHints ??= [])
+  if (content.length <= COSTED_HINT_CONTENT_MAX && costed.length < COSTED_HINTS_MAX && content.trim() !== '') {
+    const amount = Math.min(Math.round(cost), FIXED_HINT_COST_MAX)
+    costed.push({ content, kind: 'Fixed', amount, freeAt: null })
+    report.mapped.push(`${where}: hint cost ${cost} kept as a costed hint (${amount} points)`)
+  } else {
+    challenge.hints.push(content)
+    report.mapped.push(`${where}: hint cost ${cost} dropped (the hint is too long or one too many to cost points)`)
+  }
 }

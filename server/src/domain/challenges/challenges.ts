@@ -187,6 +187,12 @@ export async function deleteChallenge(scope: Scope, actor: Actor, game: Game, ch
     for (const hash of hashes) await files.release(hash)
     if (attachments.length) await tx.nativeDelete(Attachment, { id: { $in: attachments.map((a) => a.id) } })
     await tx.nativeDelete(Challenge, { id: c.id })
+    // No challenge keeps requiring it (docs/challenge-rules.md#prerequisites).
+    await tx.execute(
+      `update challenges set prerequisites = coalesce((select jsonb_agg(e) from jsonb_array_elements(prerequisites) e where e <> to_jsonb(?::int)), '[]'::jsonb)
+        where game_id = ? and prerequisites @> to_jsonb(array[?::int])`,
+      [c.id, game.id, c.id],
+    )
     await invalidateAfterCommit(tx, [tags.gameChallenges(game.id)])
   })
   await rebuildScoreboardAfterEdit(scope, game.id)

@@ -20,6 +20,7 @@ export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsh
 const EXPORT_FAILED = '遇到问题，请重试'
 const SCOREBOARD_SHEET = '排行榜'
 const SUBMISSION_SHEET = '全部提交'
+const HINT_PENALTY_HEADER = '提示扣分'
 const SCOREBOARD_HEADER = ['排名', '战队', '队长', '队员', '学号', '手机号', '解题数量', '得分时间', '总分'] as const
 const ORGANIZATION_HEADER = '所属组织'
 const SUBMISSION_HEADER = ['提交状态', '提交时间', '战队', '用户', '题目', '提交内容', '用户邮箱'] as const
@@ -147,9 +148,11 @@ export async function scoreboardSheet(em: EntityManager, services: Services, gam
     for (const division of scoreboard.divisions) {
       sheets.push({ name: sheetName(division.name, division.id, names), items: scoreboard.items.filter((i) => i.divisionId === division.id), rankOf: (i) => i.divisionRank ?? 0 })
     }
+    // Costed hints (docs/challenge-rules.md#costed-hints): `总分` is net of them; a game where some team paid gets their sum as a last column.
+    const penalties = scoreboard.items.some((i) => (i.hintPenalty ?? 0) > 0)
     for (const { name, items, rankOf } of sheets) {
     const sheet = workbook.addWorksheet(name)
-    writeHeader(sheet, [...header, ...challenges.map((c) => c.title)])
+    writeHeader(sheet, [...header, ...challenges.map((c) => c.title), ...(penalties ? [HINT_PENALTY_HEADER] : [])])
     for (const item of items) {
       const team = teams.get(item.id)
       const members = team ? team.members.getItems() : []
@@ -166,6 +169,7 @@ export async function scoreboardSheet(em: EntityManager, services: Services, gam
         universalSortable(item.lastSubmissionTime),
         item.score,
         ...challenges.map((c) => points.get(c.id) ?? 0),
+        ...(penalties ? [item.hintPenalty ?? 0] : []),
       )
       sheet.addRow(cells).commit()
       await drained(out)

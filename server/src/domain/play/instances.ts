@@ -22,6 +22,7 @@ import type { Participation } from '../../entities/Participation.js'
 import { notFound } from '../../lib/errors.js'
 import { sha256Hex, teamHashSalt } from '../games/keys.js'
 import { assertDivisionMay } from './gate.js'
+import { assertUnlocked } from '../challenges/prerequisites.js'
 
 const INSTANCE_NOT_FOUND = '题目未找到或动态附件分配失败'
 
@@ -68,6 +69,8 @@ function dynamicContainerFlag(game: Pick<Game, 'privateKey'>, participation: Pic
  */
 export async function loadInstance(em: EntityManager, game: Game, participation: Participation, challengeId: number): Promise<InstanceView> {
   await assertDivisionMay(em, game.id, participation.division, challengeId, 'ViewChallenge')
+  // Locked by its prerequisites: not opened, no container (docs/challenge-rules.md#prerequisites).
+  await assertUnlocked(em, game.id, participation.id, challengeId)
   // Every view after the first: a loaded instance never changes back, so no lock is needed to read it.
   const loaded = await em.findOne(GameInstance, { participation: participation.id, challenge: challengeId, isLoaded: true }, { populate: VIEW })
   if (loaded) return viewOf(em, loaded)

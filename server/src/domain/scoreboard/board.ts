@@ -10,10 +10,10 @@
 import type { ChallengeInfo, ChallengeItem, ChallengesByTag, ScoreboardDivision, ScoreboardItem, ScoreboardModel, TopTimeLine } from '@flagwave/shared/schemas/scoreboard'
 import { toWireDate } from '@flagwave/shared/format'
 import { presentChallengeInfo, presentChallengeItem, presentRowHead, presentScoreboardDivision, presentTimeline } from '../../presenters/scoreboard.js'
-import { ScoreboardEngine, type ApplyResult, type ChallengeRecord, type GameData, type GameMeta, type SolveData, type TeamRecord } from './engine.js'
+import { ScoreboardEngine, type ApplyResult, type ChallengeRecord, type GameData, type GameMeta, type HintUnlockData, type SolveData, type TeamRecord } from './engine.js'
 
-/** Per team, cells that changed: the `items` of a ScoreboardDelta. */
-type CellChanges = { id: number; challenges: ChallengeItem[] }[]
+/** Per team, cells that changed (and its hint deductions when they did): the `items` of a ScoreboardDelta. */
+type CellChanges = { id: number; challenges: ChallengeItem[]; hintPenalty?: number }[]
 
 export interface Snapshot {
   model: ScoreboardModel
@@ -26,6 +26,8 @@ export interface Snapshot {
   changedCells: CellChanges | null
   /** Every challenge on the board with its serialised info, for change detection. */
   challenges: { info: ChallengeInfo; json: string }[]
+  /** Participation id → challenges unlocked for it by solves since the previous snapshot (docs/challenge-rules.md#prerequisites). */
+  unlocked: Map<number, number[]>
 }
 
 /** What the last snapshot rendered of a team. */
@@ -93,6 +95,11 @@ export class ScoreboardState {
     return this.engine.applySolve(s)
   }
 
+  /** Fold one costed hint unlock in (see `ScoreboardEngine.applyHintUnlock`). */
+  applyHintUnlock(u: HintUnlockData): ApplyResult {
+    return this.engine.applyHintUnlock(u)
+  }
+
   /** Render the contract's ScoreboardModel (and its JSON) at `now`. */
   snapshot(now: number = Date.now(), view: BoardView = LIVE_VIEW): Snapshot {
     const changes = this.engine.takeChanges()
@@ -104,7 +111,7 @@ export class ScoreboardState {
       const team = ranked[index]!
       const slots = changes.cells.get(team)
       let rendered = this.rows.get(team)
-      if (!rendered || slots || rendered.rank !== team.rank || rendered.divisionRank !== team.divisionRank) {
+      if (!rendered || slots || changes.penalties.has(team) || rendered.rank !== team.rank || rendered.divisionRank !== team.divisionRank) {
         rendered = this.renderRow(team, rendered, slots, changedCells)
         this.rows.set(team, rendered)
       }
@@ -170,7 +177,7 @@ export class ScoreboardState {
       `"updateTimeUtc":${time},"timelines":${JSON.stringify(timelines)},"challengeCount":${infos.length},"divisions":${this.divisionsJson},${viewJson}}`
     const delta = this.fresh ? null : changedCells
     this.fresh = false
-    return { model, json, changedCells: delta, challenges: infos }
+    return { model, json, changedCells: delta, challenges: infos, unlocked: changes.unlocked }
   }
 
   /**
@@ -200,6 +207,12 @@ export class ScoreboardState {
       challengesJson = `[${itemJsons.join(',')}]`
     } else {
       ;({ items, itemJsons, challengesJson } = before)
+    }
+    // A changed hint deduction travels with the row's cell changes (docs/challenge-rules.md#costed-hints).
+    if (before && (before.row.hintPenalty ?? 0) !== team.hintPenalty) {
+      let entry = changedCells.find((e) => e.id === team.data.teamId)
+      if (!entry) changedCells.push((entry = { id: team.data.teamId, challenges: [] }))
+      entry.hintPenalty = team.hintPenalty
     }
     const head = presentRowHead(team.data, team.data.divisionId === null ? null : (this.divisionNames.get(team.data.divisionId) ?? null), team)
     const cells = items.slice()

@@ -22,6 +22,12 @@
  * the counter moves only with solves whose division affects the dynamic score (the checkers count
  * so); the overall rank counts only teams of divisions ranked overall (0 for the others).
  *
+ * Costed hints (docs/challenge-rules.md#costed-hints): `applyHintUnlock()` takes a team's unlock
+ * off its score (a fixed number of points, fixed when it unlocked, whether or not it solves),
+ * counted when the team has a cell for the challenge and the unlock came before the end, like a
+ * solve; `hintPenalty` is the sum. Unlocks never move `last` (ranking ties stay on solves) nor
+ * the timelines (they plot solve points).
+ *
  */
 import { ChallengeTag } from '@flagwave/shared/enums'
 import { challengeScore, solveScore, type BloodRank } from '@flagwave/shared/scoring'
@@ -52,6 +58,8 @@ export interface ChallengeData {
   difficulty: number
   /** Teams (of any status) whose first correct submission came before the end (the stored counter). */
   acceptedCount: number
+  /** Challenges a team must solve first (docs/challenge-rules.md#prerequisites); disabled ones do not count. */
+  prerequisites?: readonly number[]
 }
 
 /** An accepted participation. */
@@ -79,6 +87,18 @@ export interface SolveData {
   board?: boolean
 }
 
+/** A costed hint a team unlocked (a row of the append-only `hint_unlocks`). */
+export interface HintUnlockData {
+  /** The row id: an unlock is folded in once. */
+  unlockId: number
+  participationId: number
+  challengeId: number
+  /** Unlock time, epoch milliseconds. */
+  time: number
+  /** Points it cost, fixed at the moment of unlocking. */
+  cost: number
+}
+
 export interface GameData {
   game: GameMeta
   challenges: ChallengeData[]
@@ -87,6 +107,8 @@ export interface GameData {
   instances: Map<number, number[]>
   /** Accepted submissions (any order; later ones of a pair and ones after the end are ignored). */
   solves: SolveData[]
+  /** Costed hint unlocks (any order; absent: none). A board at time t passes those before t. */
+  unlocks?: HintUnlockData[]
 }
 
 /** What `applySolve` did: `unknown` means the pair belongs on the board but the state does not know it (rebuild). */
@@ -123,6 +145,8 @@ export interface TeamRecord {
   /** The latest counted solve (the game start without one), epoch milliseconds. */
   readonly last: number
   readonly solved: number
+  /** Points taken off `score` for costed hints the team unlocked. */
+  readonly hintPenalty: number
   /** 1-based, as of the last `ranking()`. */
   readonly rank: number
   /** 1-based among the teams of its division, as of the last `ranking()`; null without one. */
@@ -141,6 +165,10 @@ export interface Changes {
   cells: Map<TeamRecord, Set<number>>
   /** Challenges whose score, counter or bloods changed. */
   challenges: Set<ChallengeRecord>
+  /** Teams whose `hintPenalty` changed. */
+  penalties: Set<TeamRecord>
+  /** Participation id → challenges a new solve unlocked for it (all their prerequisites now solved). */
+  unlocked: Map<number, number[]>
 }
 
 interface Solve extends SolveRecord {
@@ -168,6 +196,7 @@ interface Team extends TeamRecord {
   score: number
   last: number
   solved: number
+  hintPenalty: number
   rank: number
   divisionRank: number | null
 }
@@ -208,6 +237,12 @@ export class ScoreboardEngine {
   /** Cells and challenges changed since the last `takeChanges()`. */
   private changedCells = new Map<TeamRecord, Set<number>>()
   private changedChallenges = new Set<ChallengeRecord>()
+  private changedPenalties = new Set<TeamRecord>()
+  /** Ids of the hint unlocks folded in. */
+  private readonly unlocks = new Set<number>()
+  /** Challenge id → the board challenges that require it. */
+  private readonly dependents = new Map<number, number[]>()
+  private unlockedNow = new Map<number, number[]>()
   /** Point deltas to commit in `reorder` (kept apart so the old key still finds the team in `order`). */
   private readonly pendingDelta = new Map<Team, number>()
   /** New `last` values to commit in `reorder`. */
@@ -247,6 +282,14 @@ export class ScoreboardEngine {
         onBoard: false,
       })
     }
+    for (const c of data.challenges) {
+      for (const p of c.prerequisites ?? []) {
+        if (!state.chals.has(p) || p === c.id) continue
+        const list = state.dependents.get(p)
+        if (list) list.push(c.id)
+        else state.dependents.set(p, [c.id])
+      }
+    }
     const may = state.permissions
     for (const t of data.teams) {
       const held = [...new Set(data.instances.get(t.participationId) ?? [])].filter((id) => state.chals.has(id))
@@ -261,6 +304,7 @@ export class ScoreboardEngine {
         score: 0,
         last: state.game.start,
         solved: 0,
+        hintPenalty: 0,
         rank: 0,
         divisionRank: null,
       }
@@ -286,7 +330,14 @@ export class ScoreboardEngine {
       })
       for (const solve of c.solvers) solve.points = solve.scores ? solveScore(c.score, solve.blood, state.game.bloodBonus) : 0
     }
+    for (const u of data.unlocks ?? []) {
+      const team = state.unlockTeam(u)
+      if (!team) continue
+      state.unlocks.add(u.unlockId)
+      team.hintPenalty += u.cost
+    }
     for (const team of state.teams.values()) {
+      team.score -= team.hintPenalty
       for (const solve of team.solves.values()) {
         team.score += solve.points
         if (solve.time > team.last) team.last = solve.time
@@ -353,10 +404,46 @@ export class ScoreboardEngine {
       if (!solve.bloods || c.bloodSolvers.indexOf(solve) >= 4) this.rescore(c, solve, null, changed)
     }
     this.changedChallenges.add(c)
+    if (!existing) this.noteUnlocks(team, c.data.id)
     // The solver's totals: a replaced solve may have been its latest.
     this.pendingLast.set(team, existing ? this.latestOf(team) : Math.max(team.last, solve.time))
     this.reorder(changed)
     return 'applied'
+  }
+
+  /**
+   * Fold one costed hint unlock in: its cost comes off the team's score. Idempotent by unlock id;
+   * `ignored` when the team has no cell for the challenge, or after the end.
+   */
+  applyHintUnlock(u: HintUnlockData): ApplyResult {
+    const team = this.unlockTeam(u)
+    if (!team) return 'ignored'
+    this.unlocks.add(u.unlockId)
+    if (u.cost === 0) return 'ignored'
+    team.hintPenalty += u.cost
+    this.pendingDelta.set(team, (this.pendingDelta.get(team) ?? 0) - u.cost)
+    this.changedPenalties.add(team)
+    this.reorder(new Set([team]))
+    return 'applied'
+  }
+
+  /** The board team an unlock counts for, or null (already folded in, after the end, no cell). */
+  private unlockTeam(u: HintUnlockData): Team | null {
+    if (this.unlocks.has(u.unlockId) || u.time >= this.game.end) return null
+    const team = this.teams.get(u.participationId)
+    return team && team.slot.has(u.challengeId) ? team : null
+  }
+
+  /** The challenges this team's new solve of `challengeId` unlocked: held, and every enabled prerequisite solved. */
+  private noteUnlocks(team: Team, challengeId: number): void {
+    for (const d of this.dependents.get(challengeId) ?? []) {
+      if (!team.slot.has(d)) continue
+      const prerequisites = this.chals.get(d)!.data.prerequisites ?? []
+      if (!prerequisites.every((p) => !this.chals.has(p) || team.solves.has(p))) continue
+      const list = this.unlockedNow.get(team.data.participationId)
+      if (list) list.push(d)
+      else this.unlockedNow.set(team.data.participationId, [d])
+    }
   }
 
   private latestOf(team: Team): number {
@@ -463,9 +550,11 @@ export class ScoreboardEngine {
 
   /** The cells and challenges that changed since the last call (everything is new to a first reader); clears `changed`. */
   takeChanges(): Changes {
-    const changes: Changes = { cells: this.changedCells, challenges: this.changedChallenges }
+    const changes: Changes = { cells: this.changedCells, challenges: this.changedChallenges, penalties: this.changedPenalties, unlocked: this.unlockedNow }
+    this.unlockedNow = new Map()
     this.changedCells = new Map()
     this.changedChallenges = new Set()
+    this.changedPenalties = new Set()
     this.dirty = false
     return changes
   }

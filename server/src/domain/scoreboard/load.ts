@@ -1,13 +1,13 @@
 /**
  * The full-rebuild read of one game's scoreboard: set-based queries run side by side on the
  * pool (game, divisions, enabled challenges, accepted teams with the challenges they hold, earliest
- * counted solve per team × challenge). Times travel as epoch milliseconds to keep row parsing cheap.
+ * counted solve per team × challenge, costed hint unlocks). Times travel as epoch milliseconds to keep row parsing cheap.
  */
 import type pg from 'pg'
 import type { ChallengeTag } from '@flagwave/shared/enums'
 import type { ChallengeConfig } from '@flagwave/shared/divisions'
 import { DivisionPermissions } from '@flagwave/shared/divisions'
-import type { GameData, SolveData } from './engine.js'
+import type { GameData, HintUnlockData, SolveData } from './engine.js'
 import type { FreezeFields } from '../games/freeze.js'
 
 interface GameRow {
@@ -35,13 +35,13 @@ export async function loadGameData(pool: pg.Pool, gameId: number): Promise<Loade
   )
   const game = games.rows[0]
   if (!game) return null
-  const [divisions, challenges, teams, instances, solves] = await Promise.all([
+  const [divisions, challenges, teams, instances, solves, unlocks] = await Promise.all([
     pool.query<{ id: number; name: string; default_permissions: number; challenge_configs: ChallengeConfig[] }>(
       `select id, name, default_permissions, challenge_configs from divisions where game_id = $1 order by id`,
       [gameId],
     ),
-    pool.query<{ id: number; title: string; tag: ChallengeTag; original_score: number; min_score_rate: number; difficulty: number; accepted_count: number }>(
-      `select id, title, tag, original_score, min_score_rate, difficulty, accepted_count
+    pool.query<{ id: number; title: string; tag: ChallengeTag; original_score: number; min_score_rate: number; difficulty: number; accepted_count: number; prerequisites: number[] }>(
+      `select id, title, tag, original_score, min_score_rate, difficulty, accepted_count, prerequisites
          from challenges where game_id = $1 and is_enabled`,
       [gameId],
     ),
@@ -71,6 +71,12 @@ export async function loadGameData(pool: pg.Pool, gameId: number): Promise<Loade
          left join users u on u.id = f.user_id`,
       [gameId],
     ),
+    // Append-only (docs/challenge-rules.md#costed-hints): the engine keeps those of board teams' cells before the end.
+    pool.query<{ id: number; pid: number; cid: number; t: number; cost: number }>(
+      `select id, participation_id as pid, challenge_id as cid, floor(extract(epoch from unlocked_at) * 1000)::float8 as t, cost
+         from hint_unlocks where game_id = $1`,
+      [gameId],
+    ),
   ])
   const held = new Map<number, number[]>()
   for (const row of instances.rows) held.set(row.pid, row.cids.split(',').map(Number))
@@ -95,6 +101,7 @@ export async function loadGameData(pool: pg.Pool, gameId: number): Promise<Loade
       minScoreRate: Number(c.min_score_rate),
       difficulty: Number(c.difficulty),
       acceptedCount: c.accepted_count,
+      prerequisites: c.prerequisites,
     })),
     teams: teams.rows.map((t) => ({
       participationId: t.pid,
@@ -106,12 +113,13 @@ export async function loadGameData(pool: pg.Pool, gameId: number): Promise<Loade
     })),
     instances: held,
     solves: solveData,
+    unlocks: unlocks.rows.map((u): HintUnlockData => ({ unlockId: u.id, participationId: u.pid, challengeId: u.cid, time: u.t, cost: u.cost })),
   }
 }
 
 /**
  * The inputs of the board as it stood at `until` (the freeze, docs/scoring.md#freeze): the solves
- * before it, and each challenge's counter without the counted solves from then on — those of
+ * and hint unlocks before it (a score that falls would tell of an unlock), and each challenge's counter without the counted solves from then on — those of
  * any participation whose division affects the dynamic score, as the checkers count
  * (domain/submissions/settle.ts) — so dynamic values stand where they stood.
  */
@@ -135,5 +143,6 @@ export async function loadBoardUntil(pool: pg.Pool, data: GameData, until: numbe
     ...data,
     challenges: data.challenges.map((c) => ({ ...c, acceptedCount: Math.max(0, c.acceptedCount - (uncounted.get(c.id) ?? 0)) })),
     solves: data.solves.filter((s) => s.time < until),
+    unlocks: data.unlocks?.filter((u) => u.time < until),
   }
 }

@@ -8,6 +8,7 @@
  *     `{ gameId, version, etag, json, model, start }` — the same model with its version, serialised
  *     once per version (`json`), and the game start (epoch ms).
  *   - `services.scoreboard.applySolve(gameId, solve)` — fold in a counted solve (the checker does this).
+ *   - `services.scoreboard.applyHintUnlock(gameId, unlock)` — fold in a costed hint unlock (the unlock command does this).
  *   - `await services.scoreboard.rebuild(gameId)` — rebuild now (owner) or ask the owner to
  *     (`requestScoreboardRebuild` in hooks.ts is the same request for code that only has the ORM).
  *
@@ -26,17 +27,17 @@ import type pg from 'pg'
 import type { Redis } from 'ioredis'
 import type { Logger } from 'pino'
 import type { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
+import { rooms } from '@flagwave/shared/events'
 import type { Orm } from '../../db/orm.js'
 import type { ImmediatePublish } from '../../realtime/sink.js'
 import type { Metrics } from '../../lib/metrics.js'
 import { databaseUrl, nativePool } from '../../db/pg.js'
 import { notFound } from '../../lib/errors.js'
 import { SCOREBOARD_CHANNEL, requestScoreboardRebuild } from './hooks.js'
-import type { GameData, SolveData } from './engine.js'
+import type { GameData, HintUnlockData, SolveData } from './engine.js'
 import { ScoreboardState, type BoardView } from './board.js'
 import { loadBoardUntil, loadGameData, type LoadedGame } from './load.js'
 import { boardFreeze, pendingFreeze, type FreezeFields } from '../games/freeze.js'
-import { rooms } from '@flagwave/shared/events'
 import { ChallengeChanges } from './delta.js'
 import { ScoreboardSnapshot } from './snapshot.js'
 import { SOLVE_CHANNEL, parseSolveMessage } from './solveChannel.js'
@@ -56,8 +57,8 @@ interface Owned {
   snapshot: ScoreboardSnapshot | null
   version: number
   building: Promise<void> | null
-  /** Solves that arrived while a rebuild was reading the database. */
-  buffer: SolveData[] | null
+  /** Solves and hint unlocks that arrived while a rebuild was reading the database. */
+  buffer: (SolveData | HintUnlockData)[] | null
   rebuildAgain: boolean
   pushAfterBuild: boolean
   /** What the previous version showed of each challenge, for ReceivedChallengeUpdate and deltas. */
@@ -244,6 +245,18 @@ export class ScoreboardService {
   }
 
   /**
+   * Fold in a costed hint unlock (committed). Like a solve: on the owner it updates the state and
+   * schedules a push; elsewhere the owner hears of it through the unlock's NOTIFY.
+   */
+  applyHintUnlock(gameId: number, unlock: HintUnlockData): void {
+    const own = this.owned.get(gameId)
+    if (!own) return void this.ownership?.adopt(gameId)
+    if (own.buffer) return void own.buffer.push(unlock)
+    if (!own.state) return
+    if (own.state.applyHintUnlock(unlock) === 'applied') own.pacer.schedule()
+  }
+
+  /**
    * Rebuild from the database now: on this node when it owns the game or can take it, otherwise
    * by asking the owner (NOTIFY). Resolves once a local rebuild is published.
    */
@@ -372,9 +385,12 @@ export class ScoreboardService {
       const state = ScoreboardState.build(data)
       const buffered = own.buffer ?? []
       own.buffer = null
-      for (const solve of buffered) state.applySolve(solve)
-      // A pre-freeze solve that committed after the read is not on the frozen board yet: read again.
-      if (at && buffered.some((solve) => solve.time < at.getTime())) own.rebuildAgain = true
+      for (const item of buffered) {
+        if ('unlockId' in item) state.applyHintUnlock(item)
+        else state.applySolve(item)
+      }
+      // A pre-freeze solve or unlock that committed after the read is not on the frozen board yet: read again.
+      if (at && buffered.some((item) => item.time < at.getTime())) own.rebuildAgain = true
       const wasFrozen = own.frozen !== null
       own.state = state
       own.freeze = data.freeze
@@ -471,6 +487,10 @@ export class ScoreboardService {
         delta: { updateTimeUTC: snapshot.model.updateTimeUTC, challenges: changed, items: built.changedCells },
       })
     } else own.pacer.pushBoard({ gameId: own.gameId, version: snapshot.version, scoreboard: snapshot.model })
+    // After the board that shows the solves: each team whose solve unlocked challenges hears which (docs/challenge-rules.md#prerequisites).
+    for (const [participationId, challengeIds] of built.unlocked) {
+      this.deps.realtime.publish('user', rooms.team(own.gameId, participationId), 'ReceivedChallengeUnlock', { gameId: own.gameId, challengeIds })
+    }
     if (own.unpushed.length > 0) {
       const pushed = Date.now()
       for (const time of own.unpushed) this.deps.metrics?.solvePushed(time, pushed)
@@ -499,7 +519,9 @@ export class ScoreboardService {
     }
     if (channel === SOLVE_CHANNEL) {
       const message = parseSolveMessage(payload)
-      if (message) for (const solve of message.solves) this.applySolve(message.gameId, solve)
+      if (!message) return
+      for (const solve of message.solves) this.applySolve(message.gameId, solve)
+      for (const unlock of message.unlocks) this.applyHintUnlock(message.gameId, unlock)
     }
   }
 }

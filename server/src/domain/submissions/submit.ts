@@ -9,6 +9,7 @@ import { Submission } from '../../entities/Submission.js'
 import type { User } from '../../entities/User.js'
 import { notFound } from '../../lib/errors.js'
 import { nativePool } from '../../db/pg.js'
+import { assertUnlocked } from '../challenges/prerequisites.js'
 import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
 
@@ -23,6 +24,8 @@ export async function submitFlag(scope: Scope, actor: Actor, gameId: number, cha
   // The gate from the read cache as plain rows: ids and flags are all it needs, no entity is built.
   const { registration, challenge } = await gateRows(em, gameId, user.id, { refuseEnded: true, challengeId })
   await assertDivisionMay(em, gameId, registration.participation.division, challenge!.id, 'SubmitFlags')
+  // A challenge locked by its prerequisites takes no flag (docs/challenge-rules.md#prerequisites); no query without any.
+  if ((challenge!.prerequisites ?? []).length > 0) await assertUnlocked(em, gameId, registration.participation.id, challenge!.id)
   // One autocommitted statement, the hot path of a contest; the checkers are woken after it
   // (queue.ts says why not by a NOTIFY inside it).
   const pool = await nativePool(em.getConnection())

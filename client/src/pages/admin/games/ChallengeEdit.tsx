@@ -37,6 +37,8 @@ import { queryClient } from '../../../api/queryClient'
 import { queryKeys } from '../../../api/queryKeys'
 import { editApi, forgetEdit, invalidateEdit, type ChallengeUpdateRequest } from '../../../api/edit'
 import { ChallengeAttachment } from '../../../components/ChallengeAttachment/ChallengeAttachment'
+import { CostedHintsPanel } from '../../../components/ChallengeRules/CostedHintsPanel'
+import { PrerequisitesPanel } from '../../../components/ChallengeRules/PrerequisitesPanel'
 import { ChallengeHeader, useEditChallenge } from '../../../components/ChallengeForm/ChallengeHeader'
 import { TAG_META, TAG_ORDER } from '../../../components/ChallengeTag/ChallengeTag'
 import { confirmDialog } from '../../../components/ConfirmDialog/confirm'
@@ -368,6 +370,8 @@ function ChallengeForm({ gameId, challenge }: { gameId: number; challenge: Chall
                   <ScoreCurve originalScore={scoring.originalScore} minScoreRate={scoring.minScoreRate} difficulty={scoring.difficulty} solved={challenge.acceptedCount} />
                 </Stack>
               </Card>
+              <CostedHintsPanel gameId={gameId} challengeId={challenge.id} />
+              <PrerequisitesPanel gameId={gameId} challengeId={challenge.id} />
               {type !== 'DynamicAttachment' && <ChallengeAttachment gameId={gameId} challengeId={challenge.id} attachment={challenge.attachment} onChanged={() => void revalidate()} />}
               {container && <TestContainerPanel gameId={gameId} challengeId={challenge.id} container={challenge.testContainer} onChanged={() => void revalidate()} />}
               <Card withBorder radius="md" padding="sm" style={{ borderColor: 'var(--mantine-color-alert-6)' }}>
