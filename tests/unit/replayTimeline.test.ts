@@ -1,8 +1,8 @@
 /**
  * The replay timeline (server/src/domain/scoreboard/replay/timeline.ts, docs/scoring.md#replay):
  * a seek folded from a kept cursor equals a fresh build at that moment, whatever the order of the
- * seeks, with divisions, non-board solvers, edits and disabled challenges; the last frame equals
- * the engine's build over the current settings and every solve.
+ * seeks, with divisions, non-board solvers, edits, disabled challenges and costed hint unlocks; the
+ * last frame equals the engine's build over the current settings, every solve and every unlock.
  */
 import { describe, expect, it } from 'vitest'
 import { GamePermission } from '@flagwave/shared/enums'
@@ -52,7 +52,15 @@ function randomData(seed: number): ReplayData {
     { at: START + 7200_000, challengeId: null, originalScore: null, minScoreRate: null, difficulty: null, isEnabled: null, bloodBonus: 0 },
     { at: START + 9000_000, challengeId: 2, originalScore: 900, minScoreRate: 0.1, difficulty: 3, isEnabled: false, bloodBonus: null },
   ]
-  return { game: { id: 1, start: START, end: END, bloodBonus: 52459530, divisions, freezeTime: null, unfrozenAt: null, replayPublic: false }, challenges, teams, instances, solves, edits }
+  // Costed hint unlocks (docs/challenge-rules.md#costed-hints), some by teams off the board and some after the end.
+  const unlocks = Array.from({ length: 25 }, (_, i) => ({
+    unlockId: i + 1,
+    participationId: 1 + Math.floor(r() * 14),
+    challengeId: 1 + Math.floor(r() * 6),
+    time: START + Math.floor(r() * (END - START) * 1.05),
+    cost: 5 + Math.floor(r() * 40),
+  })).sort((a, b) => a.time - b.time || a.unlockId - b.unlockId)
+  return { game: { id: 1, start: START, end: END, bloodBonus: 52459530, divisions, freezeTime: null, unfrozenAt: null, replayPublic: false }, challenges, teams, instances, solves, edits, unlocks }
 }
 
 describe('ReplayTimeline', () => {
@@ -101,7 +109,9 @@ describe('ReplayTimeline', () => {
       teams: data.teams,
       instances: new Map([...data.instances].map(([p, cids]) => [p, cids.filter((id) => enabled.some((c) => c.id === id))])),
       solves: data.solves,
+      unlocks: data.unlocks,
     })
+    expect(live.snapshot(END + 5).model.items.some((item) => (item as { hintPenalty?: number }).hintPenalty)).toBe(true)
     expect(JSON.parse(new ReplayTimeline(data).frameAt(END + 5).snapshot.json)).toEqual(JSON.parse(live.snapshot(END + 5).json))
   })
 })

@@ -37,10 +37,18 @@ function randomData(seed: number): ReplayData {
     for (const c of challenges)
       if (r() < 0.55) solves.push({ participationId: p, challengeId: c.id, submissionId: ++sid, time: START + Math.floor(r() * (END - START)), userName: `u${p}`, divisionId: p <= 10 ? teams[p - 1]!.divisionId : 1 })
   solves.sort((a, b) => a.time - b.time || a.submissionId - b.submissionId)
-  return { game: { id: 1, start: START, end: END, bloodBonus: 52459530, divisions, freezeTime: FREEZE, unfrozenAt: null, replayPublic: false }, challenges, teams, instances, solves, edits: [] }
+  // Costed hint unlocks before and after the freeze: a team's later ones open with its step (docs/challenge-rules.md#costed-hints).
+  const unlocks = Array.from({ length: 16 }, (_, i) => ({
+    unlockId: i + 1,
+    participationId: 1 + Math.floor(r() * 12),
+    challengeId: 1 + Math.floor(r() * 5),
+    time: START + Math.floor(r() * (END - START)),
+    cost: 10 + Math.floor(r() * 30),
+  })).sort((a, b) => a.time - b.time || a.unlockId - b.unlockId)
+  return { game: { id: 1, start: START, end: END, bloodBonus: 52459530, divisions, freezeTime: FREEZE, unfrozenAt: null, replayPublic: false }, challenges, teams, instances, solves, edits: [], unlocks }
 }
 
-/** A fresh engine board over the pre-freeze solves and those of `revealed` participations (all: every solve). */
+/** A fresh engine board over the pre-freeze solves and unlocks and those of `revealed` participations (all: every one). */
 function expected(data: ReplayData, revealed: Set<number>, all: boolean): unknown {
   const may = new DivisionPermissions(data.game.divisions)
   const solves = data.solves.filter((s) => s.time < FREEZE || all || revealed.has(s.participationId))
@@ -52,6 +60,7 @@ function expected(data: ReplayData, revealed: Set<number>, all: boolean): unknow
     teams: data.teams,
     instances: data.instances,
     solves,
+    unlocks: data.unlocks.filter((u) => u.time < FREEZE || all || revealed.has(u.participationId)),
   })
   return withoutTime(state.snapshot(END).json)
 }

@@ -2,13 +2,13 @@
  * What a replay reads of one game, once (docs/scoring.md#replay): the game as it is now, every
  * challenge (enabled or not) with the instances that hold it, the accepted teams, every
  * participation's first counted solve (any status: the dynamic score counts them all) in time
- * order, and the recorded score-changing edits. `load.ts` reads the live board's inputs; this
+ * order, the costed hint unlocks in time order, and the recorded score-changing edits. `load.ts` reads the live board's inputs; this
  * reads the whole history instead.
  */
 import type pg from 'pg'
 import type { ChallengeTag } from '@flagwave/shared/enums'
 import type { ChallengeConfig } from '@flagwave/shared/divisions'
-import type { GameMeta, TeamData } from '../engine.js'
+import type { GameMeta, HintUnlockData, TeamData } from '../engine.js'
 
 export interface ReplayChallenge {
   id: number
@@ -51,6 +51,8 @@ export interface ReplayData {
   solves: ReplaySolve[]
   /** Edit time order. */
   edits: ReplayEdit[]
+  /** Costed hint unlocks (docs/challenge-rules.md#costed-hints), time order: a board at `t` takes those up to `t`. */
+  unlocks: HintUnlockData[]
 }
 
 const ms = (column: string) => `floor(extract(epoch from ${column}) * 1000)::float8`
@@ -64,7 +66,7 @@ export async function loadReplayData(pool: pg.Pool, gameId: number): Promise<Rep
   )
   const game = games.rows[0]
   if (!game) return null
-  const [divisions, challenges, teams, instances, solves, edits] = await Promise.all([
+  const [divisions, challenges, teams, instances, solves, edits, unlocks] = await Promise.all([
     pool.query<{ id: number; name: string; default_permissions: number; challenge_configs: ChallengeConfig[] }>(
       `select id, name, default_permissions, challenge_configs from divisions where game_id = $1 order by id`,
       [gameId],
@@ -103,6 +105,10 @@ export async function loadReplayData(pool: pg.Pool, gameId: number): Promise<Rep
          from score_edits where game_id = $1 order by edited_at, id`,
       [gameId],
     ),
+    pool.query<{ id: number; pid: number; cid: number; t: number; cost: number }>(
+      `select id, participation_id as pid, challenge_id as cid, ${ms('unlocked_at')} as t, cost from hint_unlocks where game_id = $1 order by unlocked_at, id`,
+      [gameId],
+    ),
   ])
   const held = new Map<number, number[]>()
   for (const row of instances.rows) held.set(row.pid, row.cids.split(',').map(Number))
@@ -138,5 +144,6 @@ export async function loadReplayData(pool: pg.Pool, gameId: number): Promise<Rep
       isEnabled: e.is_enabled,
       bloodBonus: e.blood_bonus === null ? null : Number(e.blood_bonus),
     })),
+    unlocks: unlocks.rows.map((u) => ({ unlockId: u.id, participationId: u.pid, challengeId: u.cid, time: u.t, cost: u.cost })),
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The board of a game at any moment (docs/scoring.md#replay), pure and in memory: the engine's
- * board over the solves up to that moment, with the challenge settings in force then.
+ * board over the solves and hint unlocks up to that moment, with the challenge settings in force then.
  *
  * - The recorded edits cut the game into epochs with constant settings; the board at `t` is the
  *   engine's full build (engine.ts) over the settings of `t`'s epoch and the solves up to `t`, each
@@ -30,6 +30,8 @@ interface Cursor {
   epoch: number
   /** Solves folded in: `solves[0 … n)`. */
   n: number
+  /** Hint unlocks folded in: `unlocks[0 … u)` (a deduction: folded in any order, docs/challenge-rules.md#costed-hints). */
+  u: number
   state: ScoreboardState
   used: number
 }
@@ -45,6 +47,7 @@ export class ReplayTimeline {
   /** Distinct edit times, ascending: epoch k runs from `boundaries[k-1]` (or forever) up to `boundaries[k]`. */
   private readonly boundaries: number[]
   private readonly times: Float64Array
+  private readonly unlockTimes: Float64Array
   /** The challenge's counter right after solve i. */
   private readonly countAfter: Int32Array
   private readonly permissions: DivisionPermissions
@@ -56,6 +59,7 @@ export class ReplayTimeline {
     this.boundaries = [...new Set(data.edits.map((e) => e.at))].sort((a, b) => a - b)
     this.permissions = new DivisionPermissions(data.game.divisions)
     this.times = Float64Array.from(data.solves, (s) => s.time)
+    this.unlockTimes = Float64Array.from(data.unlocks, (u) => u.time)
     this.countAfter = new Int32Array(data.solves.length)
     const counts = new Map<number, number>()
     data.solves.forEach((s, i) => {
@@ -88,14 +92,12 @@ export class ReplayTimeline {
 
   /** How many solves happened at or before `t`. */
   indexAt(t: number): number {
-    let lo = 0
-    let hi = this.times.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (this.times[mid]! <= t) lo = mid + 1
-      else hi = mid
-    }
-    return lo
+    return countUpTo(this.times, t)
+  }
+
+  /** How many hint unlocks happened at or before `t`. */
+  unlockIndexAt(t: number): number {
+    return countUpTo(this.unlockTimes, t)
   }
 
   /** The game, challenges and instances in force during `epoch` (without solves, counters at 0). */
@@ -138,29 +140,37 @@ export class ReplayTimeline {
     return { participationId: s.participationId, challengeId: s.challengeId, submissionId: s.submissionId, time: s.time, userName: s.userName, acceptedCount: this.countAfter[i]! }
   }
 
-  /** A new state over `solves[0 … n)` with the settings of `epoch`. */
-  private build(epoch: number, n: number): ScoreboardState {
+  /** A new state over `solves[0 … n)` and `unlocks[0 … u)` with the settings of `epoch`. */
+  private build(epoch: number, n: number, u: number): ScoreboardState {
     const settings = this.settings(epoch)
     const counts = new Map<number, number>()
     for (let i = 0; i < n; i++) counts.set(this.data.solves[i]!.challengeId, this.countAfter[i]!)
     const solves: SolveData[] = new Array(n)
     for (let i = 0; i < n; i++) solves[i] = this.solveData(i)
-    return ScoreboardState.build({ ...settings, challenges: settings.challenges.map((c) => ({ ...c, acceptedCount: counts.get(c.id) ?? 0 })), solves })
+    return ScoreboardState.build({
+      ...settings,
+      challenges: settings.challenges.map((c) => ({ ...c, acceptedCount: counts.get(c.id) ?? 0 })),
+      solves,
+      unlocks: this.data.unlocks.slice(0, u),
+    })
   }
 
   /** The board as it stood at `t` (epoch milliseconds), its update time `t`. */
   frameAt(t: number): ReplayFrame {
     const epoch = this.epochOf(t)
     const n = this.indexAt(t)
+    const u = this.unlockIndexAt(t)
     let best: Cursor | null = null
-    for (const c of this.cursors) if (c.epoch === epoch && c.n <= n && n - c.n <= MAX_FOLD && (!best || c.n > best.n)) best = c
+    for (const c of this.cursors) if (c.epoch === epoch && c.n <= n && c.u <= u && n - c.n <= MAX_FOLD && (!best || c.n > best.n)) best = c
     let folded = false
     if (best) {
       for (let i = best.n; i < n; i++) best.state.applySolve(this.solveData(i))
+      for (let i = best.u; i < u; i++) best.state.applyHintUnlock(this.data.unlocks[i]!)
       best.n = n
+      best.u = u
       folded = true
     } else {
-      best = { epoch, n, state: this.build(epoch, n), used: 0 }
+      best = { epoch, n, u, state: this.build(epoch, n, u), used: 0 }
       if (this.cursors.length >= CURSORS) {
         // Replace the least recently used cursor.
         this.cursors.sort((a, b) => b.used - a.used)
@@ -182,4 +192,16 @@ export class ReplayTimeline {
     const s = this.data.solves[i]!
     return { participationId: s.participationId, challengeId: s.challengeId, submissionId: s.submissionId, time: s.time, userName: s.userName }
   }
+}
+
+/** How many of the ascending `times` are at or before `t`. */
+function countUpTo(times: Float64Array, t: number): number {
+  let lo = 0
+  let hi = times.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (times[mid]! <= t) lo = mid + 1
+    else hi = mid
+  }
+  return lo
 }
