@@ -51,7 +51,8 @@ function presentFlagContext(view: TeamChallenge): ClientFlagContext {
   }
 }
 
-export function presentChallengeDetail(view: TeamChallenge): ChallengeDetailModel {
+/** `attempts`: the team's submissions to the challenge, every status (docs/challenge-rules.md#attempt-limits). */
+export function presentChallengeDetail(view: TeamChallenge, attempts = 0): ChallengeDetailModel {
   const c: Challenge = view.challenge
   return {
     id: c.id,
@@ -62,11 +63,11 @@ export function presentChallengeDetail(view: TeamChallenge): ChallengeDetailMode
     score: currentScore(c),
     type: c.type,
     context: presentFlagContext(view),
-    // Newer members (docs/compatibility.md#newer-gzctf-versions): no attempt limit nor deadline yet.
+    // Newer members (docs/compatibility.md#newer-gzctf-versions), the challenge rules (docs/challenge-rules.md).
     category: c.tag,
-    limit: 0,
-    attempts: 0,
-    deadline: null,
+    limit: c.submissionLimit ?? 0,
+    attempts,
+    deadline: c.deadlineUtc ? toWireDate(c.deadlineUtc) : null,
   }
 }
 

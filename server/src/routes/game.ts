@@ -21,6 +21,7 @@ import { joinGame, leaveGame } from '../domain/participations/join.js'
 import { gameParticipations, joinCheck } from '../domain/participations/queries.js'
 import { teamWriteup, uploadWriteup } from '../domain/writeups/writeups.js'
 import { presentChallengeDetail, presentGameDetail } from '../presenters/play.js'
+import { teamAttempts } from '../domain/submissions/submit.js'
 import { presentDetailedGame, presentGameList } from '../presenters/games.js'
 import { presentNoticePage } from '../presenters/notices.js'
 import { presentParticipationInfo } from '../presenters/participations.js'
@@ -140,7 +141,8 @@ export const gameRoutes = [
     handler: async (_ctx, { params, actor, scope }) => {
       if (params.id <= 0 || params.challengeId <= 0) throw notFound('题目未找到')
       const { game, participation } = await gameContext(scope.em, params.id, actor.user, { refuseEnded: true })
-      return presentChallengeDetail(await loadInstance(scope.em, game, participation, params.challengeId))
+      const view = await loadInstance(scope.em, game, participation, params.challengeId)
+      return presentChallengeDetail(view, await teamAttempts(scope.em, participation.id, view.challenge.id))
     },
   }),
   route({

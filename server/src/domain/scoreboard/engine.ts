@@ -52,6 +52,8 @@ export interface ChallengeData {
   difficulty: number
   /** Teams (of any status) whose first correct submission came before the end (the stored counter). */
   acceptedCount: number
+  /** Last submission time, epoch milliseconds (docs/challenge-rules.md#deadline); shown on the board only. */
+  deadline?: number | null
 }
 
 /** An accepted participation. */

@@ -30,8 +30,9 @@ export async function loadGameData(pool: pg.Pool, gameId: number): Promise<GameD
       `select id, name, default_permissions, challenge_configs from divisions where game_id = $1 order by id`,
       [gameId],
     ),
-    pool.query<{ id: number; title: string; tag: ChallengeTag; original_score: number; min_score_rate: number; difficulty: number; accepted_count: number }>(
-      `select id, title, tag, original_score, min_score_rate, difficulty, accepted_count
+    pool.query<{ id: number; title: string; tag: ChallengeTag; original_score: number; min_score_rate: number; difficulty: number; accepted_count: number; deadline_ms: number | null }>(
+      `select id, title, tag, original_score, min_score_rate, difficulty, accepted_count,
+              floor(extract(epoch from deadline_utc) * 1000)::float8 as deadline_ms
          from challenges where game_id = $1 and is_enabled`,
       [gameId],
     ),
@@ -84,6 +85,7 @@ export async function loadGameData(pool: pg.Pool, gameId: number): Promise<GameD
       minScoreRate: Number(c.min_score_rate),
       difficulty: Number(c.difficulty),
       acceptedCount: c.accepted_count,
+      deadline: c.deadline_ms,
     })),
     teams: teams.rows.map((t) => ({
       participationId: t.pid,
