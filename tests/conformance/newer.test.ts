@@ -298,11 +298,17 @@ describe('challenge editing', () => {
     expectBothForms('ChallengeInfoModel', list.find((c) => c.id === created.body.id))
   })
 
-  it('refuses values of features Flagwave does not have instead of dropping them', async () => {
+  it('takes the challenge rules, and refuses values of features Flagwave does not have instead of dropping them', async () => {
     const url = `/api/edit/games/${world.game.id}/challenges/${world.challenges.spare.id}`
     const refused = (title: string) => ({ status: 400, body: { title, status: 400 } })
-    expect(await world.clients.admin.put(url, { submissionLimit: 3 })).toMatchObject(refused('不支持提交次数限制'))
-    expect(await world.clients.admin.put(url, { deadlineUtc: Date.now() + 3600_000 })).toMatchObject(refused('不支持题目截止时间'))
+    // Attempt limits and deadlines exist (docs/challenge-rules.md): taken, and read back under their newer names.
+    const deadline = Date.now() + 3600_000
+    const ruled = await world.clients.admin.put(url, { submissionLimit: 3, deadlineUtc: deadline })
+    expect(ruled.status).toBe(200)
+    expect(ChallengeEditDetailModel.parse(ruled.body)).toMatchObject({ submissionLimit: 3, deadlineUtc: expect.stringMatching(WIRE_DATE) })
+    expect(Date.parse((ruled.body as { deadlineUtc: string }).deadlineUtc)).toBe(deadline)
+    expect(await world.clients.admin.put(url, { submissionLimit: -1 })).toMatchObject(refused('提交次数限制必须介于 0 - 10000'))
+    expect((await world.clients.admin.put(url, { submissionLimit: 0, deadlineUtc: null })).body).toMatchObject({ submissionLimit: 0, deadlineUtc: null })
     expect(await world.clients.admin.put(url, { disableBloodBonus: true })).toMatchObject(refused('不支持关闭单题的血量奖励'))
     expect(await world.clients.admin.put(url, { networkMode: 'Isolated' })).toMatchObject(refused('不支持该网络模式'))
     expect(await world.clients.admin.put(url, { networkMode: 2 })).toMatchObject(refused('不支持该网络模式'))

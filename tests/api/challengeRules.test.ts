@@ -1,0 +1,172 @@
+/**
+ * The challenge rules (docs/challenge-rules.md) over HTTP on two nodes of one database: timed
+ * release (closed until its time, then opened once by one node's scheduler, with one NewChallenge
+ * notice), per-challenge deadlines, and attempt limits that hold under concurrent submissions to
+ * both nodes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Game } from '../../server/src/entities/Game.js'
+import type { RunningServer } from '../../server/src/server.js'
+import type { ChallengeInfo } from '../../shared/src/schemas/scoreboard.js'
+import { startTestServer, type TestServer } from '../support/server.js'
+import type { ApiClient } from '../support/client.js'
+import { countRows, createChallenge, createGame } from '../support/factories/games.js'
+import { createInstance, createPlayer, isolateIds, sameSessionOn, startSecondNode, submitPath, type Player } from '../support/factories/play.js'
+
+let server: TestServer
+let second: RunningServer & { dataDir: string }
+let game: Game
+let admin: ApiClient
+let alice: Player
+let bob: Player
+
+const editPath = (challengeId: number) => `/api/edit/games/${game.id}/challenges/${challengeId}`
+const boardChallenges = (body: unknown): ChallengeInfo[] => Object.values((body as { challenges: Record<string, ChallengeInfo[]> }).challenges).flat()
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+beforeAll(async () => {
+  server = await startTestServer({ env: { CHALLENGE_RELEASE_POLL_MS: '200' } })
+  await isolateIds(server)
+  second = await startSecondNode(server)
+  game = await createGame(server, { practiceMode: false })
+  admin = await server.admin()
+  alice = await createPlayer(server, game)
+  bob = await createPlayer(server, game)
+})
+afterAll(async () => {
+  await second?.close()
+  await server?.close()
+})
+
+describe('attempt limits', () => {
+  it('accepts exactly `limit` submissions of a team under concurrent submissions to two nodes', async () => {
+    const challenge = await createChallenge(server, game, { title: 'Limited', flags: ['flag{limited}'] })
+    for (const p of [alice, bob]) await createInstance(server, p.participation, challenge)
+    const set = await admin.put(editPath(challenge.id), { submissionLimit: 5 })
+    expect(set.status).toBe(200)
+    expect(set.body).toMatchObject({ submissionLimit: 5 })
+
+    const there = sameSessionOn(second, alice.client)
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 ? there : alice.client).post(submitPath(game.id, challenge.id), { flag: `flag{wrong-${i}}` })),
+    )
+    const accepted = results.filter((r) => r.status === 200)
+    const refused = results.filter((r) => r.status !== 200)
+    expect(accepted).toHaveLength(5)
+    for (const r of refused) expect({ status: r.status, body: r.body }).toEqual({ status: 400, body: { title: '提交次数已达上限', status: 400 } })
+    expect(await countRows(server, 'submissions', 'participation_id = ? and challenge_id = ?', [alice.participation.id, challenge.id])).toBe(5)
+
+    // The count is per team: another team still has all of its attempts.
+    expect((await bob.client.post(submitPath(game.id, challenge.id), { flag: 'flag{limited}' })).status).toBe(200)
+    const detail = await alice.client.get(submitPath(game.id, challenge.id))
+    expect(detail.body).toMatchObject({ limit: 5, attempts: 5 })
+    expect((await bob.client.get(submitPath(game.id, challenge.id))).body).toMatchObject({ limit: 5, attempts: 1 })
+
+    // Raising the limit gives the team more attempts; 0 lifts it.
+    await admin.put(editPath(challenge.id), { submissionLimit: 6 })
+    expect((await alice.client.post(submitPath(game.id, challenge.id), { flag: 'x' })).status).toBe(200)
+    expect((await alice.client.post(submitPath(game.id, challenge.id), { flag: 'x' })).status).toBe(400)
+    await admin.put(editPath(challenge.id), { submissionLimit: 0 })
+    expect((await alice.client.post(submitPath(game.id, challenge.id), { flag: 'x' })).status).toBe(200)
+    expect((await alice.client.get(submitPath(game.id, challenge.id))).body).toMatchObject({ limit: 0, attempts: 7 })
+  })
+
+  it('refuses a limit out of range with the contract error shape', async () => {
+    const challenge = await createChallenge(server, game, { title: 'Range' })
+    expect(await admin.put(editPath(challenge.id), { submissionLimit: -1 })).toMatchObject({ status: 400, body: { title: '提交次数限制必须介于 0 - 10000', status: 400 } })
+    expect(await admin.put(editPath(challenge.id), { submissionLimit: 1e9 })).toMatchObject({ status: 400 })
+  })
+})
+
+describe('deadlines', () => {
+  it('takes submissions until the deadline and refuses them after it; the board and the detail show it', async () => {
+    const challenge = await createChallenge(server, game, { title: 'Due', flags: ['flag{due}'] })
+    await createInstance(server, alice.participation, challenge)
+    const deadline = Date.now() + 1500
+    const set = await admin.put(editPath(challenge.id), { deadlineUtc: deadline })
+    expect(Date.parse((set.body as { deadlineUtc: string }).deadlineUtc)).toBe(deadline)
+    expect((await alice.client.post(submitPath(game.id, challenge.id), { flag: 'flag{nope}' })).status).toBe(200)
+    const detail = await alice.client.get(submitPath(game.id, challenge.id))
+    expect(Date.parse((detail.body as { deadline: string }).deadline)).toBe(deadline)
+    const details = await alice.client.get(`/api/game/${game.id}/details`)
+    expect(Date.parse(boardChallenges(details.body).find((c) => c.id === challenge.id)!.deadline!)).toBe(deadline)
+
+    await sleep(deadline - Date.now() + 50)
+    for (const client of [alice.client, sameSessionOn(second, alice.client)]) {
+      const late = await client.post(submitPath(game.id, challenge.id), { flag: 'flag{due}' })
+      expect({ status: late.status, body: late.body }).toEqual({ status: 400, body: { title: '题目已截止提交', status: 400 } })
+    }
+    // Cleared (null), it takes submissions again.
+    expect((await admin.put(editPath(challenge.id), { deadlineUtc: null })).body).toMatchObject({ deadlineUtc: null })
+    expect((await alice.client.post(submitPath(game.id, challenge.id), { flag: 'flag{due}' })).status).toBe(200)
+  })
+})
+
+describe('timed release', () => {
+  it('keeps a scheduled challenge closed until its time, then opens it once, on every node, with one NewChallenge notice', async () => {
+    const challenge = await createChallenge(server, game, { title: 'Later', isEnabled: false, flags: ['flag{later}'] })
+    const releaseAt = Date.now() + 2500
+    // Enabling it beside a future opening time is a contradiction.
+    expect(await admin.put(editPath(challenge.id), { isEnabled: true, releaseTimeUtc: releaseAt })).toMatchObject({
+      status: 400,
+      body: { title: '定时开放的题目在开放前不可启用', status: 400 },
+    })
+    const set = await admin.put(editPath(challenge.id), { releaseTimeUtc: releaseAt })
+    expect(set.status).toBe(200)
+    expect(set.body).toMatchObject({ isEnabled: false })
+    expect(Date.parse((set.body as { releaseTimeUtc: string }).releaseTimeUtc)).toBe(releaseAt)
+    // Staff see it in the editor's list with its opening time.
+    const list = (await admin.get(`/api/edit/games/${game.id}/challenges`)).body as { id: number; releaseTimeUtc: string | null; isEnabled: boolean }[]
+    expect(list.find((c) => c.id === challenge.id)).toMatchObject({ isEnabled: false, releaseTimeUtc: expect.any(String) })
+
+    // Before it: not on the player's board (either node), not on the anonymous board, not openable, not submittable.
+    const there = sameSessionOn(second, alice.client)
+    const listed = async (client: ApiClient) => boardChallenges((await client.get(`/api/game/${game.id}/details`)).body).some((c) => c.id === challenge.id)
+    expect(await listed(alice.client)).toBe(false)
+    expect(await listed(there)).toBe(false)
+    expect(boardChallenges((await server.client().get(`/api/game/${game.id}/scoreboard`)).body).some((c) => c.id === challenge.id)).toBe(false)
+    expect((await alice.client.get(submitPath(game.id, challenge.id))).status).toBe(404)
+    expect(await alice.client.post(submitPath(game.id, challenge.id), { flag: 'flag{later}' })).toMatchObject({ status: 404, body: { title: '题目未找到', status: 404 } })
+
+    // At its time, by itself: listed on both nodes' boards and the anonymous one.
+    let openedAt = 0
+    while (Date.now() < releaseAt + 5000) {
+      if (await listed(there)) {
+        openedAt = Date.now()
+        break
+      }
+      await sleep(50)
+    }
+    expect(openedAt).toBeGreaterThanOrEqual(releaseAt)
+    expect(await listed(alice.client)).toBe(true)
+    await expect.poll(async () => boardChallenges((await server.client().get(`/api/game/${game.id}/scoreboard`)).body).some((c) => c.id === challenge.id)).toBe(true)
+    expect((await alice.client.get(submitPath(game.id, challenge.id))).status).toBe(200)
+    expect((await alice.client.post(submitPath(game.id, challenge.id), { flag: 'flag{later}' })).status).toBe(200)
+    // Both nodes run the scheduler: exactly one opening, one notice.
+    await sleep(500)
+    expect(await countRows(server, 'notices', `game_id = ? and type = 'NewChallenge' and challenge_id = ?`, [game.id, challenge.id])).toBe(1)
+    const after = (await admin.get(editPath(challenge.id))).body as { isEnabled: boolean; releaseTimeUtc: string }
+    expect(after.isEnabled).toBe(true)
+    expect(Date.parse(after.releaseTimeUtc)).toBe(releaseAt)
+
+    // Disabled by hand, it forgets its opening time and stays closed.
+    expect((await admin.put(editPath(challenge.id), { isEnabled: false })).body).toMatchObject({ isEnabled: false, releaseTimeUtc: null })
+    await sleep(600)
+    expect((await admin.get(editPath(challenge.id))).body).toMatchObject({ isEnabled: false })
+  })
+
+  it('opens early when enabled by hand, and refuses to schedule a challenge without flags', async () => {
+    const early = await createChallenge(server, game, { title: 'Early', isEnabled: false })
+    await admin.put(editPath(early.id), { releaseTimeUtc: Date.now() + 3600_000 })
+    const opened = await admin.put(editPath(early.id), { isEnabled: true })
+    expect(opened.body).toMatchObject({ isEnabled: true })
+    expect(Date.parse((opened.body as { releaseTimeUtc: string }).releaseTimeUtc)).toBeLessThanOrEqual(Date.now())
+
+    const empty = await createChallenge(server, game, { title: 'Empty', isEnabled: false, flags: [] })
+    expect(await admin.put(editPath(empty.id), { releaseTimeUtc: Date.now() + 3600_000 })).toMatchObject({ status: 400, body: { title: '题目无 flag，不可启用', status: 400 } })
+    // Clearing a schedule leaves it closed.
+    const later = await createChallenge(server, game, { title: 'Unscheduled', isEnabled: false })
+    await admin.put(editPath(later.id), { releaseTimeUtc: Date.now() + 3600_000 })
+    expect((await admin.put(editPath(later.id), { releaseTimeUtc: null })).body).toMatchObject({ isEnabled: false, releaseTimeUtc: null })
+  })
+})
