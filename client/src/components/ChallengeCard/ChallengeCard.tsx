@@ -10,6 +10,7 @@ import { tagMeta } from '../ChallengeTag/ChallengeTag'
 import { useChangeCount } from '../GameTime/useChangeCount'
 import classes from './ChallengeCard.module.css'
 import { t } from '../../i18n'
+import { DeadlineBadge } from '../ChallengeRules/ChallengeRules'
 
 export interface ChallengeCardProps {
   challenge: ChallengeInfo
@@ -80,6 +81,7 @@ export function ChallengeCard({ challenge, solved, onOpen }: ChallengeCardProps)
             })}
           </Group>
         </Group>
+        <DeadlineBadge deadline={challenge.deadline} size="xs" style={{ alignSelf: 'flex-start' }} />
         <Text size="xs" c="dimmed">
           <span key={solvedChanges} className={solvedChanges ? classes.flash : undefined} data-testid="challenge-solved-count" data-count={challenge.solved}>
             {challenge.solved}
