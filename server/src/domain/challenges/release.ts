@@ -1,8 +1,8 @@
 /**
  * Timed release (docs/challenge-rules.md#timed-release): a disabled challenge with an opening time
  * is enabled at that time by the release scheduler (workers/release.ts), through the same steps as
- * an editor enabling it: its team instances, a `NewChallenge` notice in a running game, the
- * scoreboard rebuild, and the read-cache tags of the changed row (every node's cached game details
+ * an editor enabling it: its team instances, the scoreboard rebuild, a `NewChallenge` notice in a
+ * running game, and the read-cache tags of the changed row (every node's cached game details
  * and hot reads drop the closed answer at the commit).
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
@@ -60,8 +60,11 @@ export async function openScheduledChallenge(scope: Scope, challengeId: number, 
     await scope.services.audit.write({ message: `比赛 #${opened.gameId} 的题目 #${challengeId} ${opened.title} 未能定时开放：${opened.failed}`, level: 'Warning', status: 'Failed' })
     return false
   }
+  // The board first, then the notice: a player's screen refetches its board on the NewChallenge
+  // notice, and must find the challenge on it. On the node owning the game's engine (or able to
+  // take it) the rebuild is published when this resolves; elsewhere it is a request to the owner.
+  await scope.services.scoreboard.rebuild(opened.gameId).catch(() => rebuildScoreboardAfterEdit(scope, opened.gameId))
   pushNotices(scope.events, opened.gameId, opened.notices)
-  await rebuildScoreboardAfterEdit(scope, opened.gameId)
   await scope.services.audit.write({ message: `比赛 #${opened.gameId} 的题目 #${challengeId} ${opened.title} 已定时开放`, status: 'Success' })
   return true
 }
