@@ -13,7 +13,7 @@ import { ChallengeTrafficModel } from '@flagwave/shared/schemas/admin'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { buildWorld, type World } from '../support/fixtures.js'
 import { SHAPE_MEMBERS } from '../support/contract.js'
-import { createGame, createParticipation, storeCapture } from '../support/factories/games.js'
+import { countRows, createGame, createParticipation, storeCapture } from '../support/factories/games.js'
 import { createEvent } from '../support/factories/play.js'
 import { createUser } from '../support/factories/users.js'
 import { createTeam } from '../support/factories/teams.js'
@@ -161,11 +161,13 @@ describe('the team view and the board', () => {
     expect((ms.body as { items: { lastSubmissionTime: unknown }[] }).items[0]!.lastSubmissionTime).toBe(Date.parse(board.items[0]!.lastSubmissionTime))
   })
 
-  it('a challenge carries tag and category and the neutral attempt members', async () => {
+  it('a challenge carries tag and category and the attempt members (docs/challenge-rules.md)', async () => {
     const res = await world.clients.captain.get(`/api/game/${world.game.id}/challenges/${world.challenges.static.id}`)
     expect(res.status).toBe(200)
     expectBothForms('ChallengeDetailModel', res.body)
-    expect(ChallengeDetailModel.parse(res.body)).toMatchObject({ category: world.challenges.static.tag, limit: 0, attempts: 0, deadline: null })
+    // `attempts` counts the team's submissions to the challenge, every status, limit or not.
+    const attempts = await countRows(server, 'submissions', 'participation_id = ? and challenge_id = ?', [world.participations.a.id, world.challenges.static.id])
+    expect(ChallengeDetailModel.parse(res.body)).toMatchObject({ category: world.challenges.static.tag, limit: 0, attempts, deadline: null })
   })
 })
 
