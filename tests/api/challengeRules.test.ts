@@ -170,3 +170,20 @@ describe('timed release', () => {
     expect((await admin.put(editPath(later.id), { releaseTimeUtc: null })).body).toMatchObject({ isEnabled: false, releaseTimeUtc: null })
   })
 })
+
+describe('archive and clone', () => {
+  it('carry the limit, the deadline and an opening time still ahead', async () => {
+    const source = await createGame(server, { practiceMode: false })
+    const scheduled = await createChallenge(server, source, { title: 'Ahead', isEnabled: false })
+    const releaseAt = Date.now() + 3600_000
+    const deadline = Date.now() + 7200_000
+    expect((await admin.put(`/api/edit/games/${source.id}/challenges/${scheduled.id}`, { releaseTimeUtc: releaseAt, deadlineUtc: deadline, submissionLimit: 4 })).status).toBe(200)
+    const copy = await admin.post(`/api/edit/games/${source.id}/clone`)
+    expect(copy.status).toBe(200)
+    const list = (await admin.get(`/api/edit/games/${(copy.body as { id: number }).id}/challenges`)).body as { title: string; releaseTimeUtc: string; deadlineUtc: string; submissionLimit: number; isEnabled: boolean }[]
+    const cloned = list.find((c) => c.title === 'Ahead')!
+    expect(cloned).toMatchObject({ submissionLimit: 4, isEnabled: false })
+    expect(Date.parse(cloned.releaseTimeUtc)).toBe(releaseAt)
+    expect(Date.parse(cloned.deadlineUtc)).toBe(deadline)
+  })
+})

@@ -51,6 +51,10 @@ const ArchiveChallenge = z.object({
   originalScore: z.number().int().min(0).max(2147483647),
   minScoreRate: z.number().min(0).max(1),
   difficulty: z.number().min(0).max(1e6),
+  /** The challenge rules (docs/challenge-rules.md); absent in archives written before them. */
+  submissionLimit: z.number().int().min(0).max(10000).optional(),
+  deadlineUtc: isoDate.nullable().optional(),
+  releaseTimeUtc: isoDate.nullable().optional(),
   flags: z.array(ArchiveFlag).max(10_000),
 })
 export type ArchiveChallenge = z.infer<typeof ArchiveChallenge>

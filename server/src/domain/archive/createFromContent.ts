@@ -61,9 +61,14 @@ export async function createGameFromContent(scope: Scope, content: GameContent, 
       bloodBonus: s.bloodBonus,
     })
     for (const c of content.challenges) {
-      const { flags, attachment, ...columns } = c
+      const { flags, attachment, submissionLimit, deadlineUtc, releaseTimeUtc, ...columns } = c
       const challenge = tx.create(Challenge, {
         ...columns,
+        // The rules as absolute times (docs/archive.md): a disabled challenge keeps an opening time still
+        // ahead (one already past would open it at once in the new game); an enabled one's is history.
+        submissionLimit: submissionLimit ?? 0,
+        deadlineUtc: deadlineUtc ? new Date(deadlineUtc) : null,
+        releaseTimeUtc: releaseTimeUtc && !columns.isEnabled && Date.parse(releaseTimeUtc) > Date.now() ? new Date(releaseTimeUtc) : null,
         game,
         acceptedCount: 0,
         // An enabled challenge without a flag could never be solved; the editor refuses it too.
