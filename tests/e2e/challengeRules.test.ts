@@ -66,6 +66,8 @@ describe.skipIf(!browserAvailable())('challenge rules (Chromium)', () => {
         expect(body).toMatchObject({ submissionLimit: 3, isEnabled: false })
         expect(dayjs(body.releaseTimeUtc).isSame(opening, 'day')).toBe(true)
         expect(Date.parse(body.deadlineUtc)).toBe(deadline)
+        // The header says when it opens.
+        await page.getByTestId('challenge-header').getByTestId('admin-challenge-opens-at').waitFor()
         await screenshot(page, 'rules-01-editor')
 
         // The game's challenge list: the schedule (opening, then deadline) and the card's rules.

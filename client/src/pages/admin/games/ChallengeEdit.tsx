@@ -6,7 +6,8 @@
  * container image, memory, CPU (tenths), storage, exposed port and traffic capture for container
  * types; scoring (original score, minimum score rate, difficulty) with a live score-curve preview
  * (shared `challengeScore`). Beside it: the challenge attachment (None / Local upload / Remote),
- * the test container and deletion. Unsaved changes are guarded.
+ * the test container, the challenge rules (opening time, deadline, attempt limit; docs/challenge-rules.md)
+ * and deletion. Unsaved changes are guarded.
  */
 import { useState } from 'react'
 import {
