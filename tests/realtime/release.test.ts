@@ -57,7 +57,9 @@ describe('timed release', () => {
       await expect
         .poll(() => events.find((e) => e.event === 'ReceivedScoreboardUpdate' && listed(e.payload as ScoreboardUpdate, challenge.id)), { timeout: 8000, interval: 20 })
         .toBeTruthy()
-      const notice = events.find((e) => e.event === 'ReceivedGameNotice' && (e.payload as GameNotice).type === 'NewChallenge')
+      const isNotice = (e: ReceivedEvent) => e.event === 'ReceivedGameNotice' && (e.payload as GameNotice).type === 'NewChallenge'
+      await expect.poll(() => events.find(isNotice), { timeout: 8000, interval: 20 }).toBeTruthy()
+      const notice = events.find(isNotice)
       expect((notice?.payload as GameNotice).values).toEqual(['Midnight'])
       // Not before its time; and within the scheduler's timer, not the poll's, of it.
       expect(stamps.get(notice!)!).toBeGreaterThanOrEqual(releaseAt)

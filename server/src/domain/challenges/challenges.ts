@@ -20,7 +20,7 @@ import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
 import { fileTransaction } from '../files/files.js'
 import { isGameActive } from '../games/policy.js'
-import { rebuildScoreboardAfterEdit } from '../games/rebuild.js'
+import { rebuildScoreboardAfterEdit, rebuildScoreboardBeforeNotice } from '../games/rebuild.js'
 import { addNotice, noticeText, withdrawChallengeNotices } from '../notices/notices.js'
 import { pushNotices } from '../notices/events.js'
 import { pushChallengeUpdate } from './events.js'
@@ -155,7 +155,9 @@ export async function updateChallenge(
 
   pushNotices(scope.events, game.id, result.notices)
   if (result.scoringChanged) await pushChallengeUpdate(scope, game, [result.challenge])
-  await rebuildScoreboardAfterEdit(scope, game.id)
+  // An opening's board goes out before its notice (the request's outbox sends the notice after this).
+  if (result.notices.some((n) => n.type === 'NewChallenge')) await rebuildScoreboardBeforeNotice(scope, game.id)
+  else await rebuildScoreboardAfterEdit(scope, game.id)
   await scope.services.audit.success(actor, `更新了比赛 #${game.id} 的题目 #${result.challenge.id} ${result.challenge.title}`)
   return result.challenge
 }

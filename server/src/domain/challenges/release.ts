@@ -11,7 +11,7 @@ import { Flag } from '../../entities/Flag.js'
 import { Game } from '../../entities/Game.js'
 import type { Scope } from '../scope.js'
 import { isGameActive } from '../games/policy.js'
-import { rebuildScoreboardAfterEdit } from '../games/rebuild.js'
+import { rebuildScoreboardBeforeNotice } from '../games/rebuild.js'
 import { addNotice, noticeText } from '../notices/notices.js'
 import { pushNotices } from '../notices/events.js'
 import { lockChallenge } from './lock.js'
@@ -60,10 +60,8 @@ export async function openScheduledChallenge(scope: Scope, challengeId: number, 
     await scope.services.audit.write({ message: `比赛 #${opened.gameId} 的题目 #${challengeId} ${opened.title} 未能定时开放：${opened.failed}`, level: 'Warning', status: 'Failed' })
     return false
   }
-  // The board first, then the notice: a player's screen refetches its board on the NewChallenge
-  // notice, and must find the challenge on it. On the node owning the game's engine (or able to
-  // take it) the rebuild is published when this resolves; elsewhere it is a request to the owner.
-  await scope.services.scoreboard.rebuild(opened.gameId).catch(() => rebuildScoreboardAfterEdit(scope, opened.gameId))
+  // The board first, then the notice: a player's screen refetches its board on the NewChallenge notice.
+  await rebuildScoreboardBeforeNotice(scope, opened.gameId)
   pushNotices(scope.events, opened.gameId, opened.notices)
   await scope.services.audit.write({ message: `比赛 #${opened.gameId} 的题目 #${challengeId} ${opened.title} 已定时开放`, status: 'Success' })
   return true
