@@ -17,7 +17,7 @@ interface Entry {
 }
 
 /** The openings (of challenges waiting for them, or opened by them) and deadlines, in time order. */
-export function scheduleOf(challenges: readonly ChallengeInfoModel[]): Entry[] {
+function scheduleOf(challenges: readonly ChallengeInfoModel[]): Entry[] {
   const entries: Entry[] = []
   for (const c of challenges) {
     if (c.releaseTimeUtc) entries.push({ kind: 'release', at: Date.parse(c.releaseTimeUtc), challenge: c })

@@ -48,6 +48,7 @@ export function releaseAfterUpdate(stored: StoredRules, model: Pick<ChallengeUpd
 /** Whether a challenge waits for its opening time (players do not see it; docs/challenge-rules.md#timed-release). */
 export const isPendingRelease = (c: StoredRules): boolean => !c.isEnabled && !!c.releaseTimeUtc
 
+const DEADLINE_PASSED = '题目已截止提交'
 const millis = (d: Date | string) => (typeof d === 'string' ? Date.parse(d) : d.getTime())
 
 /**
@@ -58,5 +59,4 @@ export function assertBeforeDeadline(challenge: { deadlineUtc?: Date | string | 
   if (challenge.deadlineUtc && now > millis(challenge.deadlineUtc)) throw badRequest(DEADLINE_PASSED)
 }
 
-export const DEADLINE_PASSED = '题目已截止提交'
 export const ATTEMPTS_EXHAUSTED = '提交次数已达上限'
