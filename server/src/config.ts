@@ -99,6 +99,8 @@ const EnvSchema = z.object({
   CAPTCHA_RECAPTCHA_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.5),
   /** How often expired and void login sessions are deleted (workers/purge.ts). */
   SESSION_PURGE_INTERVAL_MS: z.coerce.number().int().min(200).max(86_400_000).default(3_600_000),
+  /** How often a node looks for the next challenge opening time (workers/release.ts; docs/challenge-rules.md#timed-release). */
+  CHALLENGE_RELEASE_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   /** Number of submission-checker workers in this process. */
   CHECKER_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(2),
   /** Webhooks (docs/webhooks.md#configuration): deliveries in flight per node, per-attempt timeout, attempts before giving up. */

@@ -1,266 +1,189 @@
 /**
- * Costed hints and prerequisites (docs/challenge-rules.md): the editor's routes, unlocking a hint
- * (one deduction under concurrent clicks, only for the caller's own team, refused to strangers,
- * banned users, pending teams, after the end), the deduction on the board, and prerequisites (edit
- * rules, the locked board entry, refused detail, containers and submissions, unlocked by a solve).
+ * The challenge rules (docs/challenge-rules.md) over HTTP on two nodes of one database: timed
+ * release (closed until its time, then opened once by one node's scheduler, with one NewChallenge
+ * notice), per-challenge deadlines, and attempt limits that hold under concurrent submissions to
+ * both nodes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ChallengeDetailModel } from '@flagwave/shared/schemas/play'
-import { GameDetailModel } from '@flagwave/shared/schemas/games'
-import { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
-import { CostedHint, CostedHintState, PrerequisitesModel } from '@flagwave/shared/schemas/challengeRules'
-import { challengeScore } from '@flagwave/shared/scoring'
 import type { Game } from '../../server/src/entities/Game.js'
-import type { Challenge } from '../../server/src/entities/Challenge.js'
+import type { RunningServer } from '../../server/src/server.js'
+import type { ChallengeInfo } from '../../shared/src/schemas/scoreboard.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import type { ApiClient } from '../support/client.js'
 import { countRows, createChallenge, createGame } from '../support/factories/games.js'
-import { createInstances, createPlayer, isolateIds, settled, submit, submitPath, type Player } from '../support/factories/play.js'
-import { createUser, type TestUser } from '../support/factories/users.js'
+import { createInstance, createPlayer, isolateIds, sameSessionOn, startSecondNode, submitPath, type Player } from '../support/factories/play.js'
 
 let server: TestServer
+let second: RunningServer & { dataDir: string }
+let game: Game
 let admin: ApiClient
+let alice: Player
+let bob: Player
 
-const expectError = (res: { status: number; body: unknown }, status: number, title: string) => expect({ status: res.status, body: res.body }).toEqual({ status, body: { title, status } })
-const hintsPath = (gameId: number, cid: number) => `/api/edit/games/${gameId}/challenges/${cid}/hints`
-const prerequisitesPath = (gameId: number, cid: number) => `/api/edit/games/${gameId}/challenges/${cid}/prerequisites`
-const unlockPath = (gameId: number, cid: number, hintId: number) => `/api/game/${gameId}/challenges/${cid}/hints/${hintId}/unlock`
-
-/** Wait until the served board satisfies `ok`. */
-async function eventually(gameId: number, ok: (board: ScoreboardModel) => boolean, timeoutMs = 5000): Promise<ScoreboardModel> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const res = await server.client().get<ScoreboardModel>(`/api/game/${gameId}/scoreboard`)
-    if (res.status === 200 && ok(res.body)) return ScoreboardModel.parse(res.body)
-    if (Date.now() > deadline) throw new Error(`board not as expected: ${res.text.slice(0, 800)}`)
-    await new Promise((r) => setTimeout(r, 30))
-  }
-}
-const rowOf = (board: ScoreboardModel, p: Player) => board.items.find((i) => i.id === p.team.id)
+const editPath = (challengeId: number) => `/api/edit/games/${game.id}/challenges/${challengeId}`
+const boardChallenges = (body: unknown): ChallengeInfo[] => Object.values((body as { challenges: Record<string, ChallengeInfo[]> }).challenges).flat()
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 beforeAll(async () => {
-  server = await startTestServer()
+  server = await startTestServer({ env: { CHALLENGE_RELEASE_POLL_MS: '200' } })
   await isolateIds(server)
+  second = await startSecondNode(server)
+  game = await createGame(server, { practiceMode: false })
   admin = await server.admin()
+  alice = await createPlayer(server, game)
+  bob = await createPlayer(server, game)
 })
 afterAll(async () => {
+  await second?.close()
   await server?.close()
 })
 
-describe('costed hints', () => {
-  let game: Game
-  let chal: Challenge
-  let a: Player
-  let b: Player
-  let fixed: CostedHint
-  let percent: CostedHint
-
-  beforeAll(async () => {
-    game = await createGame(server, { practiceMode: false })
-    chal = await createChallenge(server, game, { originalScore: 400, hints: ['free one'] })
-    a = await createPlayer(server, game)
-    b = await createPlayer(server, game)
-    await createInstances(server, [a.participation, b.participation], [chal])
-  })
-
-  it('the editor replaces the list; ids are kept, never reused, and checked', async () => {
-    const res = await admin.put(hintsPath(game.id, chal.id), {
-      hints: [
-        { content: 'look at the headers', kind: 'Fixed', amount: 30 },
-        { content: 'it is base64', kind: 'Percent', amount: 25 },
-        { content: 'dropped later', kind: 'Fixed', amount: 1 },
-      ],
-    })
-    expect(res.status).toBe(200)
-    const list = res.body as CostedHint[]
-    expect(list.map((h) => h.id)).toEqual([1, 2, 3])
-    expect(list[0]!.freeAt).toBeNull()
-    const kept = await admin.put(hintsPath(game.id, chal.id), { hints: list.slice(0, 2) })
-    ;[fixed, percent] = kept.body as CostedHint[]
-    expect((await admin.get(hintsPath(game.id, chal.id))).body).toEqual([fixed, percent])
-    // A new hint gets the next id; ids a team paid for are never given again (below, after the unlocks).
-    const more = await admin.put(hintsPath(game.id, chal.id), { hints: [fixed, percent, { content: 'x', kind: 'Fixed', amount: 5 }] })
-    expect((more.body as CostedHint[])[2]!.id).toBe(3)
-    await admin.put(hintsPath(game.id, chal.id), { hints: [fixed, percent] })
-
-    expectError(await admin.put(hintsPath(game.id, chal.id), { hints: [{ id: 99, content: 'x', kind: 'Fixed', amount: 5 }] }), 400, '提示未找到')
-    expectError(await admin.put(hintsPath(game.id, chal.id), { hints: [fixed, fixed] }), 400, '提示编号重复')
-    expectError(await admin.put(hintsPath(game.id, chal.id), { hints: [{ content: 'x', kind: 'Percent', amount: 101 }] }), 400, '提示的扣分比例须在 1 - 100 之间')
-    expectError(await admin.put(hintsPath(game.id, chal.id), { hints: [{ content: 'x', kind: 'Free', amount: 1 }] }), 400, '提示的扣分方式无效')
-    expectError(await admin.put(hintsPath(game.id, chal.id), { hints: [{ content: '', kind: 'Fixed', amount: 1 }] }), 400, '提示内容是必需的')
-    expectError(await admin.put(hintsPath(game.id, chal.id), { hints: [{ content: 'x', kind: 'Fixed', amount: 0 }] }), 400, '提示的扣分无效')
-    expectError(await admin.put(hintsPath(999_999, chal.id), { hints: [] }), 404, '比赛未找到')
-  })
-
-  it('lists the hints locked, without their content, with what they cost now', async () => {
-    const detail = ChallengeDetailModel.parse((await a.client.get(submitPath(game.id, chal.id))).body)
-    expect(detail.hints).toEqual(['free one'])
-    expect(detail.costedHints).toEqual([
-      { id: fixed.id, kind: 'Fixed', amount: 30, cost: 30, unlocked: false, content: null, freeAt: null },
-      { id: percent.id, kind: 'Percent', amount: 25, cost: 100, unlocked: false, content: null, freeAt: null },
-    ])
-  })
-
-  it('concurrent unlocks of one hint make one row and one deduction; the board shows it', async () => {
-    const answers = await Promise.all(Array.from({ length: 6 }, () => a.client.post(unlockPath(game.id, chal.id, percent.id))))
-    for (const res of answers) expect(res.status).toBe(200)
-    expect(CostedHintState.array().parse(answers[0]!.body)[1]).toEqual({ id: percent.id, kind: 'Percent', amount: 25, cost: 100, unlocked: true, content: 'it is base64', freeAt: null })
-    expect(await countRows(server, 'hint_unlocks', 'participation_id = ?', [a.participation.id])).toBe(1)
-    const board = await eventually(game.id, (m) => rowOf(m, a)?.score === -100)
-    expect(rowOf(board, a)).toMatchObject({ score: -100, hintPenalty: 100 })
-    expect(rowOf(board, b)).toMatchObject({ score: 0, hintPenalty: 0 })
-
-    // v0.17.6's hints: the free ones, then the unlocked costed ones.
-    const detail = ChallengeDetailModel.parse((await a.client.get(submitPath(game.id, chal.id))).body)
-    expect(detail.hints).toEqual(['free one', 'it is base64'])
-    // The other team sees nothing of it.
-    const other = ChallengeDetailModel.parse((await b.client.get(submitPath(game.id, chal.id))).body)
-    expect(other.hints).toEqual(['free one'])
-    expect(other.costedHints.every((h) => !h.unlocked && h.content === null)).toBe(true)
-  })
-
-  it('stays deducted after a solve; the percentage was fixed when unlocking', async () => {
-    expect(await settled(a.client, game.id, chal.id, await submit(a.client, game.id, chal.id, 'flag{test}'))).toBe('Accepted')
-    const board = await eventually(game.id, (m) => rowOf(m, a)?.solvedCount === 1)
-    // 400 with one solve (first blood +5 %): 420, less the 100 paid.
-    expect(rowOf(board, a)).toMatchObject({ score: 420 - 100, hintPenalty: 100 })
-    // b unlocks the percentage hint at today's value: still 400 (one solver), 25 % = 100.
-    const res = await b.client.post(unlockPath(game.id, chal.id, percent.id))
-    expect((res.body as CostedHintState[])[1]!.cost).toBe(Math.floor((challengeScore(400, 0.25, 5, 1) * 25) / 100))
-    const fixedRes = await b.client.post(unlockPath(game.id, chal.id, fixed.id))
-    expect((fixedRes.body as CostedHintState[])[0]).toMatchObject({ unlocked: true, cost: 30, content: 'look at the headers' })
-    await eventually(game.id, (m) => rowOf(m, b)?.score === -130)
-    // Deleting both hints keeps the deductions; a new hint does not take a paid-for id.
-    const replaced = await admin.put(hintsPath(game.id, chal.id), { hints: [{ content: 'new', kind: 'Fixed', amount: 7 }] })
-    expect((replaced.body as CostedHint[])[0]!.id).toBe(3)
-    await admin.put(hintsPath(game.id, chal.id), { hints: [fixed, percent] })
-    await eventually(game.id, (m) => rowOf(m, b)?.score === -130 && rowOf(m, a)?.score === 320)
-  })
-
-  it('refuses strangers, banned users, pending teams, unknown hints and ended games; nobody unlocks for another team', async () => {
-    const stranger: TestUser = await createUser(server)
-    expectError(await stranger.client.post(unlockPath(game.id, chal.id, fixed.id)), 400, '您尚未参赛')
-    const banned = await createUser(server, { role: 'Banned' })
-    expectError(await banned.client.post(unlockPath(game.id, chal.id, fixed.id)), 403, '无权访问')
-    expect((await server.client().post(unlockPath(game.id, chal.id, fixed.id))).status).toBe(401)
-    const pending = await createPlayer(server, game, { status: 'Pending' })
-    expectError(await pending.client.post(unlockPath(game.id, chal.id, fixed.id)), 400, '您的参赛申请尚未通过或被禁赛')
-    expectError(await a.client.post(unlockPath(game.id, chal.id, 999)), 404, '提示未找到')
-    const foreign = await createChallenge(server, await createGame(server))
-    expectError(await a.client.post(unlockPath(game.id, foreign.id, 1)), 404, '题目未找到')
-    // The unlock is always the caller's own team: a's unlocks did not change with b's.
-    expect(await countRows(server, 'hint_unlocks', 'participation_id = ?', [a.participation.id])).toBe(1)
-
-    const ended = await createGame(server, { start: new Date(Date.now() - 7200_000), end: new Date(Date.now() - 3600_000), practiceMode: true })
-    const old = await createChallenge(server, ended, { costedHints: [{ id: 1, content: 'c', kind: 'Fixed', amount: 1 }] })
-    const late = await createPlayer(server, ended)
-    await createInstances(server, [late.participation], [old])
-    expectError(await late.client.post(unlockPath(ended.id, old.id, 1)), 400, '比赛已结束')
-    expect(await countRows(server, 'hint_unlocks', 'game_id = ?', [ended.id])).toBe(0)
-  })
-})
-
-describe('hints that become free at a time', () => {
-  it('cost until their time; from then on every team sees them, and unlocking records nothing', async () => {
-    const game = await createGame(server, { practiceMode: false })
-    const chal = await createChallenge(server, game)
-    const p = await createPlayer(server, game)
-    await createInstances(server, [p.participation], [chal])
-    const soon = new Date(Date.now() + 3600_000).toISOString()
-    const past = new Date(Date.now() - 60_000).toISOString()
-    const set = await admin.put(hintsPath(game.id, chal.id), {
-      hints: [
-        { content: 'later free', kind: 'Fixed', amount: 20, freeAt: soon },
-        { content: 'already free', kind: 'Fixed', amount: 20, freeAt: past },
-      ],
-    })
+describe('attempt limits', () => {
+  it('accepts exactly `limit` submissions of a team under concurrent submissions to two nodes', async () => {
+    const challenge = await createChallenge(server, game, { title: 'Limited', flags: ['flag{limited}'] })
+    for (const p of [alice, bob]) await createInstance(server, p.participation, challenge)
+    const set = await admin.put(editPath(challenge.id), { submissionLimit: 5 })
     expect(set.status).toBe(200)
-    expect(Date.parse((set.body as CostedHint[])[0]!.freeAt!)).toBe(Date.parse(soon))
-    const detail = ChallengeDetailModel.parse((await p.client.get(submitPath(game.id, chal.id))).body)
-    expect(detail.costedHints.map((h) => [h.cost, h.unlocked, h.content])).toEqual([
-      [20, false, null],
-      [0, true, 'already free'],
-    ])
-    expect(detail.hints).toEqual(['already free'])
-    expect((await p.client.post(unlockPath(game.id, chal.id, 2))).status).toBe(200)
-    expect(await countRows(server, 'hint_unlocks', 'participation_id = ?', [p.participation.id])).toBe(0)
-    expectError(await admin.put(hintsPath(game.id, chal.id), { hints: [{ content: 'x', kind: 'Fixed', amount: 1, freeAt: 'tomorrow' }] }), 400, 'The JSON value could not be converted to System.DateTimeOffset.')
+    expect(set.body).toMatchObject({ submissionLimit: 5 })
+
+    const there = sameSessionOn(second, alice.client)
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 ? there : alice.client).post(submitPath(game.id, challenge.id), { flag: `flag{wrong-${i}}` })),
+    )
+    const accepted = results.filter((r) => r.status === 200)
+    const refused = results.filter((r) => r.status !== 200)
+    expect(accepted).toHaveLength(5)
+    for (const r of refused) expect({ status: r.status, body: r.body }).toEqual({ status: 400, body: { title: '提交次数已达上限', status: 400 } })
+    expect(await countRows(server, 'submissions', 'participation_id = ? and challenge_id = ?', [alice.participation.id, challenge.id])).toBe(5)
+
+    // The count is per team: another team still has all of its attempts.
+    expect((await bob.client.post(submitPath(game.id, challenge.id), { flag: 'flag{limited}' })).status).toBe(200)
+    const detail = await alice.client.get(submitPath(game.id, challenge.id))
+    expect(detail.body).toMatchObject({ limit: 5, attempts: 5 })
+    expect((await bob.client.get(submitPath(game.id, challenge.id))).body).toMatchObject({ limit: 5, attempts: 1 })
+
+    // Raising the limit gives the team more attempts; 0 lifts it.
+    await admin.put(editPath(challenge.id), { submissionLimit: 6 })
+    expect((await alice.client.post(submitPath(game.id, challenge.id), { flag: 'x' })).status).toBe(200)
+    expect((await alice.client.post(submitPath(game.id, challenge.id), { flag: 'x' })).status).toBe(400)
+    await admin.put(editPath(challenge.id), { submissionLimit: 0 })
+    expect((await alice.client.post(submitPath(game.id, challenge.id), { flag: 'x' })).status).toBe(200)
+    expect((await alice.client.get(submitPath(game.id, challenge.id))).body).toMatchObject({ limit: 0, attempts: 7 })
+  })
+
+  it('refuses a limit out of range with the contract error shape', async () => {
+    const challenge = await createChallenge(server, game, { title: 'Range' })
+    expect(await admin.put(editPath(challenge.id), { submissionLimit: -1 })).toMatchObject({ status: 400, body: { title: '提交次数限制必须介于 0 - 10000', status: 400 } })
+    expect(await admin.put(editPath(challenge.id), { submissionLimit: 1e9 })).toMatchObject({ status: 400 })
   })
 })
 
-describe('prerequisites', () => {
-  let game: Game
-  let first: Challenge
-  let second: Challenge
-  let third: Challenge
-  let p: Player
-  let q: Player
+describe('deadlines', () => {
+  it('takes submissions until the deadline and refuses them after it; the board and the detail show it', async () => {
+    const challenge = await createChallenge(server, game, { title: 'Due', flags: ['flag{due}'] })
+    await createInstance(server, alice.participation, challenge)
+    const deadline = Date.now() + 1500
+    const set = await admin.put(editPath(challenge.id), { deadlineUtc: deadline })
+    expect(Date.parse((set.body as { deadlineUtc: string }).deadlineUtc)).toBe(deadline)
+    expect((await alice.client.post(submitPath(game.id, challenge.id), { flag: 'flag{nope}' })).status).toBe(200)
+    const detail = await alice.client.get(submitPath(game.id, challenge.id))
+    expect(Date.parse((detail.body as { deadline: string }).deadline)).toBe(deadline)
+    const details = await alice.client.get(`/api/game/${game.id}/details`)
+    expect(Date.parse(boardChallenges(details.body).find((c) => c.id === challenge.id)!.deadline!)).toBe(deadline)
 
-  beforeAll(async () => {
-    game = await createGame(server, { practiceMode: false })
-    first = await createChallenge(server, game, { title: 'First', flags: ['flag{one}'] })
-    second = await createChallenge(server, game, { title: 'Second', flags: ['flag{two}'], costedHints: [{ id: 1, content: 'c', kind: 'Fixed', amount: 1 }] })
-    third = await createChallenge(server, game, { title: 'Third', flags: ['flag{three}'] })
-    p = await createPlayer(server, game)
-    q = await createPlayer(server, game)
-    await createInstances(server, [p.participation, q.participation], [first, second, third])
+    await sleep(deadline - Date.now() + 50)
+    for (const client of [alice.client, sameSessionOn(second, alice.client)]) {
+      const late = await client.post(submitPath(game.id, challenge.id), { flag: 'flag{due}' })
+      expect({ status: late.status, body: late.body }).toEqual({ status: 400, body: { title: '题目已截止提交', status: 400 } })
+    }
+    // Cleared (null), it takes submissions again.
+    expect((await admin.put(editPath(challenge.id), { deadlineUtc: null })).body).toMatchObject({ deadlineUtc: null })
+    expect((await alice.client.post(submitPath(game.id, challenge.id), { flag: 'flag{due}' })).status).toBe(200)
+  })
+})
+
+describe('timed release', () => {
+  it('keeps a scheduled challenge closed until its time, then opens it once, on every node, with one NewChallenge notice', async () => {
+    const challenge = await createChallenge(server, game, { title: 'Later', isEnabled: false, flags: ['flag{later}'] })
+    const releaseAt = Date.now() + 2500
+    // Enabling it beside a future opening time is a contradiction.
+    expect(await admin.put(editPath(challenge.id), { isEnabled: true, releaseTimeUtc: releaseAt })).toMatchObject({
+      status: 400,
+      body: { title: '定时开放的题目在开放前不可启用', status: 400 },
+    })
+    const set = await admin.put(editPath(challenge.id), { releaseTimeUtc: releaseAt })
+    expect(set.status).toBe(200)
+    expect(set.body).toMatchObject({ isEnabled: false })
+    expect(Date.parse((set.body as { releaseTimeUtc: string }).releaseTimeUtc)).toBe(releaseAt)
+    // Staff see it in the editor's list with its opening time.
+    const list = (await admin.get(`/api/edit/games/${game.id}/challenges`)).body as { id: number; releaseTimeUtc: string | null; isEnabled: boolean }[]
+    expect(list.find((c) => c.id === challenge.id)).toMatchObject({ isEnabled: false, releaseTimeUtc: expect.any(String) })
+
+    // Before it: not on the player's board (either node), not on the anonymous board, not openable, not submittable.
+    const there = sameSessionOn(second, alice.client)
+    const listed = async (client: ApiClient) => boardChallenges((await client.get(`/api/game/${game.id}/details`)).body).some((c) => c.id === challenge.id)
+    expect(await listed(alice.client)).toBe(false)
+    expect(await listed(there)).toBe(false)
+    expect(boardChallenges((await server.client().get(`/api/game/${game.id}/scoreboard`)).body).some((c) => c.id === challenge.id)).toBe(false)
+    expect((await alice.client.get(submitPath(game.id, challenge.id))).status).toBe(404)
+    expect(await alice.client.post(submitPath(game.id, challenge.id), { flag: 'flag{later}' })).toMatchObject({ status: 404, body: { title: '题目未找到', status: 404 } })
+
+    // At its time, by itself: listed on both nodes' boards and the anonymous one.
+    let openedAt = 0
+    while (Date.now() < releaseAt + 5000) {
+      if (await listed(there)) {
+        openedAt = Date.now()
+        break
+      }
+      await sleep(50)
+    }
+    expect(openedAt).toBeGreaterThanOrEqual(releaseAt)
+    expect(await listed(alice.client)).toBe(true)
+    await expect.poll(async () => boardChallenges((await server.client().get(`/api/game/${game.id}/scoreboard`)).body).some((c) => c.id === challenge.id)).toBe(true)
+    expect((await alice.client.get(submitPath(game.id, challenge.id))).status).toBe(200)
+    expect((await alice.client.post(submitPath(game.id, challenge.id), { flag: 'flag{later}' })).status).toBe(200)
+    // Both nodes run the scheduler: exactly one opening, one notice.
+    await sleep(500)
+    expect(await countRows(server, 'notices', `game_id = ? and type = 'NewChallenge' and challenge_id = ?`, [game.id, challenge.id])).toBe(1)
+    const after = (await admin.get(editPath(challenge.id))).body as { isEnabled: boolean; releaseTimeUtc: string }
+    expect(after.isEnabled).toBe(true)
+    expect(Date.parse(after.releaseTimeUtc)).toBe(releaseAt)
+
+    // Disabled by hand, it forgets its opening time and stays closed.
+    expect((await admin.put(editPath(challenge.id), { isEnabled: false })).body).toMatchObject({ isEnabled: false, releaseTimeUtc: null })
+    await sleep(600)
+    expect((await admin.get(editPath(challenge.id))).body).toMatchObject({ isEnabled: false })
   })
 
-  it('are challenges of the same game without cycles', async () => {
-    const set = await admin.put(prerequisitesPath(game.id, second.id), { prerequisites: [first.id] })
-    expect(PrerequisitesModel.parse(set.body)).toEqual({ prerequisites: [first.id], lockedTitleVisible: true })
-    const hidden = await admin.put(prerequisitesPath(game.id, third.id), { prerequisites: [second.id, second.id], lockedTitleVisible: false })
-    expect(hidden.body).toEqual({ prerequisites: [second.id], lockedTitleVisible: false })
-    expect((await admin.get(prerequisitesPath(game.id, third.id))).body).toEqual({ prerequisites: [second.id], lockedTitleVisible: false })
+  it('opens early when enabled by hand, and refuses to schedule a challenge without flags', async () => {
+    const early = await createChallenge(server, game, { title: 'Early', isEnabled: false })
+    await admin.put(editPath(early.id), { releaseTimeUtc: Date.now() + 3600_000 })
+    const opened = await admin.put(editPath(early.id), { isEnabled: true })
+    expect(opened.body).toMatchObject({ isEnabled: true })
+    expect(Date.parse((opened.body as { releaseTimeUtc: string }).releaseTimeUtc)).toBeLessThanOrEqual(Date.now())
 
-    expectError(await admin.put(prerequisitesPath(game.id, first.id), { prerequisites: [third.id] }), 400, '前置题目不能成环')
-    expectError(await admin.put(prerequisitesPath(game.id, first.id), { prerequisites: [first.id] }), 400, '题目不能以自己为前置')
-    const foreign = await createChallenge(server, await createGame(server))
-    expectError(await admin.put(prerequisitesPath(game.id, first.id), { prerequisites: [foreign.id] }), 400, '前置题目不属于本比赛')
-    expectError(await admin.put(prerequisitesPath(game.id, first.id), { prerequisites: 'x' }), 400, '前置题目列表无效')
-    expect((await admin.get(prerequisitesPath(game.id, first.id))).body).toEqual({ prerequisites: [], lockedTitleVisible: true })
+    const empty = await createChallenge(server, game, { title: 'Empty', isEnabled: false, flags: [] })
+    expect(await admin.put(editPath(empty.id), { releaseTimeUtc: Date.now() + 3600_000 })).toMatchObject({ status: 400, body: { title: '题目无 flag，不可启用', status: 400 } })
+    // Clearing a schedule leaves it closed.
+    const later = await createChallenge(server, game, { title: 'Unscheduled', isEnabled: false })
+    await admin.put(editPath(later.id), { releaseTimeUtc: Date.now() + 3600_000 })
+    expect((await admin.put(editPath(later.id), { releaseTimeUtc: null })).body).toMatchObject({ isEnabled: false, releaseTimeUtc: null })
   })
+})
 
-  it('lock the challenge for the team: shown locked on its board, detail, hints and submissions refused', async () => {
-    const details = GameDetailModel.parse((await p.client.get(`/api/game/${game.id}/details`)).body)
-    expect(details.lockedChallenges).toEqual([
-      { id: second.id, requires: [{ id: first.id, title: 'First' }] },
-      { id: third.id, requires: [{ id: second.id, title: 'Second' }] },
-    ])
-    const listed = Object.values(details.challenges).flat()
-    expect(listed.find((c) => c!.id === second.id)!.title).toBe('Second')
-    expect(listed.find((c) => c!.id === third.id)!.title).toBe('')
-
-    expectError(await p.client.get(submitPath(game.id, second.id)), 403, '需要先解出前置题目')
-    expectError(await p.client.post(submitPath(game.id, second.id), { flag: 'flag{two}' }), 403, '需要先解出前置题目')
-    expectError(await p.client.post(unlockPath(game.id, second.id, 1)), 403, '需要先解出前置题目')
-    expect(await countRows(server, 'submissions', 'participation_id = ?', [p.participation.id])).toBe(0)
-    // The scoreboard lists them like any enabled challenge.
-    const board = await eventually(game.id, () => true)
-    expect(Object.values(board.challenges).flat().map((c) => c!.id).sort()).toEqual([first.id, second.id, third.id].sort())
-  })
-
-  it("a solve unlocks the next one for that team only", async () => {
-    expect(await settled(p.client, game.id, first.id, await submit(p.client, game.id, first.id, 'flag{one}'))).toBe('Accepted')
-    expect((await p.client.get(submitPath(game.id, second.id))).status).toBe(200)
-    // Its hint unlocks now, too.
-    expect((await p.client.post(unlockPath(game.id, second.id, 1))).status).toBe(200)
-    expect(await settled(p.client, game.id, second.id, await submit(p.client, game.id, second.id, 'flag{two}'))).toBe('Accepted')
-    await eventually(game.id, (m) => rowOf(m, p)?.solvedCount === 2)
-    const details = GameDetailModel.parse((await p.client.get(`/api/game/${game.id}/details`)).body)
-    expect(details.lockedChallenges).toEqual([])
-    expect(Object.values(details.challenges).flat().find((c) => c!.id === third.id)!.title).toBe('Third')
-    // q still has everything locked.
-    expectError(await q.client.get(submitPath(game.id, second.id)), 403, '需要先解出前置题目')
-    const theirs = GameDetailModel.parse((await q.client.get(`/api/game/${game.id}/details`)).body)
-    expect(theirs.lockedChallenges.map((l) => l.id)).toEqual([second.id, third.id])
-  })
-
-  it('a disabled prerequisite does not lock; a deleted one is dropped from the lists', async () => {
-    await admin.put(`/api/edit/games/${game.id}/challenges/${first.id}`, { isEnabled: false })
-    expect((await q.client.get(submitPath(game.id, second.id))).status).toBe(200)
-    expect((await admin.delete(`/api/edit/games/${game.id}/challenges/${first.id}`)).status).toBe(200)
-    expect((await admin.get(prerequisitesPath(game.id, second.id))).body).toEqual({ prerequisites: [], lockedTitleVisible: true })
-    expect((await admin.get(prerequisitesPath(game.id, third.id))).body).toEqual({ prerequisites: [second.id], lockedTitleVisible: false })
+describe('archive and clone', () => {
+  it('carry the limit, the deadline and an opening time still ahead', async () => {
+    const source = await createGame(server, { practiceMode: false })
+    const scheduled = await createChallenge(server, source, { title: 'Ahead', isEnabled: false })
+    const releaseAt = Date.now() + 3600_000
+    const deadline = Date.now() + 7200_000
+    expect((await admin.put(`/api/edit/games/${source.id}/challenges/${scheduled.id}`, { releaseTimeUtc: releaseAt, deadlineUtc: deadline, submissionLimit: 4 })).status).toBe(200)
+    const copy = await admin.post(`/api/edit/games/${source.id}/clone`)
+    expect(copy.status).toBe(200)
+    const list = (await admin.get(`/api/edit/games/${(copy.body as { id: number }).id}/challenges`)).body as { title: string; releaseTimeUtc: string; deadlineUtc: string; submissionLimit: number; isEnabled: boolean }[]
+    const cloned = list.find((c) => c.title === 'Ahead')!
+    expect(cloned).toMatchObject({ submissionLimit: 4, isEnabled: false })
+    expect(Date.parse(cloned.releaseTimeUtc)).toBe(releaseAt)
+    expect(Date.parse(cloned.deadlineUtc)).toBe(deadline)
   })
 })

@@ -42,6 +42,8 @@ afterAll(async () => {
 })
 
 const HOUR = 3600_000
+/** A challenge without rules (docs/challenge-rules.md). */
+const NO_RULES = { releaseTimeUtc: null, deadlineUtc: null, submissionLimit: 0 }
 const em = () => server.services.orm.em.fork()
 const challengeRow = (id: number) => em().findOne(Challenge, { id }, { populate: ['attachment'] })
 const base = (game: Game | number, cId?: number) => `/api/edit/games/${typeof game === 'number' ? game : game.id}/challenges${cId === undefined ? '' : `/${cId}`}`
@@ -96,6 +98,7 @@ describe('POST /api/edit/games/{id}/challenges', () => {
       submissionLimit: 0,
       deadlineUtc: null,
       networkMode: 'Open',
+      releaseTimeUtc: null,
     })
     expect(await challengeRow(res.body.id)).toMatchObject({ title: 'Warmup', isEnabled: false, originalScore: 500 })
   })
@@ -128,7 +131,7 @@ describe('GET /api/edit/games/{id}/challenges', () => {
     expect(res.status).toBe(200)
     const list = ChallengeInfoModel.array().parse(res.body)
     expect(list).toEqual([
-      { id: a.id, title: 'A', tag: 'Crypto', type: 'StaticAttachment', isEnabled: true, score: 500, minScore: 125, originalScore: 500, category: 'Crypto' },
+      { id: a.id, title: 'A', tag: 'Crypto', type: 'StaticAttachment', isEnabled: true, score: 500, minScore: 125, originalScore: 500, category: 'Crypto', ...NO_RULES },
       {
         id: b.id,
         title: 'B',
@@ -139,6 +142,7 @@ describe('GET /api/edit/games/{id}/challenges', () => {
         minScore: 100,
         originalScore: 1000,
         category: 'Misc',
+        ...NO_RULES,
       },
     ])
     expect(list[1]!.score).toBe(Math.floor(1000 * (0.1 + 0.9 * Math.exp(-5 / 3))))

@@ -13,7 +13,7 @@ import { ChallengeTrafficModel } from '@flagwave/shared/schemas/admin'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { buildWorld, type World } from '../support/fixtures.js'
 import { SHAPE_MEMBERS } from '../support/contract.js'
-import { createGame, createParticipation, storeCapture } from '../support/factories/games.js'
+import { countRows, createGame, createParticipation, storeCapture } from '../support/factories/games.js'
 import { createEvent } from '../support/factories/play.js'
 import { createUser } from '../support/factories/users.js'
 import { createTeam } from '../support/factories/teams.js'
@@ -161,11 +161,13 @@ describe('the team view and the board', () => {
     expect((ms.body as { items: { lastSubmissionTime: unknown }[] }).items[0]!.lastSubmissionTime).toBe(Date.parse(board.items[0]!.lastSubmissionTime))
   })
 
-  it('a challenge carries tag and category and the neutral attempt members', async () => {
+  it('a challenge carries tag and category and the attempt members (docs/challenge-rules.md)', async () => {
     const res = await world.clients.captain.get(`/api/game/${world.game.id}/challenges/${world.challenges.static.id}`)
     expect(res.status).toBe(200)
     expectBothForms('ChallengeDetailModel', res.body)
-    expect(ChallengeDetailModel.parse(res.body)).toMatchObject({ category: world.challenges.static.tag, limit: 0, attempts: 0, deadline: null })
+    // `attempts` counts the team's submissions to the challenge, every status, limit or not.
+    const attempts = await countRows(server, 'submissions', 'participation_id = ? and challenge_id = ?', [world.participations.a.id, world.challenges.static.id])
+    expect(ChallengeDetailModel.parse(res.body)).toMatchObject({ category: world.challenges.static.tag, limit: 0, attempts, deadline: null })
   })
 })
 
@@ -298,11 +300,17 @@ describe('challenge editing', () => {
     expectBothForms('ChallengeInfoModel', list.find((c) => c.id === created.body.id))
   })
 
-  it('refuses values of features Flagwave does not have instead of dropping them', async () => {
+  it('takes the challenge rules, and refuses values of features Flagwave does not have instead of dropping them', async () => {
     const url = `/api/edit/games/${world.game.id}/challenges/${world.challenges.spare.id}`
     const refused = (title: string) => ({ status: 400, body: { title, status: 400 } })
-    expect(await world.clients.admin.put(url, { submissionLimit: 3 })).toMatchObject(refused('不支持提交次数限制'))
-    expect(await world.clients.admin.put(url, { deadlineUtc: Date.now() + 3600_000 })).toMatchObject(refused('不支持题目截止时间'))
+    // Attempt limits and deadlines exist (docs/challenge-rules.md): taken, and read back under their newer names.
+    const deadline = Date.now() + 3600_000
+    const ruled = await world.clients.admin.put(url, { submissionLimit: 3, deadlineUtc: deadline })
+    expect(ruled.status).toBe(200)
+    expect(ChallengeEditDetailModel.parse(ruled.body)).toMatchObject({ submissionLimit: 3, deadlineUtc: expect.stringMatching(WIRE_DATE) })
+    expect(Date.parse((ruled.body as { deadlineUtc: string }).deadlineUtc)).toBe(deadline)
+    expect(await world.clients.admin.put(url, { submissionLimit: -1 })).toMatchObject(refused('提交次数限制必须介于 0 - 10000'))
+    expect((await world.clients.admin.put(url, { submissionLimit: 0, deadlineUtc: null })).body).toMatchObject({ submissionLimit: 0, deadlineUtc: null })
     expect(await world.clients.admin.put(url, { disableBloodBonus: true })).toMatchObject(refused('不支持关闭单题的血量奖励'))
     expect(await world.clients.admin.put(url, { networkMode: 'Isolated' })).toMatchObject(refused('不支持该网络模式'))
     expect(await world.clients.admin.put(url, { networkMode: 2 })).toMatchObject(refused('不支持该网络模式'))

@@ -108,7 +108,7 @@ const VALID_BODIES: Record<string, unknown> = {
   'PUT /api/edit/games/:id/divisions/:divisionId': { name: 'Hostile', inviteCode: null, defaultPermissions: 3, challengeConfigs: [] },
   'PUT /api/edit/games/:id/notices/:noticeId': { content: 'c' },
   'POST /api/edit/games/:id/challenges': { title: 'ttt', tag: 'Misc', category: 'Web', type: 'StaticAttachment' },
-  'PUT /api/edit/games/:id/challenges/:cId': { title: 'ttt', isEnabled: false, originalScore: 500, minScoreRate: 0.25, difficulty: 5, memoryLimit: 64, cpuCount: 1, storageLimit: 256, containerExposePort: 80, hints: ['h'], category: 'Web', exposePort: 80, submissionLimit: 0, deadlineUtc: null, networkMode: 'Open' },
+  'PUT /api/edit/games/:id/challenges/:cId': { title: 'ttt', isEnabled: false, originalScore: 500, minScoreRate: 0.25, difficulty: 5, memoryLimit: 64, cpuCount: 1, storageLimit: 256, containerExposePort: 80, hints: ['h'], category: 'Web', exposePort: 80, submissionLimit: 0, deadlineUtc: null, networkMode: 'Open', releaseTimeUtc: null },
   'POST /api/edit/games/:id/challenges/:cId/attachment': { attachmentType: 'Remote', remoteUrl: 'https://example.com/a' },
   'POST /api/edit/games/:id/challenges/:cId/flags': [{ flag: 'flag{x}', attachmentType: 'None' }],
   'POST /api/game/:id/challenges/:challengeId': { flag: 'flag{x}' },

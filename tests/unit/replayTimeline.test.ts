@@ -36,6 +36,8 @@ function randomData(seed: number): ReplayData {
     minScoreRate: 0.2 + 0.1 * (i % 3),
     difficulty: 1 + (i % 4),
     isEnabled: i !== 5,
+    // A deadline is shown on every board, replayed or live (docs/challenge-rules.md#deadline).
+    deadline: i === 2 ? END - 3600_000 : null,
   }))
   const teams = Array.from({ length: 12 }, (_, i) => ({ participationId: i + 1, teamId: i + 101, name: `t${i}`, bio: null, avatarHash: null, divisionId: i % 3 === 0 ? 2 : i % 3 === 1 ? 1 : null }))
   const instances = new Map(teams.map((t) => [t.participationId, challenges.filter((c) => t.participationId % 5 !== c.id).map((c) => c.id)]))

@@ -28,7 +28,7 @@ function randomData(seed: number): ReplayData {
     { id: 1, name: 'A', defaultPermissions: GamePermission.All, challengeConfigs: [] },
     { id: 2, name: 'B', defaultPermissions: GamePermission.All & ~GamePermission.AffectDynamicScore & ~GamePermission.RankOverall, challengeConfigs: [] },
   ]
-  const challenges = Array.from({ length: 5 }, (_, i) => ({ id: i + 1, title: `C${i}`, tag: 'Misc' as const, originalScore: 100 * (i + 1), minScoreRate: 0.3, difficulty: 1 + i, isEnabled: true }))
+  const challenges = Array.from({ length: 5 }, (_, i) => ({ id: i + 1, title: `C${i}`, tag: 'Misc' as const, originalScore: 100 * (i + 1), minScoreRate: 0.3, difficulty: 1 + i, isEnabled: true, deadline: i === 1 ? END : null }))
   const teams = Array.from({ length: 10 }, (_, i) => ({ participationId: i + 1, teamId: i + 101, name: `t${i}`, bio: null, avatarHash: null, divisionId: i % 3 === 0 ? 2 : i % 3 === 1 ? 1 : null }))
   const instances = new Map(teams.map((t) => [t.participationId, challenges.map((c) => c.id)]))
   const solves: ReplaySolve[] = []

@@ -182,8 +182,15 @@ describe('request validation messages', () => {
       tag: null,
       containerExposePort: null,
     })
-    expect(firstError(ChallengeUpdateModel, { submissionLimit: -1 })).toBe('不支持提交次数限制')
-    expect(firstError(ChallengeUpdateModel, { deadlineUtc: '2030-01-01T00:00:00Z' })).toBe('不支持题目截止时间')
+    // Challenge rules (docs/challenge-rules.md): a limit 0–10000; times omitted keep, null clears, a time sets.
+    expect(firstError(ChallengeUpdateModel, { submissionLimit: -1 })).toBe('提交次数限制必须介于 0 - 10000')
+    expect(firstError(ChallengeUpdateModel, { submissionLimit: 10001 })).toBe('提交次数限制必须介于 0 - 10000')
+    expect(ChallengeUpdateModel.parse({ submissionLimit: '3' }).submissionLimit).toBe(3)
+    expect(ChallengeUpdateModel.parse({}).deadlineUtc).toBeUndefined()
+    expect(ChallengeUpdateModel.parse({ deadlineUtc: null }).deadlineUtc).toBeNull()
+    expect(ChallengeUpdateModel.parse({ deadlineUtc: '2030-01-01T00:00:00Z' }).deadlineUtc).toEqual(new Date('2030-01-01T00:00:00Z'))
+    expect(ChallengeUpdateModel.parse({ releaseTimeUtc: 1893456000000 }).releaseTimeUtc).toEqual(new Date(1893456000000))
+    expect(firstError(ChallengeUpdateModel, { deadlineUtc: 'tomorrow' })).toBe('The JSON value could not be converted to System.DateTimeOffset.')
     expect(firstError(ChallengeUpdateModel, { networkMode: 'Custom' })).toBe('不支持该网络模式')
     expect(firstError(ChallengeUpdateModel, { memoryLimit: 1048577 })).toBe('MemoryLimit 的值必须介于 32 - 1048576')
     expect(firstError(ChallengeUpdateModel, { cpuCount: 0 })).toBe('CPUCount 的值必须介于 1 - 1024')

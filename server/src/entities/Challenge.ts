@@ -29,6 +29,10 @@ export const ChallengeSchema = defineEntity({
     originalScore: p.integer().default(500),
     minScoreRate: p.double().default(0.25),
     difficulty: p.double().default(5),
+    // Challenge rules (docs/challenge-rules.md): opening time, last submission time, attempts per team (0 = unlimited).
+    releaseTimeUtc: p.datetime().nullable(),
+    deadlineUtc: p.datetime().nullable(),
+    submissionLimit: p.integer().default(0),
     /** Hints that cost points to unlock (docs/challenge-rules.md#costed-hints); ids unique within the challenge. */
     costedHints: p.json<CostedHint[]>().default([]),
     /** Challenges of the same game a team must solve first (docs/challenge-rules.md#prerequisites). */

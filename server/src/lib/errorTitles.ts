@@ -28,10 +28,13 @@ export function titleLanguage(header: string | undefined): TitleLanguage {
 }
 
 const EN: Record<string, string> = {
+  // Challenge rules (docs/challenge-rules.md)
+  题目已截止提交: 'This challenge no longer accepts submissions: its deadline has passed',
+  提交次数已达上限: 'Your team has used all its attempts at this challenge',
+  定时开放的题目在开放前不可启用: 'A scheduled challenge cannot be enabled before its opening time',
+  '提交次数限制必须介于 0 - 10000': 'The submission limit must be between 0 and 10000',
   // Divisions and newer GZ::CTF members
   不支持关闭单题的血量奖励: "Turning off a challenge's blood bonus is not supported",
-  不支持提交次数限制: 'Submission limits are not supported',
-  不支持题目截止时间: 'Challenge deadlines are not supported',
   不支持该网络模式: 'This network mode is not supported',
   不支持平台描述: 'A platform description is not supported',
   不支持自定义主题: 'Custom themes are not supported',

@@ -36,6 +36,8 @@ const TIME_MEMBERS = new Set([
   'wpddl',
   'writeupDeadline',
   'deadline',
+  'deadlineUtc',
+  'releaseTimeUtc',
   'closeTime',
   'startedAt',
   'expectStopAt',

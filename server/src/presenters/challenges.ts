@@ -36,6 +36,16 @@ export function presentChallengeInfo(c: Challenge): ChallengeInfoModel {
     minScore: minScore(c.originalScore, Number(c.minScoreRate)),
     originalScore: c.originalScore,
     category: c.tag,
+    ...presentRules(c),
+  }
+}
+
+/** The challenge rules an editor sets (docs/challenge-rules.md). */
+function presentRules(c: Pick<Challenge, 'releaseTimeUtc' | 'deadlineUtc' | 'submissionLimit'>) {
+  return {
+    releaseTimeUtc: c.releaseTimeUtc ? toWireDate(c.releaseTimeUtc) : null,
+    deadlineUtc: c.deadlineUtc ? toWireDate(c.deadlineUtc) : null,
+    submissionLimit: c.submissionLimit ?? 0,
   }
 }
 
@@ -105,8 +115,7 @@ export function presentChallengeEditDetail({ challenge: c, flags, files, testCon
     category: c.tag,
     exposePort: c.containerExposePort,
     disableBloodBonus: false,
-    submissionLimit: 0,
-    deadlineUtc: null,
     networkMode: 'Open',
+    ...presentRules(c),
   }
 }

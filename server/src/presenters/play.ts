@@ -55,9 +55,11 @@ function presentFlagContext(view: TeamChallenge): ClientFlagContext {
 
 /**
  * A team's challenge. `hints` (v0.17.6) lists the free hints and then the costed hints the team
- * unlocked; `costedHints` every costed hint with its cost and state (docs/challenge-rules.md#costed-hints).
+ * unlocked; `costedHints` every costed hint with its cost and state (docs/challenge-rules.md#costed-hints);
+ * `attempts` the team's submissions to the challenge, every status (docs/challenge-rules.md#attempt-limits).
  */
-export function presentChallengeDetail(view: TeamChallenge, costedHints: CostedHintState[] = []): ChallengeDetailModel {
+export function presentChallengeDetail(view: TeamChallenge, extra: { attempts?: number; costedHints?: CostedHintState[] } = {}): ChallengeDetailModel {
+  const { attempts = 0, costedHints = [] } = extra
   const c: Challenge = view.challenge
   const unlocked = costedHints.flatMap((h) => (h.content === null ? [] : [h.content]))
   return {
@@ -69,11 +71,11 @@ export function presentChallengeDetail(view: TeamChallenge, costedHints: CostedH
     score: currentScore(c),
     type: c.type,
     context: presentFlagContext(view),
-    // Newer members (docs/compatibility.md#newer-gzctf-versions): no attempt limit nor deadline yet.
+    // Newer members (docs/compatibility.md#newer-gzctf-versions), the challenge rules (docs/challenge-rules.md).
     category: c.tag,
-    limit: 0,
-    attempts: 0,
-    deadline: null,
+    limit: c.submissionLimit ?? 0,
+    attempts,
+    deadline: c.deadlineUtc ? toWireDate(c.deadlineUtc) : null,
     costedHints,
   }
 }

@@ -39,6 +39,8 @@ export interface ChallengeLike {
   id: number
   title: string
   tag: ChallengeTag
+  /** Epoch milliseconds (docs/challenge-rules.md#deadline). */
+  deadline?: number | null
 }
 
 export interface SolveLike {
@@ -103,9 +105,9 @@ export function presentChallengeInfo(challenge: ChallengeLike, score: number, so
     solved,
     bloods: bloods.map((b) => presentBlood(b.team, b.time)),
     category: challenge.tag,
-    // No per-challenge blood bonus switch nor deadline yet: their neutral values.
+    // No per-challenge blood bonus switch yet: its neutral value.
     disableBloodBonus: false,
-    deadline: null,
+    deadline: challenge.deadline ? toWireDate(challenge.deadline) : null,
   }
 }
 

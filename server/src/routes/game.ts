@@ -24,6 +24,7 @@ import { joinGame, leaveGame } from '../domain/participations/join.js'
 import { gameParticipations, joinCheck } from '../domain/participations/queries.js'
 import { teamWriteup, uploadWriteup } from '../domain/writeups/writeups.js'
 import { presentChallengeDetail, presentGameDetail } from '../presenters/play.js'
+import { teamAttempts } from '../domain/submissions/submit.js'
 import { presentDetailedGame, presentGameList } from '../presenters/games.js'
 import { presentNoticePage } from '../presenters/notices.js'
 import { presentParticipationInfo } from '../presenters/participations.js'
@@ -151,8 +152,8 @@ export const gameRoutes = [
       const view = await loadInstance(scope.em, game, participation, params.challengeId)
       // Frozen: the value the frozen board shows, not the live counter's (docs/scoring.md#freeze), also in hint costs.
       const frozenScore = await frozenChallengeScore(scope.services.scoreboard, game, params.challengeId)
-      const costed = costedHintsOf(view.challenge).length > 0 ? hintStates(view.challenge, await teamUnlocks(scope.em, participation.id, view.challenge.id), { score: frozenScore }) : []
-      const detail = presentChallengeDetail(view, costed)
+      const costedHints = costedHintsOf(view.challenge).length > 0 ? hintStates(view.challenge, await teamUnlocks(scope.em, participation.id, view.challenge.id), { score: frozenScore }) : []
+      const detail = presentChallengeDetail(view, { attempts: await teamAttempts(scope.em, participation.id, view.challenge.id), costedHints })
       return frozenScore === null ? detail : { ...detail, score: frozenScore }
     },
   }),

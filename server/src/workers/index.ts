@@ -8,6 +8,7 @@ import { startChecker } from './checker.js'
 import { startPurge } from './purge.js'
 import { startWebhooks } from './webhooks.js'
 import { startTokenUsage } from './tokenUsage.js'
+import { startReleases } from './release.js'
 import type { Worker } from './worker.js'
 
 export interface Workers {
@@ -25,6 +26,7 @@ const factories: WorkerFactory[] = [
   startPurge,
   startWebhooks,
   startTokenUsage,
+  startReleases,
 ]
 
 export async function startWorkers(services: Services): Promise<Workers> {

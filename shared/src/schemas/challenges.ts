@@ -25,6 +25,8 @@ import {
 const CHALLENGE_TITLE_MAX = 128
 const CHALLENGE_FILE_NAME_MAX = 256
 const CONTAINER_IMAGE_MAX = 256
+/** Attempts per team and challenge (docs/challenge-rules.md#attempt-limits): 0 = unlimited. */
+export const SUBMISSION_LIMIT_MAX = 10000
 
 /** Element of `GET /api/edit/games/{id}/challenges`. */
 export const ChallengeInfoModel = z.object({
@@ -38,6 +40,10 @@ export const ChallengeInfoModel = z.object({
   originalScore: intOut(),
   /** GZ::CTF 0.25's name of `tag`. */
   category: z.enum(ChallengeTag),
+  /** Flagwave's schedule (docs/challenge-rules.md): opening time, deadline, attempts per team (0 = unlimited). */
+  releaseTimeUtc: wireDateOut().nullable(),
+  deadlineUtc: wireDateOut().nullable(),
+  submissionLimit: intOut(),
 })
 export type ChallengeInfoModel = z.infer<typeof ChallengeInfoModel>
 
@@ -102,9 +108,9 @@ export const ChallengeEditDetailModel = z.object({
   difficulty: z.number(),
   /**
    * Newer members (docs/compatibility.md#newer-gzctf-versions): `category` = `tag` (0.25), `exposePort` =
-   * `containerExposePort` (1.8), and the neutral values of features Flagwave does not have:
-   * `disableBloodBonus` false (1.0), `submissionLimit` 0 = unlimited (1.6), `deadlineUtc` null
-   * (1.7), `networkMode` `Open` (1.8).
+   * `containerExposePort` (1.8), the challenge rules `submissionLimit` (0 = unlimited, 1.6) and
+   * `deadlineUtc` (1.7) (docs/challenge-rules.md), and the neutral values of features Flagwave does
+   * not have: `disableBloodBonus` false (1.0), `networkMode` `Open` (1.8).
    */
   category: z.enum(ChallengeTag),
   exposePort: intOut().nullable(),
@@ -112,6 +118,8 @@ export const ChallengeEditDetailModel = z.object({
   submissionLimit: intOut(),
   deadlineUtc: wireDateOut().nullable(),
   networkMode: z.enum(NetworkMode),
+  /** Flagwave's own: when a scheduled challenge opens by itself (docs/challenge-rules.md#timed-release). */
+  releaseTimeUtc: wireDateOut().nullable(),
 })
 export type ChallengeEditDetailModel = z.infer<typeof ChallengeEditDetailModel>
 
@@ -169,9 +177,12 @@ export const ChallengeUpdateModel = z.object({
   // Members of features Flagwave does not have: their neutral values are accepted (a newer client
   // sends back what it read), any other value is refused rather than silently dropped.
   disableBloodBonus: keep(wireBool()).refine((v) => v !== true, '不支持关闭单题的血量奖励'),
-  submissionLimit: keep(wireInt()).refine((v) => v === null || v === 0, '不支持提交次数限制'),
-  deadlineUtc: keep(wireDate()).refine((v) => v === null, '不支持题目截止时间'),
   networkMode: keep(wireEnum(NetworkMode)).refine((v) => v === null || v === 'Open', '不支持该网络模式'),
+  // Challenge rules (docs/challenge-rules.md). The times: omitted keeps, null clears (a newer client
+  // sends back what it read), a time sets. `submissionLimit`: omitted or null keeps, 0 = unlimited.
+  submissionLimit: keep(intInRange(0, SUBMISSION_LIMIT_MAX, '提交次数限制必须介于 0 - 10000')),
+  deadlineUtc: wireDate().nullable().optional(),
+  releaseTimeUtc: wireDate().nullable().optional(),
 })
 export type ChallengeUpdateModel = z.infer<typeof ChallengeUpdateModel>
 

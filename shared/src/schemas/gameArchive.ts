@@ -52,6 +52,10 @@ const ArchiveChallenge = z.object({
   originalScore: z.number().int().min(0).max(2147483647),
   minScoreRate: z.number().min(0).max(1),
   difficulty: z.number().min(0).max(1e6),
+  /** The challenge rules (docs/challenge-rules.md); absent in archives written before them. */
+  submissionLimit: z.number().int().min(0).max(10000).optional(),
+  deadlineUtc: isoDate.nullable().optional(),
+  releaseTimeUtc: isoDate.nullable().optional(),
   flags: z.array(ArchiveFlag).max(10_000),
   /** Costed hints and prerequisites (docs/challenge-rules.md); absent in archives written before them. Prerequisites are indexes into `challenges`. */
   costedHints: z.array(CostedHint.omit({ id: true }).extend({ content: text(COSTED_HINT_CONTENT_MAX), amount: z.number().int().min(1).max(FIXED_HINT_COST_MAX) })).max(COSTED_HINTS_MAX).optional(),

@@ -13,6 +13,7 @@ import { tagMeta } from '../ChallengeTag/ChallengeTag'
 import { useChangeCount } from '../GameTime/useChangeCount'
 import classes from './ChallengeCard.module.css'
 import { t } from '../../i18n'
+import { DeadlineBadge } from '../ChallengeRules/ChallengeRules'
 
 export interface ChallengeCardProps {
   challenge: ChallengeInfo
@@ -104,6 +105,7 @@ export function ChallengeCard({ challenge, solved, afterFreeze = false, onOpen, 
             })}
           </Group>
         </Group>
+        <DeadlineBadge deadline={challenge.deadline} size="xs" style={{ alignSelf: 'flex-start' }} />
         {locked && (
           <Text size="xs" c="dimmed" data-testid="challenge-requires">
             {t('需先解出：{{names}}', { names: locked.requires.map((r) => r.title).join(t('、')) })}

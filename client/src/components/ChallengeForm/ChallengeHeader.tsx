@@ -15,6 +15,7 @@ import { notifyError, notifySuccess } from '../../utils/notify'
 import { ChallengeTagBadge } from '../ChallengeTag/ChallengeTag'
 import { ChallengeTypeBadge } from './ChallengeTypes'
 import { t } from '../../i18n'
+import { ChallengeRuleBadges } from '../ChallengeRules/ChallengeRuleBadges'
 
 export interface ChallengeHeaderProps {
   gameId: number
@@ -60,6 +61,7 @@ export function ChallengeHeader({ gameId, challenge, current, onUpdated, actions
         <Badge variant="light" color="gray" data-testid="challenge-accepted-count">
           {challenge.acceptedCount} {t('解')}
         </Badge>
+        <ChallengeRuleBadges challenge={challenge} />
       </Group>
       <Group gap="sm">
         <Switch

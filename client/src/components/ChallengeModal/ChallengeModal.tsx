@@ -30,6 +30,7 @@ import { LoadError } from '../LoadError/LoadError'
 import { CostedHintList } from '../ChallengeRules/CostedHintList'
 import { formatBytes } from '../../utils/formatBytes'
 import { t } from '../../i18n'
+import { AttemptsLeft, DeadlineBadge, isPastDeadline } from '../ChallengeRules/ChallengeRules'
 
 interface ContainerSlotProps {
   gameId: number
@@ -119,6 +120,7 @@ export function ChallengeModal({ gameId, challengeId, title, solved, onClose, re
                 <Text ff="monospace" fw={700} size="lg" data-testid="challenge-modal-score">
                   {t('{{value}} 分', { value: challenge.score })}
                 </Text>
+                <DeadlineBadge deadline={challenge.deadline} />
                 {solved && (
                   <Badge color="brand" leftSection={<IconCircleCheckFilled size={14} />} data-testid="challenge-modal-solved">
                     {t('已解出')}
@@ -169,6 +171,8 @@ export function ChallengeModal({ gameId, challengeId, title, solved, onClose, re
                 challengeId={challenge.id}
                 title={challenge.title}
                 alreadySolved={solved}
+                rules={{ limit: challenge.limit ?? 0, attempts: challenge.attempts ?? 0, deadline: challenge.deadline ?? null }}
+                onRefused={() => void revalidate()}
                 onAccepted={isContainerType(challenge.type) ? () => void releaseContainer(gameId, challenge.id, challenge.context.instanceEntry, revalidate) : undefined}
               />
             </>
@@ -206,21 +210,38 @@ async function releaseContainer(gameId: number, challengeId: number, entry: stri
   await refresh()
 }
 
+interface FlagRules {
+  limit: number
+  attempts: number
+  deadline: string | null
+}
+const NO_RULES: FlagRules = { limit: 0, attempts: 0, deadline: null }
+
 function FlagForm({
   gameId,
   challengeId,
   title,
   alreadySolved = false,
+  rules = NO_RULES,
   onAccepted,
+  onRefused,
 }: {
   gameId: number
   challengeId: number
   title: string
   /** The team had solved it before this submission: a correct flag scores nothing new, and says so. */
   alreadySolved?: boolean
+  /** The challenge rules (docs/challenge-rules.md): attempt limit, attempts used when loaded, deadline. */
+  rules?: FlagRules
   onAccepted?: () => void
+  /** A submission was refused (400): reload the detail, whose attempt count is the server's. */
+  onRefused?: () => void
 }) {
   const [flag, setFlag] = useState('')
+  // Attempts counted here from the loaded count: every submission the server took is one.
+  const [used, setUsed] = useState(rules.attempts)
+  useEffect(() => setUsed((n) => Math.max(n, rules.attempts)), [rules.attempts])
+  const closed = (rules.limit > 0 && used >= rules.limit) || isPastDeadline(rules.deadline)
   const [state, setState] = useState<SubmitState>({ phase: 'idle' })
   const [shake, setShake] = useState(0)
   const abort = useRef<AbortController | null>(null)
@@ -241,7 +262,10 @@ function FlagForm({
     let id: number
     try {
       id = await gameApi.submit(gameId, challengeId, answer)
+      setUsed((n) => n + 1)
     } catch (error) {
+      // A refusal may be the limit or the deadline reached meanwhile: the detail says how many are left.
+      if (error instanceof ApiError && error.status === 400) onRefused?.()
       setState({ phase: 'error', message: errorMessage(error) })
       return
     }
@@ -286,7 +310,7 @@ function FlagForm({
             value={flag}
             onChange={(e) => setFlag(e.currentTarget.value)}
             maxLength={SUBMIT_FLAG_MAX}
-            disabled={busy}
+            disabled={busy || closed}
             styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
             leftSection={<IconFlag size={16} />}
             aria-label={t('答案')}
@@ -295,7 +319,8 @@ function FlagForm({
             data-testid="flag-input"
             ref={input}
           />
-          <Button type="submit" loading={busy} disabled={!flag.trim()} data-testid="flag-submit">
+          <AttemptsLeft limit={rules.limit} used={used} />
+          <Button type="submit" loading={busy} disabled={!flag.trim() || closed} data-testid="flag-submit">
             {t('提交')}
           </Button>
         </Group>

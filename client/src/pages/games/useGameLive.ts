@@ -86,7 +86,13 @@ export function useGameLive(gameId: number | null, options: GameLiveOptions = {}
         })
         const scoreboard = board?.scoreboard
         if (outcome === 'applied' && scoreboard) {
-          queryClient.setQueryData<GameDetailModel>(queryKeys.game.details(update.gameId), (details) => details && boardWithScoreboard(details, scoreboard))
+          const detailsKey = queryKeys.game.details(update.gameId)
+          // A board refetch already on its way (a NewChallenge notice's, which can arrive before this
+          // push from another node) may answer an older board and would land after this: fetch anew
+          // (docs/challenge-rules.md#timed-release).
+          const refetching = queryClient.isFetching({ queryKey: detailsKey, exact: true }) > 0
+          queryClient.setQueryData<GameDetailModel>(detailsKey, (details) => details && boardWithScoreboard(details, scoreboard))
+          if (refetching) void queryClient.refetchQueries({ queryKey: detailsKey, exact: true }, { cancelRefetch: true })
         }
         if (outcome === 'gap') void refetchIfShown(queryKeys.game.scoreboard(update.gameId))
       },

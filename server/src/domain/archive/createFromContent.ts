@@ -62,12 +62,17 @@ export async function createGameFromContent(scope: Scope, content: GameContent, 
     })
     const created: Challenge[] = []
     for (const c of content.challenges) {
-      const { flags, attachment, prerequisites: _prerequisites, costedHints, lockedTitleVisible, ...columns } = c
+      const { flags, attachment, prerequisites: _prerequisites, costedHints, lockedTitleVisible, submissionLimit, deadlineUtc, releaseTimeUtc, ...columns } = c
       const challenge = tx.create(Challenge, {
         ...columns,
         // Hint ids are the challenge's own: numbered afresh (a new game has no unlocks).
         costedHints: (costedHints ?? []).map((h, i) => ({ id: i + 1, content: h.content, kind: h.kind, amount: h.kind === 'Percent' ? Math.min(h.amount, 100) : h.amount, freeAt: h.freeAt ?? null })),
         lockedTitleVisible: lockedTitleVisible ?? true,
+        // The rules as absolute times (docs/archive.md): a disabled challenge keeps an opening time still
+        // ahead (one already past would open it at once in the new game); an enabled one's is history.
+        submissionLimit: submissionLimit ?? 0,
+        deadlineUtc: deadlineUtc ? new Date(deadlineUtc) : null,
+        releaseTimeUtc: releaseTimeUtc && !columns.isEnabled && Date.parse(releaseTimeUtc) > Date.now() ? new Date(releaseTimeUtc) : null,
         game,
         acceptedCount: 0,
         // An enabled challenge without a flag could never be solved; the editor refuses it too.

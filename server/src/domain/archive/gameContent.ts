@@ -89,6 +89,9 @@ export async function readGameContent(em: EntityManager, game: Game): Promise<Ga
       attachment: attachmentOf(c.attachment as Attachment | null),
       minScoreRate: Number(c.minScoreRate),
       difficulty: Number(c.difficulty),
+      submissionLimit: c.submissionLimit ?? 0,
+      deadlineUtc: c.deadlineUtc ? c.deadlineUtc.toISOString() : null,
+      releaseTimeUtc: c.releaseTimeUtc ? c.releaseTimeUtc.toISOString() : null,
       flags: flags.filter((f) => (f.challenge as Challenge).id === c.id).map((f) => ({ flag: f.flag, attachment: attachmentOf(f.attachment as Attachment | null) })),
       // Costed hints and prerequisites (docs/challenge-rules.md); prerequisites by position in this list.
       costedHints: (c.costedHints ?? []).map(({ content, kind, amount, freeAt }) => ({ content, kind, amount, freeAt: freeAt ?? null })),

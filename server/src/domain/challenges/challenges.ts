@@ -20,7 +20,7 @@ import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
 import { fileTransaction } from '../files/files.js'
 import { isGameActive } from '../games/policy.js'
-import { rebuildScoreboardAfterEdit } from '../games/rebuild.js'
+import { rebuildScoreboardAfterEdit, rebuildScoreboardBeforeNotice } from '../games/rebuild.js'
 import { recordChallengeEdit } from '../scoreboard/replay/record.js'
 import { addNotice, noticeText, withdrawChallengeNotices } from '../notices/notices.js'
 import { pushNotices } from '../notices/events.js'
@@ -28,6 +28,7 @@ import { pushChallengeUpdate } from './events.js'
 import { lockChallenge } from './lock.js'
 import { assertChallengeUpdate, isBlank } from './policy.js'
 import { scoringChanged, scoringSnapshot } from './scores.js'
+import { releaseAfterUpdate } from './rules.js'
 
 /** Challenge lookup of the edit endpoints (after the game lookup): 404 `题目未找到`. */
 export async function findChallenge(em: EntityManager, gameId: number, challengeId: number): Promise<Challenge> {
@@ -109,10 +110,18 @@ export async function updateChallenge(
     // Flags are counted under the challenge's row lock, which flag removal takes too: enabling
     // cannot race the removal of the last flag.
     const c = await lockChallenge(tx, challenge.id)
-    const flagCount = model.isEnabled === true ? await tx.count(Flag, { challenge: c.id }) : 1
-    assertChallengeUpdate(c, flagCount, model)
+    // The opening time decides the switch with it (docs/challenge-rules.md#timed-release); a
+    // challenge scheduled to open needs its flags as one enabled now does.
+    const release = releaseAfterUpdate(c, model, now)
+    const enable = release.isEnabled
+    const willOpen = enable === true || (model.releaseTimeUtc != null && release.releaseTimeUtc !== null)
+    const flagCount = willOpen ? await tx.count(Flag, { challenge: c.id }) : 1
+    assertChallengeUpdate(c, flagCount, { ...model, isEnabled: willOpen ? true : enable })
     const before = scoringSnapshot(c)
     const wasEnabled = c.isEnabled
+    c.releaseTimeUtc = release.releaseTimeUtc
+    if (model.deadlineUtc !== undefined) c.deadlineUtc = model.deadlineUtc
+    if (model.submissionLimit !== null) c.submissionLimit = model.submissionLimit
     const hintsUpdated = model.hints !== null && model.hints.length > 0 && !sameSet(model.hints, c.hints ?? [])
 
     if (model.title !== null) c.title = model.title
@@ -120,7 +129,7 @@ export async function updateChallenge(
     const tag = model.category ?? model.tag
     if (tag !== null) c.tag = tag
     if (model.hints !== null) c.hints = model.hints
-    if (model.isEnabled !== null) c.isEnabled = model.isEnabled
+    if (enable !== null) c.isEnabled = enable
     if (model.cpuCount !== null) c.cpuCount = model.cpuCount
     if (model.memoryLimit !== null) c.memoryLimit = model.memoryLimit
     if (model.storageLimit !== null) c.storageLimit = model.storageLimit
@@ -135,12 +144,12 @@ export async function updateChallenge(
     c.enableTrafficCapture = trafficCaptureAfterUpdate(model.enableTrafficCapture, c.enableTrafficCapture, c.type)
 
     const notices: GameNotice[] = []
-    if (model.isEnabled === true) {
+    if (enable === true) {
       await ensureInstances(tx, game.id, c.id)
       // Announced once per enabling: saving an enabled challenge again is no news.
       if (active && !wasEnabled) notices.push(addNotice(tx, game.id, 'NewChallenge', noticeText.newChallenge(c.title), now, c.id))
     }
-    if (model.isEnabled === false && wasEnabled) await withdrawChallengeNotices(tx, c.id)
+    if (enable === false && wasEnabled) await withdrawChallengeNotices(tx, c.id)
     // Replays honour the values in force before this edit (docs/scoring.md#replay).
     if (now >= game.start && scoringChanged(before, c)) await recordChallengeEdit(tx, game.id, c.id, before, now)
     if (active && c.isEnabled && hintsUpdated) notices.push(addNotice(tx, game.id, 'NewHint', noticeText.newHint(c.title), now, c.id))
@@ -149,7 +158,9 @@ export async function updateChallenge(
 
   await pushNotices(scope.em, scope.events, game.id, result.notices)
   if (result.scoringChanged) await pushChallengeUpdate(scope, game, [result.challenge])
-  await rebuildScoreboardAfterEdit(scope, game.id)
+  // An opening's board goes out before its notice (the request's outbox sends the notice after this).
+  if (result.notices.some((n) => n.type === 'NewChallenge')) await rebuildScoreboardBeforeNotice(scope, game.id)
+  else await rebuildScoreboardAfterEdit(scope, game.id)
   await scope.services.audit.success(actor, `更新了比赛 #${game.id} 的题目 #${result.challenge.id} ${result.challenge.title}`)
   return result.challenge
 }
@@ -158,7 +169,7 @@ export async function updateChallenge(
  * An instance of the challenge for every participation of the game that has none (GZ::CTF
  * `EnsureInstances`); a concurrent join that created one first is not an error.
  */
-async function ensureInstances(em: EntityManager, gameId: number, challengeId: number): Promise<number> {
+export async function ensureInstances(em: EntityManager, gameId: number, challengeId: number): Promise<number> {
   const res = await em.execute<{ affectedRows?: number; rowCount?: number }>(
     `insert into instances (participation_id, challenge_id, is_loaded)
      select p.id, ?, false from participations p where p.game_id = ?

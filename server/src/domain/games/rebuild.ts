@@ -14,3 +14,19 @@ export async function rebuildScoreboardAfterEdit(scope: Pick<Scope, 'services' |
     scope.log.warn({ err, gameId }, 'scoreboard rebuild request failed')
   }
 }
+
+/**
+ * The rebuild of an edit that opens a challenge: the new board is published before the
+ * `NewChallenge` notice the caller pushes next, so a screen refetching its board on the notice
+ * finds the challenge on it (docs/challenge-rules.md#timed-release). On the node owning the game's
+ * engine, or able to take it, this resolves once the rebuilt board is published; elsewhere it is
+ * the owner's request, as `rebuildScoreboardAfterEdit`.
+ */
+export async function rebuildScoreboardBeforeNotice(scope: Pick<Scope, 'services' | 'log'>, gameId: number): Promise<void> {
+  try {
+    await scope.services.scoreboard.rebuild(gameId)
+  } catch (err) {
+    scope.log.warn({ err, gameId }, 'scoreboard rebuild failed')
+    await rebuildScoreboardAfterEdit(scope, gameId)
+  }
+}

@@ -60,6 +60,8 @@ export interface ChallengeData {
   acceptedCount: number
   /** Challenges a team must solve first (docs/challenge-rules.md#prerequisites); disabled ones do not count. */
   prerequisites?: readonly number[]
+  /** Last submission time, epoch milliseconds (docs/challenge-rules.md#deadline); shown on the board only. */
+  deadline?: number | null
 }
 
 /** An accepted participation. */

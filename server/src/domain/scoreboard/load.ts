@@ -40,8 +40,19 @@ export async function loadGameData(pool: pg.Pool, gameId: number): Promise<Loade
       `select id, name, default_permissions, challenge_configs from divisions where game_id = $1 order by id`,
       [gameId],
     ),
-    pool.query<{ id: number; title: string; tag: ChallengeTag; original_score: number; min_score_rate: number; difficulty: number; accepted_count: number; prerequisites: number[] }>(
-      `select id, title, tag, original_score, min_score_rate, difficulty, accepted_count, prerequisites
+    pool.query<{
+      id: number
+      title: string
+      tag: ChallengeTag
+      original_score: number
+      min_score_rate: number
+      difficulty: number
+      accepted_count: number
+      prerequisites: number[]
+      deadline_ms: number | null
+    }>(
+      `select id, title, tag, original_score, min_score_rate, difficulty, accepted_count, prerequisites,
+              floor(extract(epoch from deadline_utc) * 1000)::float8 as deadline_ms
          from challenges where game_id = $1 and is_enabled`,
       [gameId],
     ),
@@ -102,6 +113,7 @@ export async function loadGameData(pool: pg.Pool, gameId: number): Promise<Loade
       difficulty: Number(c.difficulty),
       acceptedCount: c.accepted_count,
       prerequisites: c.prerequisites,
+      deadline: c.deadline_ms,
     })),
     teams: teams.rows.map((t) => ({
       participationId: t.pid,

@@ -6,7 +6,8 @@
  * container image, memory, CPU (tenths), storage, exposed port and traffic capture for container
  * types; scoring (original score, minimum score rate, difficulty) with a live score-curve preview
  * (shared `challengeScore`). Beside it: the challenge attachment (None / Local upload / Remote),
- * the test container and deletion. Unsaved changes are guarded.
+ * the test container, the challenge rules (opening time, deadline, attempt limit; docs/challenge-rules.md)
+ * and deletion. Unsaved changes are guarded.
  */
 import { useState } from 'react'
 import {
@@ -32,7 +33,8 @@ import { useNavigate } from 'react-router-dom'
 import { isContainerType, type ChallengeTag, type ChallengeType } from '@flagwave/shared/enums'
 import { WEAK_TEMPLATE_MESSAGE } from '@flagwave/shared/flags'
 import { FLAG_TEMPLATE_MAX } from '@flagwave/shared/limits'
-import { ChallengeUpdateModel, type ChallengeEditDetailModel } from '@flagwave/shared/schemas/challenges'
+import { ChallengeUpdateModel, SUBMISSION_LIMIT_MAX, type ChallengeEditDetailModel } from '@flagwave/shared/schemas/challenges'
+import { DateTimeField } from '../../../components/DateTimeField/DateTimeField'
 import { queryClient } from '../../../api/queryClient'
 import { queryKeys } from '../../../api/queryKeys'
 import { editApi, forgetEdit, invalidateEdit, type ChallengeUpdateRequest } from '../../../api/edit'
@@ -70,6 +72,9 @@ type ChallengeValues = {
   originalScore: NumberValue
   minScoreRate: NumberValue
   difficulty: NumberValue
+  releaseTimeUtc: string | null
+  deadlineUtc: string | null
+  submissionLimit: NumberValue
 }
 
 const valuesOf = (c: ChallengeEditDetailModel): ChallengeValues => ({
@@ -88,6 +93,9 @@ const valuesOf = (c: ChallengeEditDetailModel): ChallengeValues => ({
   originalScore: c.originalScore,
   minScoreRate: c.minScoreRate,
   difficulty: c.difficulty,
+  releaseTimeUtc: c.releaseTimeUtc ?? null,
+  deadlineUtc: c.deadlineUtc ?? null,
+  submissionLimit: c.submissionLimit ?? 0,
 })
 
 const num = (value: NumberValue): number => (typeof value === 'number' ? value : value.trim() === '' ? NaN : Number(value))
@@ -108,6 +116,10 @@ function bodyOf(values: ChallengeValues, type: ChallengeType): ChallengeUpdateRe
     minScoreRate: num(values.minScoreRate),
     difficulty: num(values.difficulty),
     enableTrafficCapture: container ? values.enableTrafficCapture : false,
+    // The challenge rules (docs/challenge-rules.md): null clears a time; the stored opening time sent back is no change.
+    releaseTimeUtc: values.releaseTimeUtc,
+    deadlineUtc: values.deadlineUtc,
+    submissionLimit: num(values.submissionLimit),
     ...(type === 'DynamicContainer' ? { flagTemplate: values.flagTemplate } : {}),
     ...(type === 'DynamicAttachment' ? { fileName: values.fileName } : {}),
     ...(container
@@ -129,6 +141,7 @@ function validateWith(type: ChallengeType) {
       ['originalScore', t('请输入分值')],
       ['minScoreRate', t('请输入最低分值比例')],
       ['difficulty', t('请输入难度系数')],
+      ['submissionLimit', t('请输入提交次数限制')],
     ]
     if (isContainerType(type)) {
       numbers.push(['memoryLimit', t('请输入内存限制')], ['cpuCount', t('请输入 CPU 数量')], ['storageLimit', t('请输入存储限制')], ['containerExposePort', t('请输入服务端口')])
@@ -368,6 +381,37 @@ function ChallengeForm({ gameId, challenge }: { gameId: number; challenge: Chall
                     </Grid.Col>
                   </Grid>
                   <ScoreCurve originalScore={scoring.originalScore} minScoreRate={scoring.minScoreRate} difficulty={scoring.difficulty} solved={challenge.acceptedCount} />
+                </Stack>
+              </Card>
+              <Card withBorder radius="md" padding="sm" data-testid="challenge-rules">
+                <Stack gap="sm">
+                  <Title order={5}>{t('开放与提交规则')}</Title>
+                  <DateTimeField
+                    label={t('定时开放')}
+                    description={t('到时自动启用并通知选手；留空则由「启用」开关决定')}
+                    clearable
+                    testId="challenge-release-time"
+                    value={form.values.releaseTimeUtc}
+                    onChange={(iso) => form.setFieldValue('releaseTimeUtc', iso)}
+                  />
+                  <DateTimeField
+                    label={t('截止时间')}
+                    description={t('此后不再接受本题的提交')}
+                    clearable
+                    testId="challenge-deadline"
+                    value={form.values.deadlineUtc}
+                    onChange={(iso) => form.setFieldValue('deadlineUtc', iso)}
+                  />
+                  <NumberInput
+                    label={t('提交次数限制')}
+                    description={t('每支队伍对本题的提交次数，0 为不限')}
+                    min={0}
+                    max={SUBMISSION_LIMIT_MAX}
+                    allowDecimal={false}
+                    allowNegative={false}
+                    data-testid="challenge-submission-limit"
+                    {...form.getInputProps('submissionLimit')}
+                  />
                 </Stack>
               </Card>
               <CostedHintsPanel gameId={gameId} challengeId={challenge.id} />

@@ -3,7 +3,8 @@
  * tag order: type, current/original/minimum score, number of solves (the scoreboard's `solved`,
  * i.e. acceptedCount, for challenges on the board) and an enable switch per challenge
  * (PUT {isEnabled}; server refusals such as `题目无 flag，不可启用` are shown verbatim).
- * "新建题目" creates one (title, category, type) and opens its editor.
+ * "新建题目" creates one (title, category, type) and opens its editor. Above the list, the game's
+ * schedule of openings and deadlines; on each card its rules (docs/challenge-rules.md).
  */
 import { useState } from 'react'
 import { ActionIcon, Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Switch, Text, Title, Tooltip } from '@mantine/core'
@@ -25,6 +26,8 @@ import { GameEditFrame, useEditGame, useEditGameId } from '../../../components/G
 import { notifyError, notifySuccess } from '../../../utils/notify'
 import { LoadError } from '../../../components/LoadError/LoadError'
 import { t } from '../../../i18n'
+import { ChallengeSchedule } from '../../../components/ChallengeRules/ChallengeSchedule'
+import { ChallengeRuleBadges } from '../../../components/ChallengeRules/ChallengeRuleBadges'
 
 /** The challenges grouped by tag, in tag order; inside a tag by id. */
 function groupByTag(challenges: ChallengeInfoModel[]): [ChallengeTag, ChallengeInfoModel[]][] {
@@ -55,7 +58,7 @@ function ChallengeCard({ gameId, challenge, solved, onToggled }: { gameId: numbe
     setBusy(true)
     try {
       const detail = await editApi.challenges.setEnabled(gameId, challenge.id, enabled)
-      onToggled({ ...challenge, isEnabled: detail.isEnabled, title: detail.title, tag: detail.tag, originalScore: detail.originalScore })
+      onToggled({ ...challenge, isEnabled: detail.isEnabled, title: detail.title, tag: detail.tag, originalScore: detail.originalScore, releaseTimeUtc: detail.releaseTimeUtc })
       invalidateEdit(queryKeys.edit.challenge(gameId, challenge.id), { key: queryKeys.edit.challenge(gameId, challenge.id), data: detail })
       notifySuccess(detail.isEnabled ? t('「{{title}}」已启用', { title: detail.title }) : t('「{{title}}」已禁用', { title: detail.title }))
       if (detail.isEnabled && isContainerType(detail.type) && noProvider) {
@@ -88,6 +91,7 @@ function ChallengeCard({ gameId, challenge, solved, onToggled }: { gameId: numbe
           <Badge size="sm" variant="light" color={challenge.isEnabled ? 'brand' : 'gray'}>
             {challenge.isEnabled ? t('已启用') : t('未启用')}
           </Badge>
+          <ChallengeRuleBadges challenge={challenge} />
         </Group>
         <Group justify="space-between" gap="xs">
           <Text size="sm">
@@ -173,6 +177,7 @@ export default function Challenges() {
         </Card>
       ) : data && gameId !== null ? (
         <Stack gap="lg" data-testid="admin-challenge-list">
+          <ChallengeSchedule gameId={gameId} challenges={data} />
           {groupByTag(data).map(([tag, list]) => (
             <Stack key={tag} gap="xs" data-testid="admin-challenge-group" data-tag={tag}>
               <Group gap="xs">

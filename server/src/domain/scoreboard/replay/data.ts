@@ -18,6 +18,8 @@ export interface ReplayChallenge {
   minScoreRate: number
   difficulty: number
   isEnabled: boolean
+  /** Its current deadline (epoch ms; docs/challenge-rules.md#deadline): boards show it, edits of it are not recorded. */
+  deadline: number | null
 }
 
 /** A first counted solve of a participation (of any status), with the solver's division for the counter. */
@@ -71,8 +73,8 @@ export async function loadReplayData(pool: pg.Pool, gameId: number): Promise<Rep
       `select id, name, default_permissions, challenge_configs from divisions where game_id = $1 order by id`,
       [gameId],
     ),
-    pool.query<{ id: number; title: string; tag: ChallengeTag; original_score: number; min_score_rate: number; difficulty: number; is_enabled: boolean }>(
-      `select id, title, tag, original_score, min_score_rate, difficulty, is_enabled from challenges where game_id = $1`,
+    pool.query<{ id: number; title: string; tag: ChallengeTag; original_score: number; min_score_rate: number; difficulty: number; is_enabled: boolean; deadline: number | null }>(
+      `select id, title, tag, original_score, min_score_rate, difficulty, is_enabled, ${ms('deadline_utc')} as deadline from challenges where game_id = $1`,
       [gameId],
     ),
     pool.query<{ pid: number; team_id: number; name: string; bio: string | null; avatar_hash: string | null; division_id: number | null }>(
@@ -131,6 +133,7 @@ export async function loadReplayData(pool: pg.Pool, gameId: number): Promise<Rep
       minScoreRate: Number(c.min_score_rate),
       difficulty: Number(c.difficulty),
       isEnabled: c.is_enabled,
+      deadline: c.deadline,
     })),
     teams: teams.rows.map((t) => ({ participationId: t.pid, teamId: t.team_id, name: t.name, bio: t.bio, avatarHash: t.avatar_hash, divisionId: t.division_id })),
     instances: held,

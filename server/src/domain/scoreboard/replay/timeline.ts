@@ -124,6 +124,7 @@ export class ReplayTimeline {
         minScoreRate: firstOf((e) => e.minScoreRate, c.id) ?? c.minScoreRate,
         difficulty: firstOf((e) => e.difficulty, c.id) ?? c.difficulty,
         acceptedCount: 0,
+        deadline: c.deadline,
       })
     }
     const enabled = new Set(challenges.map((c) => c.id))
