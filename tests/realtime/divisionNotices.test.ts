@@ -1,8 +1,9 @@
 /**
  * Notices about a challenge a division may not view (docs/scoring.md#divisions-and-notices): the
  * NewChallenge and NewHint notices name the challenge, so neither the notice list (REST, with its
- * hot read) nor the push may reach a division that may not view it, while the divisions that may
- * view it, teams without a division and staff get them.
+ * hot read) nor the push may reach a division that may not view it — nor may a blood notice,
+ * which names the challenge too — while the divisions that may view it, teams without a division
+ * and staff get them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Socket } from 'socket.io-client'
@@ -13,7 +14,7 @@ import type { Challenge } from '../../server/src/entities/Challenge.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import type { ApiClient } from '../support/client.js'
 import { createChallenge, createDivision, createGame } from '../support/factories/games.js'
-import { createPlayer, isolateIds, type Player } from '../support/factories/play.js'
+import { createPlayer, isolateIds, settled, submit, type Player } from '../support/factories/play.js'
 import { closeAllSockets, connect, joined } from '../support/sockets.js'
 
 let server: TestServer
@@ -104,10 +105,25 @@ describe('notices about challenges a division may not view', () => {
     }
   })
 
+  it('a blood on a challenge a division may not view does not reach that division', async () => {
+    const [openSocket, guestSocket] = await Promise.all([watch(open), watch(guest)])
+    const id = await submit(open.client, game.id, hidden.id, 'flag{test}')
+    expect(await settled(open.client, game.id, hidden.id, id)).toBe('Accepted')
+    for (let i = 0; i < 500 && !openSocket.notices.some((n) => n.type === 'FirstBlood'); i++) await new Promise((r) => setTimeout(r, 10))
+    expect(openSocket.notices.find((n) => n.type === 'FirstBlood')?.content).toContain('GuestsNeverSee')
+    // A notice posted now arrives after anything pushed before it: the guest heard nothing else.
+    expect((await admin.post(`/api/edit/games/${game.id}/notices`, { content: 'After the blood' })).status).toBe(200)
+    for (let i = 0; i < 500 && !guestSocket.notices.some((n) => n.content === 'After the blood'); i++) await new Promise((r) => setTimeout(r, 10))
+    expect(guestSocket.notices.map((n) => n.content)).toEqual(['After the blood'])
+    expect((await titles(guest.client)).join()).not.toContain('GuestsNeverSee')
+    expect((await titles(open.client)).filter((c) => c.includes('GuestsNeverSee'))).toHaveLength(3)
+  })
+
   it('follows a move to another division at once', async () => {
     expect((await titles(guest.client)).filter((c) => c.includes('GuestsNeverSee'))).toHaveLength(0)
     const openDivision = (await admin.get<{ id: number; name: string }[]>(`/api/edit/games/${game.id}/divisions`)).body.find((d) => d.name === 'Open')!
     expect((await admin.put(`/api/admin/participation/${guest.participation.id}`, { divisionId: openDivision.id })).status).toBe(200)
-    expect((await titles(guest.client)).filter((c) => c.includes('GuestsNeverSee'))).toHaveLength(2)
+    // Its NewChallenge and NewHint notices, and the blood.
+    expect((await titles(guest.client)).filter((c) => c.includes('GuestsNeverSee'))).toHaveLength(3)
   })
 })

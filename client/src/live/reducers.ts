@@ -1,21 +1,14 @@
 /**
- * Pure folds of realtime pushes into the query data of a game screen (the game info, the board,
- * the scoreboard, the notices). They take the cached value and return the next one (the same object when nothing
- * changed), so `queryClient.setQueryData(key, (held) => fold(held, push))` is all a push costs.
+ * Pure folds of realtime pushes into the query data of a game screen (the board, the scoreboard,
+ * the notices; the game info's review is live/participation.ts). They take the cached value and
+ * return the next one (the same object when nothing changed), so
+ * `queryClient.setQueryData(key, (held) => fold(held, push))` is all a push costs.
  */
-import type { ChallengeUpdate, ParticipationUpdate, ScoreboardUpdate } from '@flagwave/shared/events'
-import type { DetailedGameInfoModel, GameDetailModel, GameNotice } from '@flagwave/shared/schemas/games'
+import type { ChallengeUpdate, ScoreboardUpdate } from '@flagwave/shared/events'
+import type { GameDetailModel, GameNotice } from '@flagwave/shared/schemas/games'
 import type { ChallengeInfo, ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
 import { applyScoreboardUpdate, patchChallengeInfos, type UpdateOutcome } from '@flagwave/shared/scoreboardDelta'
 import type { VersionedScoreboard } from '../api/game'
-
-/* ---- the game info: the caller's participation (`GET /api/game/{id}`) ---- */
-
-/** The game info after a review of the caller's participation (`ReceivedParticipationUpdate`). */
-export function gameWithParticipation(game: DetailedGameInfoModel | undefined, update: ParticipationUpdate): DetailedGameInfoModel | undefined {
-  if (!game || game.id !== update.gameId || game.status === update.status) return game
-  return { ...game, status: update.status }
-}
 
 /* ---- the versioned scoreboard ---- */
 

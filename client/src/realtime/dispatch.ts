@@ -9,7 +9,7 @@ import type { DetailedGameInfoModel } from '@flagwave/shared/schemas/games'
 import { hubs } from './hub'
 import { queryClient } from '../api/queryClient'
 import { queryKeys } from '../api/queryKeys'
-import { gameWithParticipation } from '../live/reducers'
+import { gameWithParticipation } from '../live/participation'
 import { useSession } from '../stores/session'
 
 /**

@@ -16,6 +16,7 @@ import { databaseUrl, nativePool } from '../db/pg.js'
 import { SUBMISSION_CHANNEL } from '../domain/submissions/queue.js'
 import { settleBatch, type Settled } from '../domain/submissions/settle.js'
 import { publishSettled, publishSettledAudit } from '../domain/submissions/events.js'
+import { noticeRooms } from '../domain/notices/events.js'
 
 /** Rows claimed per transaction. */
 const CHECKER_BATCH = 50
@@ -115,18 +116,20 @@ class Checker implements Worker {
         await this.idle(generation, 1000)
         continue
       }
-      if (batch.length > 0) this.publish(batch)
+      if (batch.length > 0) await this.publish(batch)
       if (batch.length === CHECKER_BATCH) this.release()
       else await this.idle(generation, CHECKER_POLL_MS)
     }
   }
 
-  private publish(batch: Settled[]): void {
+  private async publish(batch: Settled[]): Promise<void> {
     const { realtime, scoreboard } = this.services
     for (const s of batch) {
       this.services.metrics.settledSubmission(s.status)
       try {
-        publishSettled(realtime, s)
+        // A blood notice names its challenge: only those who may view it hear of it (docs/scoring.md#divisions-and-notices).
+        const rooms = s.notice && !s.noticeHeld ? await noticeRooms(this.services.orm.em.fork(), s.gameId, s.challengeId) : []
+        publishSettled(realtime, s, rooms)
         if (s.solve) scoreboard.applySolve(s.gameId, s.solve)
       } catch (err) {
         this.services.log.error({ err, submission: s.id }, 'publishing a settled submission failed')

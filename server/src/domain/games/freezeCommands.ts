@@ -5,11 +5,11 @@
  * what the freeze held back: blood notices (pushed now) and solve/blood webhooks (due now).
  */
 import { LockMode } from '@mikro-orm/core'
-import { rooms } from '@flagwave/shared/events'
 import { Game } from '../../entities/Game.js'
 import { GameNotice } from '../../entities/GameNotice.js'
 import { notFound } from '../../lib/errors.js'
 import { nativePool } from '../../db/pg.js'
+import { noticeRooms } from '../notices/events.js'
 import { presentNotice } from '../../presenters/notices.js'
 import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
@@ -72,6 +72,8 @@ export async function releaseHeld(scope: Scope, gameId: number, from: Date): Pro
   const frozen = { freezeTime: from, unfrozenAt: null }
   const notices = await scope.em.find(GameNotice, { game: gameId, publishTime: { $gte: from } }, { orderBy: { publishTime: 'asc', id: 'asc' } })
   for (const notice of notices) {
-    if (noticeHeld(frozen, notice, Date.now())) scope.events.publish('user', rooms.game(gameId), 'ReceivedGameNotice', presentNotice(notice))
+    if (!noticeHeld(frozen, notice, Date.now())) continue
+    const model = presentNotice(notice)
+    for (const room of await noticeRooms(scope.em, gameId, notice.challenge?.id ?? null)) scope.events.publish('user', room, 'ReceivedGameNotice', model)
   }
 }

@@ -14,13 +14,18 @@ import { noticeAudience } from './visibility.js'
 /** Queue the push of notices created in this unit of work (a request's outbox sends them after the commit). */
 export async function pushNotices(em: EntityManager, events: Publish, gameId: number, notices: readonly GameNotice[]): Promise<void> {
   for (const notice of notices) {
-    const audience = await noticeAudience(em, gameId, notice.challenge?.id ?? null)
     const model = presentNotice(notice)
-    if (audience === 'everyone') {
-      events.publish('user', rooms.game(gameId), 'ReceivedGameNotice', model)
-      continue
-    }
-    const teams = await em.find(Participation, { game: gameId, $or: [{ division: null }, { division: { $in: audience.divisions } }] }, { fields: ['id'] })
-    for (const { id } of teams) events.publish('user', rooms.team(gameId, id), 'ReceivedGameNotice', model)
+    for (const room of await noticeRooms(em, gameId, notice.challenge?.id ?? null)) events.publish('user', room, 'ReceivedGameNotice', model)
   }
+}
+
+/**
+ * The user-hub rooms a notice about `challengeId` (null: none) is pushed to: the game room when
+ * every division may view the challenge, else the rooms of the teams that may.
+ */
+export async function noticeRooms(em: EntityManager, gameId: number, challengeId: number | null): Promise<string[]> {
+  const audience = await noticeAudience(em, gameId, challengeId)
+  if (audience === 'everyone') return [rooms.game(gameId)]
+  const teams = await em.find(Participation, { game: gameId, $or: [{ division: null }, { division: { $in: audience.divisions } }] }, { fields: ['id'] })
+  return teams.map(({ id }) => rooms.team(gameId, id))
 }

@@ -160,8 +160,8 @@ const WRITE = `
     insert into events (game_id, type, content, publish_time, user_id, team_id)
     select g, t, c, $3, u, tm from unnest($6::int[], $7::text[], $8::text[], $9::uuid[], $10::int[]) as v(g, t, c, u, tm) returning 1
   ), nt as (
-    insert into notices (game_id, type, content, publish_time)
-    select g, t, c, $3 from unnest($11::int[], $12::text[], $13::text[]) as v(g, t, c) returning id, game_id, type, content
+    insert into notices (game_id, type, content, publish_time, challenge_id)
+    select g, t, c, $3, ch from unnest($11::int[], $12::text[], $13::text[], $25::int[]) as v(g, t, c, ch) returning id, game_id, type, content
   ), cheats as (
     insert into cheat_infos (game_id, submission_id, submit_team_id, source_team_id)
     select * from unnest($14::int[], $15::int[], $16::int[], $17::int[]) returning 1
@@ -340,6 +340,8 @@ export async function settleBatch(pool: pg.Pool, limit: number): Promise<Settled
       results.map((r) => r.audit.message),
       results.map((r) => r.audit.status),
       results.map((r) => r.audit.ip),
+      // The challenge a blood notice names: it follows the challenge's visibility (docs/scoring.md#divisions-and-notices).
+      notices.map((n) => n.settled.challengeId),
     ])
     const row = written.rows[0]!
     if (Number(row.updated) !== results.length) throw new Error(`settled ${row.updated} of ${results.length} claimed submissions`)
