@@ -14,6 +14,7 @@ import type { Game } from '../../server/src/entities/Game.js'
 import type { Challenge } from '../../server/src/entities/Challenge.js'
 import { Participation } from '../../server/src/entities/Participation.js'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { servedBoard } from '../support/boards.js'
 import type { ApiClient } from '../support/client.js'
 import { countRows, createChallenge, createDivision, createGame } from '../support/factories/games.js'
 import { createInstances, createPlayer, isolateIds, settled, submit, submitPath, type Player } from '../support/factories/play.js'
@@ -21,6 +22,8 @@ import { createUser } from '../support/factories/users.js'
 import { createTeam } from '../support/factories/teams.js'
 
 let server: TestServer
+/** Wait until the served board satisfies `ok`. */
+const eventually = (gameId: number, ok: (board: ScoreboardModel) => boolean, timeoutMs?: number) => servedBoard(server, gameId, ok, timeoutMs)
 let admin: ApiClient
 
 const expectError = (res: { status: number; body: unknown }, status: number, title: string) => expect({ status: res.status, body: res.body }).toEqual({ status, body: { title, status } })
@@ -241,16 +244,6 @@ describe('moving a participation (PUT /api/admin/participation/{id})', () => {
   })
 })
 
-/** Wait until the served board satisfies `ok`. */
-async function eventually(gameId: number, ok: (board: ScoreboardModel) => boolean, timeoutMs = 5000): Promise<ScoreboardModel> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const res = await server.client().get<ScoreboardModel>(`/api/game/${gameId}/scoreboard`)
-    if (res.status === 200 && ok(res.body)) return ScoreboardModel.parse(res.body)
-    if (Date.now() > deadline) throw new Error(`board not as expected: ${res.text.slice(0, 800)}`)
-    await new Promise((r) => setTimeout(r, 30))
-  }
-}
 
 describe('rules in play', () => {
   let game: Game

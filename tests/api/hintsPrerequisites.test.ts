@@ -13,12 +13,15 @@ import { challengeScore } from '@flagwave/shared/scoring'
 import type { Game } from '../../server/src/entities/Game.js'
 import type { Challenge } from '../../server/src/entities/Challenge.js'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { servedBoard } from '../support/boards.js'
 import type { ApiClient } from '../support/client.js'
 import { countRows, createChallenge, createGame } from '../support/factories/games.js'
 import { createInstances, createPlayer, isolateIds, settled, submit, submitPath, type Player } from '../support/factories/play.js'
 import { createUser, type TestUser } from '../support/factories/users.js'
 
 let server: TestServer
+/** Wait until the served board satisfies `ok`. */
+const eventually = (gameId: number, ok: (board: ScoreboardModel) => boolean, timeoutMs?: number) => servedBoard(server, gameId, ok, timeoutMs)
 let admin: ApiClient
 
 const expectError = (res: { status: number; body: unknown }, status: number, title: string) => expect({ status: res.status, body: res.body }).toEqual({ status, body: { title, status } })
@@ -26,16 +29,6 @@ const hintsPath = (gameId: number, cid: number) => `/api/edit/games/${gameId}/ch
 const prerequisitesPath = (gameId: number, cid: number) => `/api/edit/games/${gameId}/challenges/${cid}/prerequisites`
 const unlockPath = (gameId: number, cid: number, hintId: number) => `/api/game/${gameId}/challenges/${cid}/hints/${hintId}/unlock`
 
-/** Wait until the served board satisfies `ok`. */
-async function eventually(gameId: number, ok: (board: ScoreboardModel) => boolean, timeoutMs = 5000): Promise<ScoreboardModel> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const res = await server.client().get<ScoreboardModel>(`/api/game/${gameId}/scoreboard`)
-    if (res.status === 200 && ok(res.body)) return ScoreboardModel.parse(res.body)
-    if (Date.now() > deadline) throw new Error(`board not as expected: ${res.text.slice(0, 800)}`)
-    await new Promise((r) => setTimeout(r, 30))
-  }
-}
 const rowOf = (board: ScoreboardModel, p: Player) => board.items.find((i) => i.id === p.team.id)
 
 beforeAll(async () => {

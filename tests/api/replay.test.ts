@@ -15,8 +15,9 @@ import type { Challenge } from '../../server/src/entities/Challenge.js'
 import { nativePool } from '../../server/src/db/pg.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import type { ApiClient } from '../support/client.js'
-import { createChallenge, createGame } from '../support/factories/games.js'
+import { createGame } from '../support/factories/games.js'
 import { createInstances, createPlayer, isolateIds, type Player } from '../support/factories/play.js'
+import { pastSolves, playersHolding, threeChallenges } from '../support/factories/history.js'
 import { createUser } from '../support/factories/users.js'
 
 const MIN = 60_000
@@ -37,16 +38,7 @@ const replayPath = (at: string | number, id = game.id) => `/api/game/${id}/score
 
 /** Accepted submissions at `T0 + minutes`, then the stored counters as the checkers keep them. */
 async function solves(list: [Player, Challenge, number][]) {
-  for (const [p, c, minutes] of list) {
-    await pool.query(
-      `insert into submissions (game_id, challenge_id, participation_id, user_id, answer, status, submit_time, settled_at) values ($1, $2, $3, $4, 'flag{test}', 'Accepted', $5, $5)`,
-      [game.id, c.id, p.participation.id, p.user.id, new Date(T0 + minutes * MIN)],
-    )
-  }
-  await pool.query(
-    `update challenges c set accepted_count = (select count(distinct s.participation_id) from submissions s where s.challenge_id = c.id and s.status = 'Accepted') where c.game_id = $1`,
-    [game.id],
-  )
+  await pastSolves(pool, game, T0, list)
   await server.services.scoreboard.rebuild(game.id)
 }
 
@@ -65,13 +57,10 @@ beforeAll(async () => {
   admin = await server.admin()
   monitor = (await createUser(server, { role: 'Monitor' })).client
   game = await createGame(server, { start: new Date(T0 - 180 * MIN), end: new Date(T0 + 60 * MIN), practiceMode: false })
-  web = await createChallenge(server, game, { title: 'web', tag: 'Web', originalScore: 500, minScoreRate: 0.25, difficulty: 2 })
-  crypto = await createChallenge(server, game, { title: 'crypto', tag: 'Crypto', originalScore: 300, minScoreRate: 0.5, difficulty: 1 })
-  misc = await createChallenge(server, game, { title: 'misc', tag: 'Misc', originalScore: 100, minScoreRate: 1, difficulty: 5 })
-  players = []
-  for (let i = 0; i < 5; i++) players.push(await createPlayer(server, game))
+  ;({ web, crypto, misc } = await threeChallenges(server, game))
+  players = await playersHolding(server, game, [web, crypto, misc])
   suspended = await createPlayer(server, game, { status: 'Suspended' })
-  await createInstances(server, [...players, suspended].map((p) => p.participation), [web, crypto, misc])
+  await createInstances(server, [suspended.participation], [web, crypto, misc])
   const [a, b, c, d, e] = players as [Player, Player, Player, Player, Player]
   // Before the edit: bloods on every challenge, the suspended team counted in web's decay.
   await solves([

@@ -11,8 +11,9 @@ import type { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { browserAvailable, launchBrowser, newSession, runInSession, screenshot, signIn } from '../support/browser.js'
 import type { ApiClient } from '../support/client.js'
-import { createChallenge, createGame } from '../support/factories/games.js'
-import { createInstances, createPlayer, isolateIds, type Player } from '../support/factories/play.js'
+import { createGame } from '../support/factories/games.js'
+import { isolateIds, type Player } from '../support/factories/play.js'
+import { pastSolves, playersHolding, threeChallenges } from '../support/factories/history.js'
 import { nativePool } from '../../server/src/db/pg.js'
 import type { Game } from '../../server/src/entities/Game.js'
 import type { Challenge } from '../../server/src/entities/Challenge.js'
@@ -36,16 +37,7 @@ describe.skipIf(!browserAvailable())('replay and staged reveal (Chromium)', () =
   let players: Player[]
 
   async function solves(list: [Player, Challenge, number][]) {
-    for (const [p, c, minutes] of list) {
-      await pool.query(
-        `insert into submissions (game_id, challenge_id, participation_id, user_id, answer, status, submit_time, settled_at) values ($1, $2, $3, $4, 'flag{test}', 'Accepted', $5, $5)`,
-        [game.id, c.id, p.participation.id, p.user.id, new Date(T0 + minutes * MIN)],
-      )
-    }
-    await pool.query(
-      `update challenges c set accepted_count = (select count(distinct s.participation_id) from submissions s where s.challenge_id = c.id and s.status = 'Accepted') where c.game_id = $1`,
-      [game.id],
-    )
+    await pastSolves(pool, game, T0, list)
   }
 
   beforeAll(async () => {
@@ -54,12 +46,8 @@ describe.skipIf(!browserAvailable())('replay and staged reveal (Chromium)', () =
     pool = await nativePool(server.services.orm)
     admin = await server.admin()
     game = await createGame(server, { title: 'Finals', start: new Date(T0 - 180 * MIN), end: new Date(T0 - 5 * MIN), practiceMode: false, freezeTime: new Date(FREEZE), replayPublic: true })
-    const web = await createChallenge(server, game, { title: 'web', tag: 'Web', originalScore: 500, minScoreRate: 0.25, difficulty: 2 })
-    const crypto = await createChallenge(server, game, { title: 'crypto', tag: 'Crypto', originalScore: 300, minScoreRate: 0.5, difficulty: 1 })
-    const misc = await createChallenge(server, game, { title: 'misc', tag: 'Misc', originalScore: 100, minScoreRate: 1, difficulty: 5 })
-    players = []
-    for (const name of ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo']) players.push(await createPlayer(server, game, { teamName: name }))
-    await createInstances(server, players.map((p) => p.participation), [web, crypto, misc])
+    const { web, crypto, misc } = await threeChallenges(server, game)
+    players = await playersHolding(server, game, [web, crypto, misc], ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo'])
     const [a, b, c, d, e] = players as [Player, Player, Player, Player, Player]
     await solves([
       [a, web, -170],

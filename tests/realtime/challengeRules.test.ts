@@ -5,52 +5,19 @@
  * team — which challenges it unlocked, after the board that shows the solve.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { Socket } from 'socket.io-client'
-import { rooms, type ChallengeUnlock, type ScoreboardUpdate } from '@flagwave/shared/events'
+import type { ChallengeUnlock, ScoreboardUpdate } from '@flagwave/shared/events'
 import { GameDetailModel } from '@flagwave/shared/schemas/games'
-import { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
 import { applyScoreboardUpdate, type HeldScoreboard } from '@flagwave/shared/scoreboardDelta'
 import { startTestServer, type TestServer } from '../support/server.js'
 import type { TestUser } from '../support/factories/users.js'
 import { createChallenge, createGame } from '../support/factories/games.js'
 import { createInstances, createPlayer, isolateIds, queueDrained, settled, submit } from '../support/factories/play.js'
-import { closeAllSockets, connect, joined } from '../support/sockets.js'
+import { closeAllSockets, until, watchGame } from '../support/sockets.js'
+import { boardOf as servedBoardOf } from '../support/boards.js'
 
 let server: TestServer
-
-interface Received {
-  event: string
-  payload: any
-  seq: number
-}
-let seq = 0
-function record(socket: Socket): Received[] {
-  const list: Received[] = []
-  socket.onAny((event: string, payload: unknown) => list.push({ event, payload, seq: ++seq }))
-  return list
-}
-
-async function until<T>(fn: () => T | undefined, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = fn()
-    if (value !== undefined && value !== false) return value
-    if (Date.now() > deadline) throw new Error('timed out waiting')
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
-
-async function boardOf(gameId: number): Promise<{ version: number; board: ScoreboardModel }> {
-  const res = await server.client().get(`/api/game/${gameId}/scoreboard`)
-  return { version: Number(res.headers.get('x-scoreboard-version')), board: ScoreboardModel.parse(res.body) }
-}
-
-async function watch(gameId: number, who?: { client: TestUser['client'] }, participationId?: number) {
-  const socket = await connect(server, '/hub/user', { game: gameId, client: who?.client })
-  await joined(server, '/hub/user', socket, rooms.game(gameId))
-  if (participationId !== undefined) await joined(server, '/hub/user', socket, rooms.team(gameId, participationId))
-  return { socket, events: record(socket) }
-}
+const boardOf = (gameId: number) => servedBoardOf(server, gameId)
+const watch = (gameId: number, who?: { client: TestUser['client'] }, participationId?: number) => watchGame(server, gameId, who, participationId)
 
 /** Let earlier pushes settle. */
 async function quiet() {

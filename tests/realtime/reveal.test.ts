@@ -18,8 +18,9 @@ import { loadGameData } from '../../server/src/domain/scoreboard/load.js'
 import { ScoreboardState } from '../../server/src/domain/scoreboard/board.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import type { ApiClient } from '../support/client.js'
-import { createChallenge, createGame } from '../support/factories/games.js'
+import { createGame } from '../support/factories/games.js'
 import { createInstances, createPlayer, isolateIds, type Player } from '../support/factories/play.js'
+import { pastSolves, playersHolding, threeChallenges } from '../support/factories/history.js'
 import { connect, joined, nextEvent } from '../support/sockets.js'
 
 const MIN = 60_000
@@ -43,16 +44,7 @@ const edit = (action = '') => `/api/edit/games/${game.id}/reveal${action}`
 const readPath = () => `/api/game/${game.id}/reveal`
 
 async function solves(list: [Player, Challenge, number][]) {
-  for (const [p, c, minutes] of list) {
-    await pool.query(
-      `insert into submissions (game_id, challenge_id, participation_id, user_id, answer, status, submit_time, settled_at) values ($1, $2, $3, $4, 'flag{test}', 'Accepted', $5, $5)`,
-      [game.id, c.id, p.participation.id, p.user.id, new Date(T0 + minutes * MIN)],
-    )
-  }
-  await pool.query(
-    `update challenges c set accepted_count = (select count(distinct s.participation_id) from submissions s where s.challenge_id = c.id and s.status = 'Accepted') where c.game_id = $1`,
-    [game.id],
-  )
+  await pastSolves(pool, game, T0, list)
 }
 
 /** The engine's board over the solves before the freeze plus every solve of `revealed` teams, counters counting those. */
@@ -80,13 +72,10 @@ beforeAll(async () => {
   pool = await nativePool(server.services.orm)
   admin = await server.admin()
   game = await createGame(server, { start: new Date(T0 - 180 * MIN), end: new Date(T0 - 10 * MIN), practiceMode: false, freezeTime: new Date(FREEZE), replayPublic: true })
-  web = await createChallenge(server, game, { title: 'web', tag: 'Web', originalScore: 500, minScoreRate: 0.25, difficulty: 2 })
-  crypto = await createChallenge(server, game, { title: 'crypto', tag: 'Crypto', originalScore: 300, minScoreRate: 0.5, difficulty: 1 })
-  misc = await createChallenge(server, game, { title: 'misc', tag: 'Misc', originalScore: 100, minScoreRate: 1, difficulty: 5 })
-  players = []
-  for (let i = 0; i < 5; i++) players.push(await createPlayer(server, game))
+  ;({ web, crypto, misc } = await threeChallenges(server, game))
+  players = await playersHolding(server, game, [web, crypto, misc])
   suspended = await createPlayer(server, game, { status: 'Suspended' })
-  await createInstances(server, [...players, suspended].map((p) => p.participation), [web, crypto, misc])
+  await createInstances(server, [suspended.participation], [web, crypto, misc])
   const [a, b, c, d, e] = players as [Player, Player, Player, Player, Player]
   await solves([
     [a, web, -170],

@@ -4,7 +4,6 @@
  * coalesced versioned scoreboard pushes, and REST resynchronisation after a version gap.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { Socket } from 'socket.io-client'
 import { rooms, type ChallengeUpdate, type ScoreboardUpdate, type SubmissionResult } from '@flagwave/shared/events'
 import { GameEvent, GameNotice } from '@flagwave/shared/schemas/games'
 import { Submission } from '@flagwave/shared/schemas/play'
@@ -17,42 +16,15 @@ import { createUser, type TestUser } from '../support/factories/users.js'
 import { createChallenge, createDivision, createGame } from '../support/factories/games.js'
 import { GamePermission as P } from '@flagwave/shared/enums'
 import { createInstance, createInstances, createPlayer, isolateIds, queueDrained, settled, submit, type Player } from '../support/factories/play.js'
-import { closeAllSockets, connect, joined } from '../support/sockets.js'
+import { closeAllSockets, connect, joined, recordEvents as record, until, watchGame } from '../support/sockets.js'
+import { boardOf as servedBoardOf } from '../support/boards.js'
 
 let server: TestServer
+const boardOf = (gameId: number) => servedBoardOf(server, gameId)
+const watch = (gameId: number, who?: { client: TestUser['client'] }, participationId?: number) => watchGame(server, gameId, who, participationId)
 let monitor: TestUser
 
-interface Received {
-  event: string
-  payload: any
-  seq: number
-  at: number
-}
-let seq = 0
 
-/** Record every event a socket receives, with a global arrival sequence. */
-function record(socket: Socket): Received[] {
-  const list: Received[] = []
-  socket.onAny((event: string, payload: unknown) => list.push({ event, payload, seq: ++seq, at: Date.now() }))
-  return list
-}
-
-async function until<T>(fn: () => T | undefined, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = fn()
-    if (value !== undefined && value !== false) return value
-    if (Date.now() > deadline) throw new Error('timed out waiting')
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
-
-
-/** The board as REST serves it, with its version. */
-async function boardOf(gameId: number): Promise<{ version: number; board: ScoreboardModel }> {
-  const res = await server.client().get(`/api/game/${gameId}/scoreboard`)
-  return { version: Number(res.headers.get('x-scoreboard-version')), board: ScoreboardModel.parse(res.body) }
-}
 
 /** What a client holds after folding pushed updates into a REST board, as the SPA's store does. */
 function fold(start: { version: number; board: ScoreboardModel }, updates: ScoreboardUpdate[]) {
@@ -70,13 +42,6 @@ function fold(start: { version: number; board: ScoreboardModel }, updates: Score
 async function quiet() {
   await queueDrained(server)
   await new Promise((r) => setTimeout(r, 250))
-}
-
-async function watch(gameId: number, who?: { client: TestUser['client'] }, participationId?: number) {
-  const socket = await connect(server, '/hub/user', { game: gameId, client: who?.client })
-  await joined(server, '/hub/user', socket, rooms.game(gameId))
-  if (participationId !== undefined) await joined(server, '/hub/user', socket, rooms.team(gameId, participationId))
-  return { socket, events: record(socket) }
 }
 
 async function watchMonitor(gameId: number) {

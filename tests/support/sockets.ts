@@ -6,7 +6,7 @@
  * asynchronously after the handshake, so a test must not publish before that).
  */
 import { io, type Socket } from 'socket.io-client'
-import { NAMESPACES } from '@flagwave/shared/events'
+import { NAMESPACES, rooms } from '@flagwave/shared/events'
 import type { TestServer } from './server.js'
 import type { ApiClient } from './client.js'
 
@@ -127,4 +127,40 @@ export async function joined(server: Pick<TestServer, 'services'>, namespace: Na
 export function closeAllSockets(): void {
   for (const socket of open) socket.close()
   open.clear()
+}
+
+/** An event as a test records it: with a global arrival sequence and time, to check pushes' order. */
+export interface SequencedEvent {
+  event: string
+  // Payloads are read field by field by the tests that check them.
+  payload: any
+  seq: number
+  at: number
+}
+let sequence = 0
+
+/** Record every event a socket receives, numbered across all sockets of the test run. */
+export function recordEvents(socket: Socket): SequencedEvent[] {
+  const list: SequencedEvent[] = []
+  socket.onAny((event: string, payload: unknown) => list.push({ event, payload, seq: ++sequence, at: Date.now() }))
+  return list
+}
+
+/** Poll `fn` until it gives a value (not undefined or false). */
+export async function until<T>(fn: () => T | undefined | false, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = fn()
+    if (value !== undefined && value !== false) return value
+    if (Date.now() > deadline) throw new Error('timed out waiting')
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
+
+/** A user-hub socket watching a game (and its team room), recording what it receives. */
+export async function watchGame(server: Pick<TestServer, 'url' | 'services'>, gameId: number, who?: { client: ApiClient }, participationId?: number) {
+  const socket = await connect(server, '/hub/user', { game: gameId, client: who?.client })
+  await joined(server, '/hub/user', socket, rooms.game(gameId))
+  if (participationId !== undefined) await joined(server, '/hub/user', socket, rooms.team(gameId, participationId))
+  return { socket, events: recordEvents(socket) }
 }

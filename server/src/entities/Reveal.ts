@@ -20,5 +20,5 @@ export const RevealSchema = defineEntity({
     finishedAt: p.datetime().nullable(),
   },
 })
-export class Reveal extends RevealSchema.class {}
+class Reveal extends RevealSchema.class {}
 RevealSchema.setClass(Reveal)

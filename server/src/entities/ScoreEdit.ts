@@ -23,5 +23,5 @@ export const ScoreEditSchema = defineEntity({
   },
   indexes: [{ properties: ['game', 'editedAt'] }],
 })
-export class ScoreEdit extends ScoreEditSchema.class {}
+class ScoreEdit extends ScoreEditSchema.class {}
 ScoreEditSchema.setClass(ScoreEdit)

@@ -18,7 +18,7 @@ export const PREREQUISITES_MAX = 50
 const costKind = z.enum(HintCostKind, { error: () => '提示的扣分方式无效' })
 
 /** One costed hint as the editor sends it; `id` names an existing hint to keep its unlocks (absent: a new hint). */
-export const CostedHintInput = z
+const CostedHintInput = z
   .object({
     id: keep(wireInt({ min: 1, message: '提示编号无效' })),
     content: requiredString('提示内容是必需的').max(COSTED_HINT_CONTENT_MAX, '提示内容过长'),
@@ -28,7 +28,6 @@ export const CostedHintInput = z
     freeAt: keep(wireDate()),
   })
   .refine((h) => h.kind !== 'Percent' || h.amount <= 100, { message: '提示的扣分比例须在 1 - 100 之间', path: ['amount'] })
-export type CostedHintInput = z.infer<typeof CostedHintInput>
 
 /** Request of `PUT /api/edit/games/{id}/challenges/{cId}/hints`: the whole list, in display order. */
 export const CostedHintsInput = z.object({

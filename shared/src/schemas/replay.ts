@@ -6,7 +6,7 @@ import { ScoreboardModel } from './scoreboard.js'
 const AT_UNREADABLE = '无效的回放时间'
 
 /** `?at=`: ISO 8601 with an offset, or Unix milliseconds. */
-export const ReplayAt = z
+const ReplayAt = z
   .string()
   .max(40, AT_UNREADABLE)
   .refine((v) => (/^-?\d{1,16}$/.test(v) ? Math.abs(Number(v)) <= 8.64e15 : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v))), AT_UNREADABLE)

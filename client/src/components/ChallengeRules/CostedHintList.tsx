@@ -23,7 +23,7 @@ export interface CostedHintListProps {
 }
 
 /** What a hint costs, in words: the points, and the share for a percentage hint. */
-export const hintCostText = (hint: CostedHintState): string =>
+const hintCostText = (hint: CostedHintState): string =>
   hint.kind === 'Percent' ? t('{{cost}} 分（题目当前分值的 {{amount}}%）', { cost: hint.cost, amount: hint.amount }) : t('{{cost}} 分', { cost: hint.cost })
 
 export function CostedHintList({ gameId, challenge }: CostedHintListProps) {

@@ -9,7 +9,7 @@ import type { RevealState } from '@flagwave/shared/schemas/replay'
 import { revealApi } from '../../api/reveal'
 
 /** Auto-play intervals of keys 1–5 (slowest first). */
-export const REVEAL_KEY_SPEEDS = [5000, 3000, 2000, 1000, 500]
+const REVEAL_KEY_SPEEDS = [5000, 3000, 2000, 1000, 500]
 
 export function useRevealKeys(gameId: number | null, reveal: RevealState | null, accept: (s: RevealState) => void, fail: (message: string) => void): void {
   const state = useRef(reveal)

@@ -17,10 +17,10 @@ import type { Actor } from '../actor.js'
 import { lockChallenge } from './lock.js'
 import { rebuildScoreboardAfterEdit } from '../games/rebuild.js'
 
-export const LOCKED = '需要先解出前置题目'
+const LOCKED = '需要先解出前置题目'
 
 /** What the rules need of a challenge, as the read cache keeps it (plain data). */
-export interface RuleChallenge {
+interface RuleChallenge {
   id: number
   title: string
   enabled: boolean

@@ -26,7 +26,7 @@ export function unheldNotices<T extends { type: NoticeType; publishTime: Date }>
  * from the freeze on, an hour at a time (re-checked then; an unfreeze releases it at once by
  * making it due, freezeCommands.ts); null: send now.
  */
-export const HELD_RECHECK_MS = 3600_000
+const HELD_RECHECK_MS = 3600_000
 export function webhookHeldUntil(game: FreezeFields, time: Date, now: Date): Date | null {
   const at = boardFreeze(game, now.getTime())
   if (!at || time.getTime() < at.getTime()) return null

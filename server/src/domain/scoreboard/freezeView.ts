@@ -10,7 +10,7 @@ import type { ScoreboardSnapshot } from './snapshot.js'
 import { boardFreeze, type FreezeFields } from '../games/freeze.js'
 
 /** Monitors and admins may read the live board. */
-export const mayReadLive = (role: Role | null | undefined): boolean => role !== null && role !== undefined && roleRank(role) >= roleRank('Monitor')
+const mayReadLive = (role: Role | null | undefined): boolean => role !== null && role !== undefined && roleRank(role) >= roleRank('Monitor')
 
 /** The board a caller gets: the live one only for staff that asked for it, otherwise the public one. */
 export function boardFor(scoreboard: ScoreboardService, gameId: number, wantsLive: boolean, role: Role | null | undefined): Promise<ScoreboardSnapshot | null> {

@@ -4,10 +4,9 @@
  * counted solve per team × challenge, costed hint unlocks). Times travel as epoch milliseconds to keep row parsing cheap.
  */
 import type pg from 'pg'
-import type { ChallengeTag } from '@flagwave/shared/enums'
-import type { ChallengeConfig } from '@flagwave/shared/divisions'
 import { DivisionPermissions } from '@flagwave/shared/divisions'
-import type { GameData, HintUnlockData, SolveData } from './engine.js'
+import type { GameData, SolveData } from './engine.js'
+import { challengeScoring, readBoardTeams, readDivisions, readHeldChallenges, readHintUnlocks, type ChallengeScoringRow } from './boardQueries.js'
 import type { FreezeFields } from '../games/freeze.js'
 
 interface GameRow {
@@ -35,42 +34,16 @@ export async function loadGameData(pool: pg.Pool, gameId: number): Promise<Loade
   )
   const game = games.rows[0]
   if (!game) return null
-  const [divisions, challenges, teams, instances, solves, unlocks] = await Promise.all([
-    pool.query<{ id: number; name: string; default_permissions: number; challenge_configs: ChallengeConfig[] }>(
-      `select id, name, default_permissions, challenge_configs from divisions where game_id = $1 order by id`,
-      [gameId],
-    ),
-    pool.query<{
-      id: number
-      title: string
-      tag: ChallengeTag
-      original_score: number
-      min_score_rate: number
-      difficulty: number
-      accepted_count: number
-      prerequisites: number[]
-      deadline_ms: number | null
-    }>(
+  const [divisions, challenges, teams, held, solves, unlocks] = await Promise.all([
+    readDivisions(pool, gameId),
+    pool.query<ChallengeScoringRow & { accepted_count: number; prerequisites: number[]; deadline_ms: number | null }>(
       `select id, title, tag, original_score, min_score_rate, difficulty, accepted_count, prerequisites,
               floor(extract(epoch from deadline_utc) * 1000)::float8 as deadline_ms
          from challenges where game_id = $1 and is_enabled`,
       [gameId],
     ),
-    pool.query<{ pid: number; team_id: number; name: string; bio: string | null; avatar_hash: string | null; division_id: number | null }>(
-      `select p.id as pid, p.team_id, t.name, t.bio, t.avatar_hash, p.division_id
-         from participations p join teams t on t.id = p.team_id
-        where p.game_id = $1 and p.status = 'Accepted'`,
-      [gameId],
-    ),
-    pool.query<{ pid: number; cids: string }>(
-      `select i.participation_id as pid, string_agg(i.challenge_id::text, ',') as cids
-         from instances i
-         join participations p on p.id = i.participation_id
-         join challenges c on c.id = i.challenge_id
-        where p.game_id = $1 and p.status = 'Accepted' and c.game_id = $1 and c.is_enabled
-        group by i.participation_id`,
-      [gameId],
-    ),
+    readBoardTeams(pool, gameId),
+    readHeldChallenges(pool, gameId, true),
     pool.query<{ pid: number; cid: number; sid: number; t: number; user_name: string | null }>(
       `select f.pid, f.cid, f.sid, f.t, u.user_name
          from (select distinct on (s.participation_id, s.challenge_id)
@@ -83,14 +56,8 @@ export async function loadGameData(pool: pg.Pool, gameId: number): Promise<Loade
       [gameId],
     ),
     // Append-only (docs/challenge-rules.md#costed-hints): the engine keeps those of board teams' cells before the end.
-    pool.query<{ id: number; pid: number; cid: number; t: number; cost: number }>(
-      `select id, participation_id as pid, challenge_id as cid, floor(extract(epoch from unlocked_at) * 1000)::float8 as t, cost
-         from hint_unlocks where game_id = $1`,
-      [gameId],
-    ),
+    readHintUnlocks(pool, gameId),
   ])
-  const held = new Map<number, number[]>()
-  for (const row of instances.rows) held.set(row.pid, row.cids.split(',').map(Number))
   const solveData: SolveData[] = new Array(solves.rows.length)
   solves.rows.forEach((r, i) => {
     solveData[i] = { participationId: r.pid, challengeId: r.cid, submissionId: r.sid, time: r.t, userName: r.user_name }
@@ -102,30 +69,18 @@ export async function loadGameData(pool: pg.Pool, gameId: number): Promise<Loade
       start: game.start_ms,
       end: game.end_ms,
       bloodBonus: Number(game.blood_bonus),
-      divisions: divisions.rows.map((d) => ({ id: d.id, name: d.name, defaultPermissions: d.default_permissions, challengeConfigs: d.challenge_configs })),
+      divisions,
     },
     challenges: challenges.rows.map((c) => ({
-      id: c.id,
-      title: c.title,
-      tag: c.tag,
-      originalScore: c.original_score,
-      minScoreRate: Number(c.min_score_rate),
-      difficulty: Number(c.difficulty),
+      ...challengeScoring(c),
       acceptedCount: c.accepted_count,
       prerequisites: c.prerequisites,
       deadline: c.deadline_ms,
     })),
-    teams: teams.rows.map((t) => ({
-      participationId: t.pid,
-      teamId: t.team_id,
-      name: t.name,
-      bio: t.bio,
-      avatarHash: t.avatar_hash,
-      divisionId: t.division_id,
-    })),
+    teams,
     instances: held,
     solves: solveData,
-    unlocks: unlocks.rows.map((u): HintUnlockData => ({ unlockId: u.id, participationId: u.pid, challengeId: u.cid, time: u.t, cost: u.cost })),
+    unlocks,
   }
 }
 

@@ -7,10 +7,10 @@
  */
 import type pg from 'pg'
 import type { ChallengeTag } from '@flagwave/shared/enums'
-import type { ChallengeConfig } from '@flagwave/shared/divisions'
 import type { GameMeta, HintUnlockData, TeamData } from '../engine.js'
+import { challengeScoring, readBoardTeams, readDivisions, readHeldChallenges, readHintUnlocks, type ChallengeScoringRow } from '../boardQueries.js'
 
-export interface ReplayChallenge {
+interface ReplayChallenge {
   id: number
   title: string
   tag: ChallengeTag
@@ -33,7 +33,7 @@ export interface ReplaySolve {
 }
 
 /** The values in force until `at` (null fields were not part of that edit); `challengeId` null: the game's blood bonus. */
-export interface ReplayEdit {
+interface ReplayEdit {
   at: number
   challengeId: number | null
   originalScore: number | null
@@ -68,28 +68,14 @@ export async function loadReplayData(pool: pg.Pool, gameId: number): Promise<Rep
   )
   const game = games.rows[0]
   if (!game) return null
-  const [divisions, challenges, teams, instances, solves, edits, unlocks] = await Promise.all([
-    pool.query<{ id: number; name: string; default_permissions: number; challenge_configs: ChallengeConfig[] }>(
-      `select id, name, default_permissions, challenge_configs from divisions where game_id = $1 order by id`,
-      [gameId],
-    ),
-    pool.query<{ id: number; title: string; tag: ChallengeTag; original_score: number; min_score_rate: number; difficulty: number; is_enabled: boolean; deadline: number | null }>(
+  const [divisions, challenges, teams, held, solves, edits, unlocks] = await Promise.all([
+    readDivisions(pool, gameId),
+    pool.query<ChallengeScoringRow & { is_enabled: boolean; deadline: number | null }>(
       `select id, title, tag, original_score, min_score_rate, difficulty, is_enabled, ${ms('deadline_utc')} as deadline from challenges where game_id = $1`,
       [gameId],
     ),
-    pool.query<{ pid: number; team_id: number; name: string; bio: string | null; avatar_hash: string | null; division_id: number | null }>(
-      `select p.id as pid, p.team_id, t.name, t.bio, t.avatar_hash, p.division_id
-         from participations p join teams t on t.id = p.team_id
-        where p.game_id = $1 and p.status = 'Accepted'`,
-      [gameId],
-    ),
-    pool.query<{ pid: number; cids: string }>(
-      `select i.participation_id as pid, string_agg(i.challenge_id::text, ',') as cids
-         from instances i join participations p on p.id = i.participation_id
-        where p.game_id = $1 and p.status = 'Accepted'
-        group by i.participation_id`,
-      [gameId],
-    ),
+    readBoardTeams(pool, gameId),
+    readHeldChallenges(pool, gameId, false),
     pool.query<{ pid: number; cid: number; sid: number; t: number; user_name: string | null; division_id: number | null }>(
       `select f.pid, f.cid, f.sid, f.t, u.user_name, p.division_id
          from (select distinct on (s.participation_id, s.challenge_id)
@@ -107,35 +93,25 @@ export async function loadReplayData(pool: pg.Pool, gameId: number): Promise<Rep
          from score_edits where game_id = $1 order by edited_at, id`,
       [gameId],
     ),
-    pool.query<{ id: number; pid: number; cid: number; t: number; cost: number }>(
-      `select id, participation_id as pid, challenge_id as cid, ${ms('unlocked_at')} as t, cost from hint_unlocks where game_id = $1 order by unlocked_at, id`,
-      [gameId],
-    ),
+    readHintUnlocks(pool, gameId),
   ])
-  const held = new Map<number, number[]>()
-  for (const row of instances.rows) held.set(row.pid, row.cids.split(',').map(Number))
   return {
     game: {
       id: game.id,
       start: game.start,
       end: game.end,
       bloodBonus: Number(game.blood_bonus),
-      divisions: divisions.rows.map((d) => ({ id: d.id, name: d.name, defaultPermissions: d.default_permissions, challengeConfigs: d.challenge_configs })),
+      divisions,
       freezeTime: game.freeze,
       unfrozenAt: game.unfrozen,
       replayPublic: game.replay_public,
     },
     challenges: challenges.rows.map((c) => ({
-      id: c.id,
-      title: c.title,
-      tag: c.tag,
-      originalScore: c.original_score,
-      minScoreRate: Number(c.min_score_rate),
-      difficulty: Number(c.difficulty),
+      ...challengeScoring(c),
       isEnabled: c.is_enabled,
       deadline: c.deadline,
     })),
-    teams: teams.rows.map((t) => ({ participationId: t.pid, teamId: t.team_id, name: t.name, bio: t.bio, avatarHash: t.avatar_hash, divisionId: t.division_id })),
+    teams,
     instances: held,
     solves: solves.rows.map((r) => ({ participationId: r.pid, challengeId: r.cid, submissionId: r.sid, time: r.t, userName: r.user_name, divisionId: r.division_id })),
     edits: edits.rows.map((e) => ({
@@ -147,6 +123,6 @@ export async function loadReplayData(pool: pg.Pool, gameId: number): Promise<Rep
       isEnabled: e.is_enabled,
       bloodBonus: e.blood_bonus === null ? null : Number(e.blood_bonus),
     })),
-    unlocks: unlocks.rows.map((u) => ({ unlockId: u.id, participationId: u.pid, challengeId: u.cid, time: u.t, cost: u.cost })),
+    unlocks,
   }
 }

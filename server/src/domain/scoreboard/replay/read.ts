@@ -12,10 +12,10 @@ import { boardFreeze } from '../../games/freeze.js'
 import type { Snapshot } from '../board.js'
 import { replayTimeline } from './cache.js'
 
-export const REPLAY_NOT_PUBLIC = '比赛回放未开放'
+const REPLAY_NOT_PUBLIC = '比赛回放未开放'
 
 /** Whether the caller may replay this game now, and the latest moment it may see (null: any). */
-export function replayAccess(game: Pick<Game, 'end' | 'replayPublic' | 'freezeTime' | 'unfrozenAt'>, actor: Actor | null, now = Date.now()): { allowed: boolean; cap: number | null } {
+function replayAccess(game: Pick<Game, 'end' | 'replayPublic' | 'freezeTime' | 'unfrozenAt'>, actor: Actor | null, now = Date.now()): { allowed: boolean; cap: number | null } {
   if (isStaff(actor)) return { allowed: true, cap: null }
   if (!game.replayPublic || game.end.getTime() > now || actor?.user.role === 'Banned') return { allowed: false, cap: null }
   const freeze = boardFreeze(game, now)

@@ -23,8 +23,8 @@ import { replayTimeline } from '../replay/cache.js'
 import type { ReplayTimeline } from '../replay/timeline.js'
 import { RevealPlan } from './plan.js'
 
-export const NOT_FROZEN = '比赛未冻结'
-export const NO_REVEAL = '揭晓未开始'
+const NOT_FROZEN = '比赛未冻结'
+const NO_REVEAL = '揭晓未开始'
 
 interface Row {
   step: number
