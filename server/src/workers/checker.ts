@@ -16,7 +16,6 @@ import { databaseUrl, nativePool } from '../db/pg.js'
 import { SUBMISSION_CHANNEL } from '../domain/submissions/queue.js'
 import { settleBatch, type Settled } from '../domain/submissions/settle.js'
 import { publishSettled, publishSettledAudit } from '../domain/submissions/events.js'
-import { noticeRooms } from '../domain/notices/events.js'
 
 /** Rows claimed per transaction. */
 const CHECKER_BATCH = 50
@@ -116,20 +115,18 @@ class Checker implements Worker {
         await this.idle(generation, 1000)
         continue
       }
-      if (batch.length > 0) await this.publish(batch)
+      if (batch.length > 0) this.publish(batch)
       if (batch.length === CHECKER_BATCH) this.release()
       else await this.idle(generation, CHECKER_POLL_MS)
     }
   }
 
-  private async publish(batch: Settled[]): Promise<void> {
+  private publish(batch: Settled[]): void {
     const { realtime, scoreboard } = this.services
     for (const s of batch) {
       this.services.metrics.settledSubmission(s.status)
       try {
-        // A blood notice names its challenge: only those who may view it hear of it (docs/scoring.md#divisions-and-notices).
-        const rooms = s.notice && !s.noticeHeld ? await noticeRooms(this.services.orm.em.fork(), s.gameId, s.challengeId) : []
-        publishSettled(realtime, s, rooms)
+        publishSettled(realtime, s)
         if (s.solve) scoreboard.applySolve(s.gameId, s.solve)
       } catch (err) {
         this.services.log.error({ err, submission: s.id }, 'publishing a settled submission failed')

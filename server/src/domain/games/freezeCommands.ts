@@ -74,6 +74,6 @@ export async function releaseHeld(scope: Scope, gameId: number, from: Date): Pro
   for (const notice of notices) {
     if (!noticeHeld(frozen, notice, Date.now())) continue
     const model = presentNotice(notice)
-    for (const room of await noticeRooms(scope.em, gameId, notice.challenge?.id ?? null)) scope.events.publish('user', room, 'ReceivedGameNotice', model)
+    for (const room of await noticeRooms(pool, gameId, notice.challenge?.id ?? null)) scope.events.publish('user', room, 'ReceivedGameNotice', model)
   }
 }

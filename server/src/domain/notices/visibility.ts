@@ -7,7 +7,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { roleRank, type Role } from '@flagwave/shared/enums'
-import { DivisionPermissions } from '@flagwave/shared/divisions'
+import { DivisionPermissions, type DivisionRules } from '@flagwave/shared/divisions'
 import { gameDivisions, type DivisionRecord } from '../divisions/divisions.js'
 
 /** A reader's view: every notice, the public's, or one division's. */
@@ -68,9 +68,8 @@ export async function visibleNotices<T extends { challengeId: number | null }>(e
  * challenge (the game room), else the divisions that may (their teams' rooms; teams without a
  * division may see everything).
  */
-export async function noticeAudience(em: EntityManager, gameId: number, challengeId: number | null): Promise<'everyone' | { divisions: number[] }> {
+export function noticeAudience(divisions: readonly DivisionRules[], challengeId: number | null): 'everyone' | { divisions: number[] } {
   if (challengeId === null) return 'everyone'
-  const divisions = await gameDivisions(em, gameId)
   const permissions = new DivisionPermissions(divisions)
   const allowed = divisions.filter((d) => permissions.may(d.id, 'ViewChallenge', challengeId)).map((d) => d.id)
   return allowed.length === divisions.length ? 'everyone' : { divisions: allowed }

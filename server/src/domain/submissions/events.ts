@@ -12,8 +12,7 @@ import { presentSubmissionBy, presentSubmissionResult } from '../../presenters/s
 import { presentLiveLog } from '../../presenters/logs.js'
 import type { Settled } from './settle.js'
 
-/** `noticeRooms`: where its blood notice may go (notices/events.ts `noticeRooms`), when it has one. */
-export function publishSettled(events: Publish, s: Settled, noticeRooms: readonly string[] = []): void {
+export function publishSettled(events: Publish, s: Settled): void {
   const game = rooms.game(s.gameId)
   for (const event of s.events) {
     events.publish('monitor', game, 'ReceivedGameEvent', presentGameEventBy({ ...event, publishTime: s.settledAt }, s.userName, s.teamName))
@@ -21,7 +20,7 @@ export function publishSettled(events: Publish, s: Settled, noticeRooms: readonl
   // A blood from the freeze on is pushed at the unfreeze instead (domain/games/freezeCommands.ts).
   if (s.notice && !s.noticeHeld) {
     const notice = presentNotice({ ...s.notice, publishTime: s.settledAt })
-    for (const room of noticeRooms) events.publish('user', room, 'ReceivedGameNotice', notice)
+    for (const room of s.noticeRooms ?? []) events.publish('user', room, 'ReceivedGameNotice', notice)
   }
   events.publish('monitor', game, 'ReceivedSubmissions', presentSubmissionBy(s, s.userName, s.teamName, s.challengeTitle))
   events.publish('user', rooms.team(s.gameId, s.participationId), 'ReceivedSubmissionResult', presentSubmissionResult(s))

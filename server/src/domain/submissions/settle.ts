@@ -31,6 +31,7 @@ import { SOLVE_CHANNEL, encodeSolve, type SolveMessage } from '../scoreboard/sol
 import { inTransaction } from '../../db/pg.js'
 import { bloodNotice, cheatEventText, flagSubmitEventText, judge } from './judge.js'
 import { noticeHeld } from '../games/freezeHold.js'
+import { noticeRooms } from '../notices/events.js'
 import { enqueueSolves, type SolveHook } from '../webhooks/outbox.js'
 
 /**
@@ -56,6 +57,8 @@ export interface Settled {
   notice: { id: number; type: NoticeType; content: string } | null
   /** The notice is held back by the scoreboard freeze: not pushed (docs/scoring.md#freeze). */
   noticeHeld?: boolean
+  /** Where the notice is pushed: the game room, or the rooms of the teams that may view its challenge. */
+  noticeRooms?: string[]
   /** An accepted answer made before the end, for the scoreboard engine (it keeps the earliest per team and challenge). */
   solve: SolveData | null
   /** The audit-log entry, stored in the settling transaction; the caller pushes it to admins. */
@@ -351,6 +354,9 @@ export async function settleBatch(pool: pg.Pool, limit: number): Promise<Settled
     for (const n of notices) {
       const inserted = row.notices.find((x) => x.gameId === n.settled.gameId && x.type === n.type && x.content === n.content)!
       n.settled.notice = { id: inserted.id, type: n.type, content: n.content }
+      // Who may hear of it, read before the commit (docs/scoring.md#divisions-and-notices): its push then
+      // goes out with the others of the submission, before the board's that the commit sets off.
+      if (!n.settled.noticeHeld) n.settled.noticeRooms = await noticeRooms(db, n.settled.gameId, n.settled.challengeId)
     }
     return results
     // The pending-rows index gives the oldest rows in order; a bitmap scan (chosen on stale
