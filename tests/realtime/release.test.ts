@@ -1,10 +1,10 @@
 /**
  * Timed release on the wire (docs/challenge-rules.md#timed-release): at a scheduled challenge's
- * opening time the players watching the game — on the node whose scheduler opened it and on
- * another node — receive the `NewChallenge` notice and a board that lists it, with no request of
+ * opening time the players watching the game — on the node whose scheduler opened it and, with
+ * Redis, on another node — receive the `NewChallenge` notice and a board that lists it, with no request of
  * their own; nothing of it is pushed before the time.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest'
 import { rooms, type ScoreboardUpdate } from '@flagwave/shared/events'
 import type { GameNotice } from '@flagwave/shared/schemas/games'
 import type { ChallengeInfo } from '@flagwave/shared/schemas/scoreboard'
@@ -16,13 +16,14 @@ import { createPlayer, startSecondNode, type Player } from '../support/factories
 import { closeAllSockets, connect, joined, type ReceivedEvent } from '../support/sockets.js'
 
 let server: TestServer
-let second: RunningServer & { dataDir: string }
+/** Another node on the same database, with Redis only: without it nodes share no pushes. */
+let second: (RunningServer & { dataDir: string }) | null = null
 let game: Game
 let alice: Player
 
 beforeAll(async () => {
   server = await startTestServer({ env: { CHALLENGE_RELEASE_POLL_MS: '300' } })
-  second = await startSecondNode(server)
+  if (inject('redisUrl')) second = await startSecondNode(server)
   game = await createGame(server, { practiceMode: false })
   alice = await createPlayer(server, game)
 })
@@ -43,11 +44,12 @@ describe('timed release', () => {
     const stamps = new Map<ReceivedEvent, number>()
     const stamp = (list: ReceivedEvent[]) => () => stamps.set(list[list.length - 1]!, Date.now())
     const mine = await connect(server, '/hub/user', { game: game.id, client: alice.client, record: player })
-    const theirs = await connect(second, '/hub/user', { game: game.id, record: stranger })
+    const strangersNode = second ?? server
+    const theirs = await connect(strangersNode, '/hub/user', { game: game.id, record: stranger })
     mine.onAny(stamp(player))
     theirs.onAny(stamp(stranger))
     await joined(server, '/hub/user', mine, rooms.game(game.id))
-    await joined(second, '/hub/user', theirs, rooms.game(game.id))
+    await joined(strangersNode, '/hub/user', theirs, rooms.game(game.id))
 
     const admin = await server.admin()
     const releaseAt = Date.now() + 2000
