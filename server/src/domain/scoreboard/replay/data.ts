@@ -6,17 +6,11 @@
  * reads the whole history instead.
  */
 import type pg from 'pg'
-import type { ChallengeTag } from '@flagwave/shared/enums'
-import type { GameMeta, HintUnlockData, TeamData } from '../engine.js'
+import type { ChallengeData, GameMeta, HintUnlockData, TeamData } from '../engine.js'
 import { challengeScoring, readBoardTeams, readDivisions, readHeldChallenges, readHintUnlocks, type ChallengeScoringRow } from '../boardQueries.js'
 
-interface ReplayChallenge {
-  id: number
-  title: string
-  tag: ChallengeTag
-  originalScore: number
-  minScoreRate: number
-  difficulty: number
+/** A challenge as a replay reads it: its scoring as the engine takes it, enabled or not. */
+interface ReplayChallenge extends Pick<ChallengeData, 'id' | 'title' | 'tag' | 'originalScore' | 'minScoreRate' | 'difficulty'> {
   isEnabled: boolean
   /** Its current deadline (epoch ms; docs/challenge-rules.md#deadline): boards show it, edits of it are not recorded. */
   deadline: number | null
