@@ -101,27 +101,48 @@ async function rememberedPort(portFile: string): Promise<number> {
   return port
 }
 
-/** A server left running by a killed process still holds the data directory: stop it first. */
-async function stopStaleServer(databaseDir: string, log: Logger): Promise<void> {
-  const pidFile = path.join(databaseDir, 'postmaster.pid')
-  const pid = Number((await fs.readFile(pidFile, 'utf8').catch(() => '')).split('\n')[0])
-  if (!Number.isInteger(pid) || pid <= 0) return
+/** The pid of the postmaster holding `databaseDir`, or null when none runs (a stale pid file counts as none). */
+async function runningPostmaster(databaseDir: string): Promise<number | null> {
+  const pid = Number((await fs.readFile(path.join(databaseDir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[0])
+  return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : null
+}
+
+function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0)
+    return true
   } catch {
-    return // not running: PostgreSQL discards a stale pid file by itself
+    return false
   }
+}
+
+/** Resolves true once `pid` has exited, false after `ms`. */
+async function untilExited(pid: number, ms: number): Promise<boolean> {
+  for (let waited = 0; waited < ms; waited += 100) {
+    if (!isAlive(pid)) return true
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  return !isAlive(pid)
+}
+
+/** A server left running by a killed process still holds the data directory: stop it first. */
+async function stopStaleServer(databaseDir: string, log: Logger): Promise<void> {
+  const pid = await runningPostmaster(databaseDir)
+  if (pid === null) return // PostgreSQL discards a stale pid file by itself
   log.warn({ pid }, 'stopping a PostgreSQL server left behind by an earlier run')
   process.kill(pid, 'SIGINT')
-  for (let i = 0; i < 100; i++) {
-    await new Promise((r) => setTimeout(r, 100))
-    try {
-      process.kill(pid, 0)
-    } catch {
-      return
-    }
-  }
-  process.kill(pid, 'SIGKILL')
+  if (!(await untilExited(pid, 10_000))) process.kill(pid, 'SIGKILL')
+}
+
+/**
+ * Stops the server this process started. A Ctrl-C or a `kill` of the process group reaches the
+ * postmaster too, which may then exit before close() gets here: the package's stop() would wait
+ * for an exit event that already fired, so the postmaster's own pid is watched beside it.
+ */
+async function stopServer(server: { stop(): Promise<void> }, databaseDir: string): Promise<void> {
+  const pid = await runningPostmaster(databaseDir)
+  if (pid === null) return
+  await Promise.race([server.stop(), untilExited(pid, 60_000)])
 }
 
 /**
@@ -191,6 +212,6 @@ export async function startEmbeddedDatabase(dataDir: string, log: Logger, databa
   }
   return {
     url: `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
-    stop: () => server.stop(),
+    stop: () => stopServer(server, databaseDir),
   }
 }

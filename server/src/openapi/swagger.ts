@@ -13,7 +13,7 @@ const uiRoot = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-d
 
 const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Flagwave API</title>
-<link rel="stylesheet" href="/swagger/swagger-ui.css"></head>
+<link rel="icon" type="image/svg+xml" href="/favicon.svg"><link rel="stylesheet" href="/swagger/swagger-ui.css"></head>
 <body><div id="swagger-ui"></div>
 <script src="/swagger/swagger-ui-bundle.js"></script>
 <script src="/swagger/init.js"></script></body></html>`
