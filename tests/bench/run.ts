@@ -18,6 +18,7 @@
  * `queue:200:5000:2` puts half the sockets on a second node, which needs REDIS_URL),
  * BENCH_ONLY (e.g. `queue,latency`: run some sections and print JSON without writing results.json),
  * BENCH_DIVISIONS (0; n splits the small and large sets' teams over n divisions, tests/bench/data.ts),
+ * BENCH_READ_SET (small; `large` measures the scoreboard reads on the large set's board),
  * BENCH_PROFILE (a directory: CPU profiles of the server during each latency run),
  * BENCH_DUMP (a file: each measured solve's send time and solve-to-push latency, of the last latency run),
  * DOCKER_HOST (the engine of section 5, skipped when none answers).
@@ -114,8 +115,10 @@ const nextMessage = <T>(proc: ReturnType<typeof fork>, type: string, timeoutMs =
 /* ---------------------------------------------------------------- 1. scoreboard reads */
 
 async function readThroughput(server: RunningServer, pool: pg.Pool) {
-  log('small data set…')
-  const small = await smallDataSet(pool)
+  // BENCH_READ_SET=large reads the large set's board instead (with BENCH_DIVISIONS: the divisions' cost at scale).
+  const large = process.env.BENCH_READ_SET === 'large'
+  log(`${large ? 'large' : 'small'} data set…`)
+  const small = large ? await largeDataSet(pool) : await smallDataSet(pool)
   await server.services.scoreboard.rebuild(small.gameId)
   const snapshot = (await server.services.scoreboard.snapshot(small.gameId))!
   const gz = await snapshot.gzipped()
@@ -155,7 +158,7 @@ async function readThroughput(server: RunningServer, pool: pg.Pool) {
   const gzipped = mid('scoreboardGzip')
   const revalidate = mid('scoreboard304')
   return {
-    data: { teams: small.teams.length, challenges: small.challengeIds.length, solves: 1980, jsonBytes: Buffer.byteLength(snapshot.json), gzipBytes: gz.length },
+    data: { set: large ? 'large' : 'small', teams: small.teams.length, challenges: small.challengeIds.length, solves: snapshot.model.items.reduce((n, item) => n + item.solvedChallenges.length, 0), jsonBytes: Buffer.byteLength(snapshot.json), gzipBytes: gz.length },
     bareKoa: bareResult,
     bareKoaSameJson: bareJson,
     bareKoaSameGzip: bareGzip,
