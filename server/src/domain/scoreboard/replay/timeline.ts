@@ -18,14 +18,15 @@ import { ScoreboardState, type Snapshot } from '../board.js'
 import type { ReplayData, ReplaySolve } from './data.js'
 
 /** Cursors kept per game (each a board state with its rendered rows). */
-const CURSORS = 2
+const CURSORS = 4
 /**
  * Fold in at most this many solves from a cursor; further away a new state is built at the moment.
  * Folding costs most where a game is busiest (every solve of a dynamic challenge re-scores its
  * solvers): on the large benchmark set 1,000 solves and the re-rendered rows cost about a third
- * of a build with its full render, so a build wins beyond about 2,000.
+ * of a build with its full render (the first fold also re-renders every row that moved), so a
+ * build wins beyond about 3,000 to 4,000.
  */
-const MAX_FOLD = 2000
+const MAX_FOLD = 3000
 
 interface Cursor {
   epoch: number
