@@ -2,18 +2,20 @@
  * Replay and the staged reveal in Chromium (docs/scoring.md#replay, #staged-reveal): the replay
  * slider moves the board through the game; a full reveal driven by the big screen's keyboard and
  * the admin's phone page, the big screen following every step (also after losing the network),
+ * showing a cell tried only wrongly after the freeze as pending until it resolves to not solved,
  * ending unfrozen on the live final board, with the QR code of the game page in the corner.
  */
 import type { Browser, Page } from 'playwright-core'
 import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
+import type { RevealState } from '@flagwave/shared/schemas/replay'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { browserAvailable, launchBrowser, newSession, runInSession, screenshot, signIn } from '../support/browser.js'
 import type { ApiClient } from '../support/client.js'
 import { createGame } from '../support/factories/games.js'
 import { isolateIds, type Player } from '../support/factories/play.js'
-import { pastSolves, playersHolding, threeChallenges } from '../support/factories/history.js'
+import { pastSolves, pastWrongAnswers, playersHolding, threeChallenges } from '../support/factories/history.js'
 import { nativePool } from '../../server/src/db/pg.js'
 import type { Game } from '../../server/src/entities/Game.js'
 import type { Challenge } from '../../server/src/entities/Challenge.js'
@@ -35,6 +37,7 @@ describe.skipIf(!browserAvailable())('replay and staged reveal (Chromium)', () =
   let admin: ApiClient
   let game: Game
   let players: Player[]
+  let misc: Challenge
 
   async function solves(list: [Player, Challenge, number][]) {
     await pastSolves(pool, game, T0, list)
@@ -46,7 +49,9 @@ describe.skipIf(!browserAvailable())('replay and staged reveal (Chromium)', () =
     pool = await nativePool(server.services.orm)
     admin = await server.admin()
     game = await createGame(server, { title: 'Finals', start: new Date(T0 - 180 * MIN), end: new Date(T0 - 5 * MIN), practiceMode: false, freezeTime: new Date(FREEZE), replayPublic: true })
-    const { web, crypto, misc } = await threeChallenges(server, game)
+    const challenges = await threeChallenges(server, game)
+    const { web, crypto } = challenges
+    misc = challenges.misc
     players = await playersHolding(server, game, [web, crypto, misc], ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo'])
     const [a, b, c, d, e] = players as [Player, Player, Player, Player, Player]
     await solves([
@@ -62,6 +67,8 @@ describe.skipIf(!browserAvailable())('replay and staged reveal (Chromium)', () =
       [d, crypto, -20],
       [e, crypto, -15],
     ])
+    // Alpha tries misc after the freeze, wrongly only: pending on the big screen, then not solved.
+    await pastWrongAnswers(pool, game, T0, [[a, misc, -35]])
     await server.services.scoreboard.rebuild(game.id)
   })
 
@@ -124,19 +131,37 @@ describe.skipIf(!browserAvailable())('replay and staged reveal (Chromium)', () =
         await remote.getByTestId('reveal-open').click()
         await remote.locator('[data-testid="reveal-control"][data-open="true"]').waitFor({ timeout: LIVE_TIMEOUT })
         const steps = Number(await remote.getByTestId('reveal-control').getAttribute('data-steps'))
-        expect(steps).toBe(4)
+        // One step per pending cell: Bravo, Charlie, Delta one each, Echo three, Alpha its wrong-only misc.
+        expect(steps).toBe(7)
         // The big screen switched to the frozen board.
         await big.locator('[data-testid="bigscreen-reveal"][data-step="0"]').waitFor({ timeout: LIVE_TIMEOUT })
         const frozen = (await admin.get<ScoreboardModel>(`/api/game/${game.id}/scoreboard?at=${FREEZE - 1}`)).body
         expect(await bigRows(big)).toEqual(frozen.items.map((i) => [i.id, i.score]))
-        await expect(big.getByTestId('bigscreen-pending').count()).resolves.toBe(4)
+        await expect(big.getByTestId('bigscreen-pending').count()).resolves.toBe(5)
+        const alpha = players[0]!.team.id
+        const alphaMisc = (state: string) => big.locator(`[data-testid="bigscreen-row"][data-team-id="${alpha}"] [data-state="${state}"][data-challenge-id="${misc.id}"]`)
+        await expect(alphaMisc('pending').count()).resolves.toBe(1)
         await screenshot(big, 'reveal-01-frozen')
+
+        /** After a step: a cell opened without a solve reads "not solved" on the big screen. */
+        let resolvedUnsolved = false
+        const checkOpened = async (step: number) => {
+          const { last } = (await admin.get<RevealState>(`/api/game/${game.id}/reveal`)).body
+          if (!last || last.solved.length > 0) return
+          expect([last.teamId, last.challenges]).toEqual([alpha, [misc.id]])
+          await alphaMisc('unsolved').waitFor({ timeout: LIVE_TIMEOUT })
+          await expect(alphaMisc('pending').count()).resolves.toBe(0)
+          await big.locator('[data-testid="bigscreen-reveal-cell"][data-solved="false"]').waitFor({ timeout: LIVE_TIMEOUT })
+          await screenshot(big, `reveal-step-${step}-not-solved`)
+          resolvedUnsolved = true
+        }
 
         // Step 1 by the big screen's keyboard; the phone follows.
         await big.keyboard.press('ArrowRight')
         await big.locator('[data-testid="bigscreen-reveal"][data-step="1"]').waitFor({ timeout: LIVE_TIMEOUT })
         await remote.locator('[data-testid="reveal-control"][data-step="1"]').waitFor({ timeout: LIVE_TIMEOUT })
         await expect(big.locator('[data-testid="bigscreen-row"][data-revealed="true"]').count()).resolves.toBe(1)
+        await checkOpened(1)
 
         // The big screen loses the network while the phone steps on; it catches up when back.
         await screen.context.setOffline(true)
@@ -148,11 +173,14 @@ describe.skipIf(!browserAvailable())('replay and staged reveal (Chromium)', () =
         await screen.context.setOffline(false)
         await big.locator('[data-testid="bigscreen-reveal"][data-step="2"]').waitFor({ timeout: 30_000 })
         await big.getByTestId('bigscreen-offline').waitFor({ state: 'detached', timeout: 30_000 })
+        await checkOpened(2)
 
         for (let step = 3; step <= steps; step++) {
           await remote.getByTestId('reveal-next').click()
           await big.locator(`[data-testid="bigscreen-reveal"][data-step="${step}"]`).waitFor({ timeout: LIVE_TIMEOUT })
+          await checkOpened(step)
         }
+        expect(resolvedUnsolved).toBe(true)
         await screenshot(big, 'reveal-02-last-step')
         await expect(big.getByTestId('bigscreen-pending').count()).resolves.toBe(0)
 

@@ -1,8 +1,10 @@
 /**
  * The staged reveal (docs/scoring.md#staged-reveal) over HTTP and real socket.io-client watchers:
- * the admin opens it at the frozen board, steps forward and back, a viewer's socket follows every
- * step, a reconnected viewer and a reload resume at the same step, auto-play runs to the last step,
- * every intermediate board is the engine's board over the pre-freeze solves plus the revealed ones,
+ * the admin opens it at the frozen board, whose pending cells are every cell a team tried after the
+ * freeze, right or wrong; it steps forward (one cell of the lowest-placed pending team at a time, a
+ * wrong-only cell resolving to not solved) and back, a viewer's socket follows every step, a
+ * reconnected viewer and a reload resume at the same step, auto-play runs to the last step, every
+ * intermediate board is the engine's board over the pre-freeze solves plus the opened cells' solves,
  * and finishing lifts the freeze and leaves the live final board. Permissions and bad input.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -20,7 +22,7 @@ import { startTestServer, type TestServer } from '../support/server.js'
 import type { ApiClient } from '../support/client.js'
 import { createGame } from '../support/factories/games.js'
 import { createInstances, createPlayer, isolateIds, type Player } from '../support/factories/play.js'
-import { pastSolves, playersHolding, threeChallenges } from '../support/factories/history.js'
+import { pastSolves, pastWrongAnswers, playersHolding, threeChallenges } from '../support/factories/history.js'
 import { connect, joined, nextEvent } from '../support/sockets.js'
 
 const MIN = 60_000
@@ -47,14 +49,18 @@ async function solves(list: [Player, Challenge, number][]) {
   await pastSolves(pool, game, T0, list)
 }
 
-/** The engine's board over the solves before the freeze plus every solve of `revealed` teams, counters counting those. */
-async function expectedBoard(revealed: Set<number>, all = false): Promise<ScoreboardModel> {
+/** A cell of the board: `team id:challenge id`. */
+const cellKey = (teamId: number, challengeId: number) => `${teamId}:${challengeId}`
+
+/** The engine's board over the solves before the freeze plus the solves of the `opened` cells, counters counting those. */
+async function expectedBoard(opened: Set<string>, all = false): Promise<ScoreboardModel> {
   const data = (await loadGameData(pool, game.id))!
   const teamOf = new Map(players.map((p) => [p.participation.id, p.team.id]))
-  data.solves = data.solves.filter((s) => all || s.time < FREEZE || revealed.has(teamOf.get(s.participationId) ?? -1))
+  const shown = (pid: number, cid: number, t: number) => all || t < FREEZE || opened.has(cellKey(teamOf.get(pid) ?? -1, cid))
+  data.solves = data.solves.filter((s) => shown(s.participationId, s.challengeId, s.time))
   const counts = new Map<number, number>()
   const { rows } = await pool.query<{ pid: number; cid: number; t: number }>(`select participation_id as pid, challenge_id as cid, floor(extract(epoch from submit_time) * 1000)::float8 as t from submissions where game_id = $1 and status = 'Accepted'`, [game.id])
-  for (const r of rows) if (all || r.t < FREEZE || revealed.has(teamOf.get(r.pid) ?? -1)) counts.set(r.cid, (counts.get(r.cid) ?? 0) + 1)
+  for (const r of rows) if (shown(r.pid, r.cid, r.t)) counts.set(r.cid, (counts.get(r.cid) ?? 0) + 1)
   data.challenges = data.challenges.map((c) => ({ ...c, acceptedCount: counts.get(c.id) ?? 0 }))
   return json(ScoreboardState.build(data).snapshot().model)
 }
@@ -91,6 +97,17 @@ beforeAll(async () => {
     [suspended, web, -30],
     [d, crypto, -20],
   ])
+  await pastWrongAnswers(pool, game, T0, [
+    // Before the freeze, and on a cell solved before it: nothing pending.
+    [b, misc, -90],
+    [a, web, -30],
+    // After the freeze, wrong only: a's misc and e's crypto are pending like the solved ones, and resolve to not solved.
+    [a, misc, -35],
+    [e, crypto, -25],
+    [e, crypto, -24],
+    // A wrong answer before e's solve of web.
+    [e, web, -56],
+  ])
   await server.services.scoreboard.rebuild(game.id)
 })
 afterEach(() => {
@@ -104,7 +121,9 @@ describe('staged reveal', () => {
   it('has none open at first; only admins open it, and only while the board is frozen', async () => {
     const none = await server.client().get<RevealState>(readPath())
     expect(none.status).toBe(200)
-    expect(RevealState.parse(none.body)).toMatchObject({ open: false, finished: false, board: null, step: 0 })
+    // Nothing tells who tried what after the freeze before the reveal opens.
+    expect(RevealState.parse(none.body)).toMatchObject({ open: false, finished: false, board: null, step: 0, pending: [], last: null })
+    expect(RevealState.parse((await players[0]!.client.get<RevealState>(readPath())).body)).toMatchObject({ open: false, pending: [] })
     expect((await server.client().post(edit())).status).toBe(401)
     expect((await players[0]!.client.post(edit())).status).toBe(403)
     const unfrozen = await createGame(server, { start: new Date(T0 - 60 * MIN), end: new Date(T0 - MIN) })
@@ -113,39 +132,66 @@ describe('staged reveal', () => {
     expect((await admin.post(`/api/edit/games/999999/reveal`)).status).toBe(404)
   })
 
-  it('opens at the frozen board and steps from the bottom up; a viewer socket follows', async () => {
+  it('opens at the frozen board and steps cell by cell from the bottom up; a viewer socket follows', async () => {
     const watcher = await viewer()
     const pushed = nextEvent<RevealState>(watcher, 'ReceivedRevealUpdate')
     const opened = await admin.post<RevealState>(edit())
     expect(opened.status).toBe(200)
     const state = RevealState.parse(opened.body)
-    expect(state).toMatchObject({ open: true, step: 0, steps: 4, autoMs: null, last: null })
+    // One step per pending cell: b, c and d one each, a one (wrong only), e three (one wrong only).
+    expect(state).toMatchObject({ open: true, step: 0, steps: 7, autoMs: null, last: null })
     expect(withoutTime((await pushed).board!)).toEqual(withoutTime(state.board!))
     // The frozen board: the solves before the freeze, as the replay at the freeze shows it.
     const frozen = (await admin.get<ScoreboardModel>(`/api/game/${game.id}/scoreboard?at=${FREEZE - 1}`)).body
     expect(withoutTime(state.board!)).toEqual(withoutTime(frozen))
     expect(withoutTime(state.board!)).toEqual(withoutTime(await expectedBoard(new Set())))
-    // b, c, d and e solved after the freeze (the suspended solver is not on the board).
-    expect(state.pending.map((p) => p.teamId).sort()).toEqual(players.slice(1).map((p) => p.team.id).sort())
-    expect(state.pending.find((p) => p.teamId === players[4]!.team.id)!.challenges).toEqual([web.id, misc.id].sort((x, y) => x - y))
+    // Every team tried something after the freeze (the suspended solver is not on the board); a's
+    // wrong-only misc is as pending as a solved cell, e's cells are listed in board column order.
+    const [a, b, c, d, e] = players as [Player, Player, Player, Player, Player]
+    const columns = Object.values(state.board!.challenges).flatMap((list) => (list ?? []).map((ch) => ch.id))
+    const pendingOf = (p: Player) => state.pending.find((x) => x.teamId === p.team.id)?.challenges
+    expect(state.pending.map((p) => p.teamId).sort()).toEqual(players.map((p) => p.team.id).sort())
+    expect(pendingOf(a)).toEqual([misc.id])
+    expect(pendingOf(b)).toEqual([crypto.id])
+    expect(pendingOf(c)).toEqual([web.id])
+    expect(pendingOf(d)).toEqual([crypto.id])
+    expect(pendingOf(e)).toEqual(columns.filter((id) => [web.id, misc.id, crypto.id].includes(id)))
 
-    const revealed = new Set<number>()
+    const cells = new Set<string>()
+    const boards: ScoreboardModel[] = [state.board!]
+    const wrongOnly: string[] = []
     let current = state
-    for (let step = 1; step <= current.steps; step++) {
+    for (let step = 1; step <= state.steps; step++) {
       const places = new Map(current.board!.items.map((row, i) => [row.id, i + 1]))
       const lowestPending = Math.max(...current.pending.map((p) => places.get(p.teamId)!))
       const event = nextEvent<RevealState>(watcher, 'ReceivedRevealUpdate')
       const next = RevealState.parse((await admin.post<RevealState>(edit('/next'))).body)
       expect(next.step).toBe(step)
-      // The lowest-placed team with pending cells opened them.
-      expect(next.last!.fromPlace).toBe(lowestPending)
-      expect(next.last!.toPlace).toBeLessThanOrEqual(next.last!.fromPlace)
-      expect(next.pending.some((p) => p.teamId === next.last!.teamId)).toBe(false)
-      revealed.add(next.last!.teamId!)
+      const last = next.last!
+      // The lowest-placed team with pending cells opened the first of them, alone.
+      expect(last.fromPlace).toBe(lowestPending)
+      const before = current.pending.find((p) => p.teamId === last.teamId)!.challenges
+      expect(last.challenges).toEqual([before[0]])
+      expect(next.pending.find((p) => p.teamId === last.teamId)?.challenges ?? []).toEqual(before.slice(1))
+      const id = last.challenges[0]!
+      cells.add(cellKey(last.teamId!, id))
+      const cell = next.board!.items.find((row) => row.id === last.teamId)!.challenges.find((x) => x.id === id)!
+      if (last.solved.length === 0) {
+        // Wrong answers only: the cell resolves to not solved, the team stays where it was.
+        wrongOnly.push(cellKey(last.teamId!, id))
+        expect(cell.type).toBe('Unaccepted')
+        expect(last.bloods).toEqual([])
+        if (step < state.steps) expect([last.toPlace, last.toScore]).toEqual([last.fromPlace, last.fromScore])
+      } else {
+        expect(last.solved).toEqual([id])
+        expect(cell.type).not.toBe('Unaccepted')
+        if (step < state.steps) expect(last.toPlace).toBeLessThanOrEqual(last.fromPlace)
+      }
       // e's misc solve after the freeze is misc's second blood, highlighted in its step.
-      if (next.last!.teamId === players[4]!.team.id) expect(next.last!.bloods).toContain(misc.id)
+      if (last.teamId === e.team.id && id === misc.id) expect(last.bloods).toEqual([misc.id])
       expect(withoutTime((await event).board!)).toEqual(withoutTime(next.board!))
-      if (step < current.steps) expect(withoutTime(next.board!)).toEqual(withoutTime(await expectedBoard(revealed)))
+      expect(withoutTime(next.board!)).toEqual(withoutTime(await expectedBoard(cells, step === state.steps)))
+      boards.push(next.board!)
       current = next
       if (step === 1) {
         // Back and forth gives the same boards.
@@ -155,9 +201,15 @@ describe('staged reveal', () => {
         const again = RevealState.parse((await admin.post<RevealState>(edit('/next'))).body)
         expect(withoutTime(again.board!)).toEqual(withoutTime(next.board!))
       }
-      if (step === 2) break
     }
-    expect(current.step).toBe(2)
+    expect(wrongOnly.sort()).toEqual([cellKey(a.team.id, misc.id), cellKey(e.team.id, crypto.id)].sort())
+    expect(current.pending).toEqual([])
+    // Back down to step 2, each board as it was on the way up.
+    for (let step = state.steps - 1; step >= 2; step--) {
+      const back = RevealState.parse((await admin.post<RevealState>(edit('/back'))).body)
+      expect(back.step).toBe(step)
+      expect(withoutTime(back.board!)).toEqual(withoutTime(boards[step]!))
+    }
   })
 
   it('resumes after a reconnect and a reload, and opening again keeps the step', async () => {
@@ -186,12 +238,12 @@ describe('staged reveal', () => {
     const deadline = Date.now() + 10_000
     while (!seen.some((s) => s.step === s.steps && s.autoMs === null) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
     const last = seen.at(-1)!
-    expect(last).toMatchObject({ step: 4, steps: 4, autoMs: null, pending: [] })
+    expect(last).toMatchObject({ step: 7, steps: 7, autoMs: null, pending: [] })
     // The last step holds every solve: the live final board.
     expect(withoutTime(last.board!)).toEqual(withoutTime(await expectedBoard(new Set(), true)))
     // The live board, as staff read it while the public board is frozen (docs/scoring.md#freeze).
     expect(withoutTime(last.board!)).toEqual(withoutTime(json((await server.services.scoreboard.liveSnapshot(game.id))!.model)))
-    expect((await admin.post<RevealState>(edit('/next'))).body.step).toBe(4)
+    expect((await admin.post<RevealState>(edit('/next'))).body.step).toBe(7)
   })
 
   it('finishes by lifting the freeze, on every screen', async () => {

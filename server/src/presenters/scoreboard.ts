@@ -9,6 +9,21 @@ import { BLOOD_TYPES, type BloodRank } from '@flagwave/shared/scoring'
 import { toWireDate } from '@flagwave/shared/format'
 import { avatarUrl } from '../lib/assetUrls.js'
 
+/**
+ * Epoch milliseconds as a wire date, remembered: a board renders the same solve times over and over
+ * (every re-rendered row, every replayed frame, docs/scoring.md#replay). Bounded by starting afresh.
+ */
+const wireTimes = new Map<number, string>()
+const WIRE_TIMES_KEPT = 200_000
+function wireTime(ms: number): string {
+  let text = wireTimes.get(ms)
+  if (text === undefined) {
+    if (wireTimes.size >= WIRE_TIMES_KEPT) wireTimes.clear()
+    wireTimes.set(ms, (text = toWireDate(ms)))
+  }
+  return text
+}
+
 export interface TeamLike {
   teamId: number
   name: string
@@ -58,7 +73,7 @@ export function presentChallengeItem(challengeId: number, solve: SolveLike | und
     score: solve.points,
     type: solve.blood === null ? 'Normal' : BLOOD_TYPES[solve.blood],
     userName: solve.userName,
-    time: toWireDate(solve.time),
+    time: wireTime(solve.time),
   }
 }
 
@@ -78,7 +93,7 @@ export function presentRowHead(team: RowTeamLike, divisionName: string | null, r
     rank: row.rank,
     organizationRank: row.divisionRank,
     solvedCount: row.solved,
-    lastSubmissionTime: toWireDate(row.last),
+    lastSubmissionTime: wireTime(row.last),
     divisionId: team.divisionId,
     divisionRank: row.divisionRank,
     hintPenalty: row.hintPenalty ?? 0,
@@ -119,6 +134,6 @@ export function presentBlood(team: TeamLike, time: number | Date | string): Bloo
 /** A team's cumulative score after each solve, in time order (`solves` already sorted). */
 export function presentTimeline(team: TeamLike, solves: readonly SolveLike[]): TopTimeLine {
   let total = 0
-  const items: TimeLine[] = solves.map((s) => ({ time: toWireDate(s.time), score: (total += s.points) }))
+  const items: TimeLine[] = solves.map((s) => ({ time: wireTime(s.time), score: (total += s.points) }))
   return { id: team.teamId, name: team.name, items }
 }

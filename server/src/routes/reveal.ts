@@ -33,7 +33,7 @@ export const revealRoutes = [
     role: 'Admin',
     params: gameParams,
     response: RevealState,
-    summary: "Flagwave: reveal the next step (the lowest-placed team with hidden solves opens its cells)",
+    summary: 'Flagwave: reveal the next step (the lowest-placed team with pending cells opens its next one: solved or not solved)',
     handler: async (_ctx, { params, scope }) => stepReveal(scope, params.id, 1),
   }),
   route({

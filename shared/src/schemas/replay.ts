@@ -18,7 +18,11 @@ const ReplayAt = z
  */
 export const ScoreboardQuery = z.object({ at: ReplayAt.optional(), view: z.unknown().optional() })
 
-/** One step of a reveal: one team's pending cells opened. */
+/**
+ * One step of a reveal: one pending cell of a team opened (docs/scoring.md#staged-reveal). A cell is
+ * pending when the team submitted to it after the freeze, right or wrong; opened, it turns solved or
+ * resolves to not solved.
+ */
 export const RevealStep = z.object({
   /** The team whose cells opened (null: only solves of teams not on the board, folded into the last step). */
   teamId: intOut().nullable(),
@@ -28,13 +32,14 @@ export const RevealStep = z.object({
   toPlace: intOut(),
   fromScore: intOut(),
   toScore: intOut(),
-  /** The challenges of the opened cells, and those of them that are bloods. */
+  /** The challenges of the opened cells, those of them the team solved (the others resolved to not solved), and those that are bloods. */
   challenges: z.array(intOut()),
+  solved: z.array(intOut()),
   bloods: z.array(intOut()),
 })
 export type RevealStep = z.infer<typeof RevealStep>
 
-/** A team's cells still hidden at the current step. */
+/** A team's cells still hidden at the current step (submitted to after the freeze, right or wrong), in the order they will open. */
 export const RevealPending = z.object({ teamId: intOut(), challenges: z.array(intOut()) })
 export type RevealPending = z.infer<typeof RevealPending>
 

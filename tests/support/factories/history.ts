@@ -1,7 +1,7 @@
 /**
  * A game's history as it happened, for the replay and staged-reveal tests (docs/scoring.md#replay):
- * three challenges with distinct scoring, players holding them, and accepted solves written at
- * given minutes with the counters the checkers would have left.
+ * three challenges with distinct scoring, players holding them, accepted solves written at given
+ * minutes with the counters the checkers would have left, and wrong answers.
  */
 import type pg from 'pg'
 import type { Game } from '../../../server/src/entities/Game.js'
@@ -29,16 +29,24 @@ export async function playersHolding(server: TestServer, game: Game, challenges:
   return players
 }
 
+/** A submission of `p` to `c` at `t0 + minutes`, settled then. */
+async function pastSubmission(pool: pg.Pool, game: Game, t0: number, [p, c, minutes]: [Player, Challenge, number], status: 'Accepted' | 'WrongAnswer', answer: string): Promise<void> {
+  await pool.query(
+    `insert into submissions (game_id, challenge_id, participation_id, user_id, answer, status, submit_time, settled_at) values ($1, $2, $3, $4, $5, $6, $7, $7)`,
+    [game.id, c.id, p.participation.id, p.user.id, answer, status, new Date(t0 + minutes * MINUTE)],
+  )
+}
+
 /** Accepted first solves at `t0 + minutes`, then each challenge's counter as the checkers count it. */
 export async function pastSolves(pool: pg.Pool, game: Game, t0: number, list: [Player, Challenge, number][]): Promise<void> {
-  for (const [p, c, minutes] of list) {
-    await pool.query(
-      `insert into submissions (game_id, challenge_id, participation_id, user_id, answer, status, submit_time, settled_at) values ($1, $2, $3, $4, 'flag{test}', 'Accepted', $5, $5)`,
-      [game.id, c.id, p.participation.id, p.user.id, new Date(t0 + minutes * MINUTE)],
-    )
-  }
+  for (const entry of list) await pastSubmission(pool, game, t0, entry, 'Accepted', 'flag{test}')
   await pool.query(
     `update challenges c set accepted_count = (select count(distinct s.participation_id) from submissions s where s.challenge_id = c.id and s.status = 'Accepted') where c.game_id = $1`,
     [game.id],
   )
+}
+
+/** Wrong answers at `t0 + minutes` (after a freeze they keep their cells pending in the reveal, docs/scoring.md#staged-reveal). */
+export async function pastWrongAnswers(pool: pg.Pool, game: Game, t0: number, list: [Player, Challenge, number][]): Promise<void> {
+  for (const entry of list) await pastSubmission(pool, game, t0, entry, 'WrongAnswer', 'flag{wrong}')
 }

@@ -16,6 +16,7 @@ import { FrozenBanner } from '../FrozenBanner/FrozenBanner'
 import type { ScoreboardItem, ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
 import type { RevealState } from '@flagwave/shared/schemas/replay'
 import { RevealBar } from './RevealBar'
+import { RevealCells } from './RevealCells'
 import { GameQr } from './GameQr'
 import { BLOOD_META, isBlood } from '../BloodIcon/BloodIcon'
 import { countdownText, formatDuration, gamePhase, useNow } from '../GameTime/GameTime'
@@ -24,6 +25,7 @@ import { BloodBanner, type BloodEvent } from './BloodBanner'
 import { useAutoScroll } from './useAutoScroll'
 import { useFlip } from './useFlip'
 import { boardOfDivision, divisionRows, divisionTimeline } from '../../utils/divisionBoard'
+import { challengeTitles } from '../../utils/revealCells'
 import classes from './BigScreen.module.css'
 import { t } from '../../i18n'
 import { markdownToText } from '../../utils/markdownText'
@@ -78,6 +80,7 @@ export function BigScreen({ gameId, title, start, end, scoreboard, notices, bann
   useAutoScroll(list, { enabled: items.length > 0 && !reveal })
   const pending = useMemo(() => new Map((reveal?.pending ?? []).map((p) => [p.teamId, p.challenges])), [reveal])
   const revealed = reveal?.last?.teamId ?? null
+  const titles = useMemo(() => challengeTitles(scoreboard), [scoreboard])
   const focus = useMemo(() => {
     // The next team to open its cells is the lowest placed with pending ones; else the one just revealed.
     const next = [...items].reverse().find((i) => pending.has(i.id))
@@ -164,16 +167,14 @@ export function BigScreen({ gameId, title, start, end, scoreboard, notices, bann
                         {item.name}
                       </div>
                       {item.organization && <div className={classes.org}>{item.organization}</div>}
+                      {reveal && (pending.has(item.id) || item.id === revealed) && (
+                        <RevealCells pending={pending.get(item.id) ?? []} opened={item.id === revealed ? reveal.last : null} titles={titles} />
+                      )}
                     </span>
                   </span>
                   <span className={classes.solved}>
                     {item.solvedCount}
                     <span style={{ opacity: 0.5 }}>/{total}</span>
-                    {pending.has(item.id) && (
-                      <span className={classes.pendingMark} data-testid="bigscreen-pending">
-                        +{pending.get(item.id)!.length}?
-                      </span>
-                    )}
                     <div className={classes.progress}>
                       <span style={{ width: `${total ? (100 * item.solvedCount) / total : 0}%` }} />
                     </div>

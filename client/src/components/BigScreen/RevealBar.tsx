@@ -1,10 +1,12 @@
 /**
  * The big screen's line during a staged reveal (docs/scoring.md#staged-reveal): the step, the
- * team just revealed with its move and new score, its bloods, and the keys that drive it.
+ * team just revealed with the cell it opened (solved or not solved), its move and new score, its
+ * bloods, and the keys that drive it.
  */
 import type { RevealState } from '@flagwave/shared/schemas/replay'
 import classes from './BigScreen.module.css'
 import { t } from '../../i18n'
+import { openedCellsText } from '../../utils/revealCells'
 
 export function RevealBar({ reveal }: { reveal: RevealState }) {
   const last = reveal.last
@@ -15,7 +17,8 @@ export function RevealBar({ reveal }: { reveal: RevealState }) {
       </span>
       {last ? (
         <span data-testid="bigscreen-reveal-last">
-          {last.name ?? t('其他队伍')} · #{last.fromPlace} → #{last.toPlace} · {last.fromScore} → <b>{last.toScore}</b>
+          {last.name ?? t('其他队伍')}
+          {last.challenges.length > 0 && <span data-testid="bigscreen-reveal-cell" data-solved={last.solved.length > 0}> · {openedCellsText(last, reveal.board)}</span>} · #{last.fromPlace} → #{last.toPlace} · {last.fromScore} → <b>{last.toScore}</b>
           {last.bloods.length > 0 && <span className={classes.revealBlood}> · {t('血')} ×{last.bloods.length}</span>}
         </span>
       ) : (

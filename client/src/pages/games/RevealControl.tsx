@@ -14,6 +14,7 @@ import { useReveal } from '../../live/useReveal'
 import { useGameId } from '../../layouts/WithGameTab'
 import { RealtimeStatus } from '../../components/RealtimeStatus/RealtimeStatus'
 import { t } from '../../i18n'
+import { openedCellsText } from '../../utils/revealCells'
 
 /** Auto-play speeds: milliseconds between steps ('' pauses). */
 const AUTO_SPEEDS = [
@@ -76,7 +77,8 @@ export default function RevealControl() {
               </Group>
               {last ? (
                 <Text data-testid="reveal-last">
-                  {last.name ?? t('其他队伍')} · #{last.fromPlace} → #{last.toPlace} · {last.fromScore} → {last.toScore} {t('分')}
+                  {last.name ?? t('其他队伍')}
+                  {last.challenges.length > 0 && ` · ${openedCellsText(last, state!.board)}`} · #{last.fromPlace} → #{last.toPlace} · {last.fromScore} → {last.toScore} {t('分')}
                   {last.bloods.length > 0 && ` · ${t('血')} ${last.bloods.length}`}
                 </Text>
               ) : (

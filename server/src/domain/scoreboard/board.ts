@@ -62,6 +62,10 @@ const LIVE_VIEW: BoardView = { frozen: false, freezeTime: null, live: false }
 export class ScoreboardState {
   private readonly rows = new Map<TeamRecord, RenderedRow>()
   private readonly infos = new Map<ChallengeRecord, RenderedChallenge>()
+  /** Challenge id → its unsolved cell, the same in every row (most cells of a large board). */
+  private readonly unsolved = new Map<number, { item: ChallengeItem; json: string }>()
+  /** A team's `cids` (shared by teams with the same cells) → its row's cells with none solved. */
+  private readonly unsolvedRows = new WeakMap<readonly number[], Pick<RenderedRow, 'items' | 'itemJsons' | 'challengesJson'>>()
   /** No snapshot taken yet: the next one cannot be described as a difference. */
   private fresh = true
   /** Division id → name (v0.17.6's organization). */
@@ -188,21 +192,26 @@ export class ScoreboardState {
     let items: ChallengeItem[]
     let itemJsons: string[]
     let challengesJson: string
-    if (!before || slots) {
-      items = before?.items ?? new Array(team.cids.length)
-      itemJsons = before?.itemJsons ?? new Array(team.cids.length)
+    if (!before && team.solves.size === 0) {
+      ;({ items, itemJsons, challengesJson } = this.unsolvedRow(team.cids))
+    } else if (!before || slots) {
+      // A new pair of arrays: the row rendered before (and the shared row of unsolved cells) stays as it was.
+      items = before ? before.items.slice() : new Array(team.cids.length)
+      itemJsons = before ? before.itemJsons.slice() : new Array(team.cids.length)
       const all = !before
       let cells: ChallengeItem[] | null = null
       for (const slot of all ? team.cids.keys() : slots!) {
         const id = team.cids[slot]!
-        const item = presentChallengeItem(id, team.solves.get(id))
+        const solve = team.solves.get(id)
+        const unsolved = solve ? null : this.unsolvedCell(id)
+        const item = unsolved ? unsolved.item : presentChallengeItem(id, solve)
         const previous = items[slot]
         if (!all && previous && (previous.type !== item.type || previous.userName !== item.userName || previous.time !== item.time)) {
           if (!cells) changedCells.push({ id: team.data.teamId, challenges: (cells = []) })
           cells.push(item)
         }
         items[slot] = item
-        itemJsons[slot] = JSON.stringify(item)
+        itemJsons[slot] = unsolved ? unsolved.json : cellJson(item)
       }
       challengesJson = `[${itemJsons.join(',')}]`
     } else {
@@ -215,20 +224,44 @@ export class ScoreboardState {
       entry.hintPenalty = team.hintPenalty
     }
     const head = presentRowHead(team.data, team.data.divisionId === null ? null : (this.divisionNames.get(team.data.divisionId) ?? null), team)
-    const cells = items.slice()
     return {
       rank: team.rank,
       divisionRank: team.divisionRank,
       items,
       itemJsons,
       challengesJson,
-      row: { ...head, challenges: cells, solvedChallenges: cells },
+      row: { ...head, challenges: items, solvedChallenges: items },
       // `solvedChallenges` is GZ::CTF 0.23's name of `challenges`: the same cells, serialised once.
       json: `${JSON.stringify(head).slice(0, -1)},"challenges":${challengesJson},"solvedChallenges":${challengesJson}}`,
     }
   }
 
+  private unsolvedRow(cids: readonly number[]): Pick<RenderedRow, 'items' | 'itemJsons' | 'challengesJson'> {
+    let row = this.unsolvedRows.get(cids)
+    if (!row) {
+      const cells = cids.map((id) => this.unsolvedCell(id))
+      const itemJsons = cells.map((c) => c.json)
+      row = { items: cells.map((c) => c.item), itemJsons, challengesJson: `[${itemJsons.join(',')}]` }
+      this.unsolvedRows.set(cids, row)
+    }
+    return row
+  }
+
+  private unsolvedCell(challengeId: number): { item: ChallengeItem; json: string } {
+    let cell = this.unsolved.get(challengeId)
+    if (!cell) {
+      const item = presentChallengeItem(challengeId, undefined)
+      this.unsolved.set(challengeId, (cell = { item, json: JSON.stringify(item) }))
+    }
+    return cell
+  }
+
   private timeline(team: TeamRecord): TopTimeLine {
     return presentTimeline(team.data, this.engine.solvesInTimeOrder(team))
   }
+}
+
+/** `JSON.stringify(item)` of a cell, written out (most of a full render of a large board is its solved cells). */
+function cellJson(item: ChallengeItem): string {
+  return `{"id":${item.id},"score":${item.score},"type":"${item.type}","userName":${item.userName === null ? 'null' : JSON.stringify(item.userName)},"time":${item.time === null ? 'null' : `"${item.time}"`}}`
 }

@@ -139,7 +139,7 @@ export interface ChallengeRecord {
 /** A team on the board. */
 export interface TeamRecord {
   readonly data: TeamData
-  /** Held challenge ids, ascending: the order of the row's cells (a cell's index is its slot). */
+  /** Held challenge ids, ascending: the order of the row's cells (a cell's index is its slot); the same array for teams with the same cells. */
   readonly cids: readonly number[]
   /** Challenge id → the team's counted solve. */
   readonly solves: ReadonlyMap<number, SolveRecord>
@@ -293,15 +293,21 @@ export class ScoreboardEngine {
       }
     }
     const may = state.permissions
+    // Teams with the same cells share one `cids` array and slot map (the board renders a row of unsolved cells once per array).
+    const interned = new Map<string, { cids: number[]; slot: Map<number, number> }>()
     for (const t of data.teams) {
       const held = [...new Set(data.instances.get(t.participationId) ?? [])].filter((id) => state.chals.has(id))
-      const cids = held.filter((id) => may.may(t.divisionId, 'ViewChallenge', id)).sort((a, b) => a - b)
+      const visible = held.filter((id) => may.may(t.divisionId, 'ViewChallenge', id)).sort((a, b) => a - b)
+      const key = visible.join(',')
+      let cells = interned.get(key)
+      if (!cells) interned.set(key, (cells = { cids: visible, slot: new Map(visible.map((id, i) => [id, i])) }))
+      const { cids, slot } = cells
       if (cids.length < held.length) state.hidden.set(t.participationId, new Set(held.filter((id) => !cids.includes(id))))
       if (cids.length === 0) continue
       const team: Team = {
         data: t,
         cids,
-        slot: new Map(cids.map((id, i) => [id, i])),
+        slot,
         solves: new Map(),
         score: 0,
         last: state.game.start,
@@ -313,16 +319,21 @@ export class ScoreboardEngine {
       state.teams.set(t.participationId, team)
       for (const id of cids) state.chals.get(id)!.onBoard = true
     }
+    // Solves in the order given (time order when replayed), so the challenges' lists below need little sorting.
+    const given: Solve[] = []
     for (const s of data.solves) {
       if (s.time >= state.game.end) continue
       const team = state.teams.get(s.participationId)
       if (!team || !team.slot.has(s.challengeId)) continue
       const existing = team.solves.get(s.challengeId)
       if (existing && compareSolves(existing, s) <= 0) continue
-      team.solves.set(s.challengeId, state.newSolve(s, team.data))
+      const solve = state.newSolve(s, team.data)
+      team.solves.set(s.challengeId, solve)
+      given.push(solve)
     }
-    for (const team of state.teams.values()) {
-      for (const solve of team.solves.values()) state.chals.get(solve.challengeId)!.solvers.push(solve)
+    for (const solve of given) {
+      // A solve replaced by an earlier one of the same pair is not counted.
+      if (state.teams.get(solve.participationId)!.solves.get(solve.challengeId) === solve) state.chals.get(solve.challengeId)!.solvers.push(solve)
     }
     for (const c of state.chals.values()) {
       c.solvers.sort(compareSolves)

@@ -17,14 +17,16 @@ import type { ChallengeData, GameData, GameMeta, SolveData } from '../engine.js'
 import { ScoreboardState, type Snapshot } from '../board.js'
 import type { ReplayData, ReplaySolve } from './data.js'
 
-/** Cursors kept per game (each a full board state). */
+/** Cursors kept per game (each a board state with its rendered rows). */
 const CURSORS = 4
 /**
- * Fold in at most this many solves from a cursor; further away a new state is built. Measured on
- * the large set: folding 2,000 solves (and re-rendering the changed rows) costs about a sixth of a
- * fresh build with its full render, 8,000 about half, 16,000 as much.
+ * Fold in at most this many solves from a cursor; further away a new state is built at the moment.
+ * Folding costs most where a game is busiest (every solve of a dynamic challenge re-scores its
+ * solvers): on the large benchmark set 1,000 solves and the re-rendered rows cost about a third
+ * of a build with its full render (the first fold also re-renders every row that moved), so a
+ * build wins beyond about 3,000 to 4,000.
  */
-const MAX_FOLD = 8000
+const MAX_FOLD = 3000
 
 interface Cursor {
   epoch: number
@@ -55,7 +57,11 @@ export class ReplayTimeline {
   private cursors: Cursor[] = []
   private clock = 0
 
-  constructor(readonly data: ReplayData) {
+  constructor(
+    readonly data: ReplayData,
+    /** Fold in at most this many solves from a cursor (smaller in tests, so that small games build too). */
+    private readonly maxFold = MAX_FOLD,
+  ) {
     this.boundaries = [...new Set(data.edits.map((e) => e.at))].sort((a, b) => a - b)
     this.permissions = new DivisionPermissions(data.game.divisions)
     this.times = Float64Array.from(data.solves, (s) => s.time)
@@ -162,7 +168,7 @@ export class ReplayTimeline {
     const n = this.indexAt(t)
     const u = this.unlockIndexAt(t)
     let best: Cursor | null = null
-    for (const c of this.cursors) if (c.epoch === epoch && c.n <= n && c.u <= u && n - c.n <= MAX_FOLD && (!best || c.n > best.n)) best = c
+    for (const c of this.cursors) if (c.epoch === epoch && c.n <= n && c.u <= u && n - c.n <= this.maxFold && (!best || c.n > best.n)) best = c
     let folded = false
     if (best) {
       for (let i = best.n; i < n; i++) best.state.applySolve(this.solveData(i))
@@ -181,6 +187,11 @@ export class ReplayTimeline {
     }
     best.used = ++this.clock
     return { snapshot: best.state.snapshot(t), solves: n, folded }
+  }
+
+  /** How many states the timeline keeps (the benchmark reports their memory). */
+  keptStates(): number {
+    return this.cursors.length
   }
 
   /** The settings in force now (the last epoch). */

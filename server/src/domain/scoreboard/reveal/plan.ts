@@ -1,23 +1,40 @@
 /**
- * The steps of a staged reveal (docs/scoring.md#staged-reveal), pure: from the frozen board — the
- * engine's board over the solves before the freeze — each step opens the pending cells (solves
- * after the freeze) of the lowest-placed team that has some, until none is left. The board after
- * step k is the engine's board over the solves before the freeze plus those of steps 1 … k, each
- * folded in by its true time (bloods fall as they really fell), the counters counting what is
- * revealed so far; a team's hint unlocks since the freeze open with its step. Solves of teams not
- * on the board (another status) only move counters: they, and the unlocks of teams without a step,
- * are folded in with the last step, which therefore ends on the live board. All boards use the current
- * settings (so the last one is the live board).
+ * The steps of a staged reveal (docs/scoring.md#staged-reveal), pure, as the ICPC resolver takes
+ * them: from the frozen board — the engine's board over the solves before the freeze — the pending
+ * cells are every cell a board team left unsolved at the freeze and submitted to after it, right or
+ * wrong (so the audience cannot tell which will turn). Each step opens one cell: the next pending
+ * cell (board column order) of the lowest-placed team that still has some; a cell with a solve
+ * after the freeze turns solved, one whose attempts were all wrong resolves to "not solved". The
+ * board after step k is the engine's board over the solves before the freeze plus those of the cells
+ * opened in steps 1 … k, each folded in by its true time (bloods fall as they really fell), the
+ * counters counting what is revealed so far. A team's hint unlocks since the freeze open with their
+ * cell when it is pending, else with the team's first step. Solves of teams not on the board (another
+ * status) only move counters: they, and the unlocks of teams without pending cells, are folded in
+ * with the last step, which therefore ends on the live board. All boards use the current settings
+ * (so the last one is the live board).
  */
 import type { RevealPending, RevealStep } from '@flagwave/shared/schemas/replay'
 import { ScoreboardEngine, type GameData, type SolveData, type TeamRecord } from '../engine.js'
 import { ScoreboardState, type Snapshot } from '../board.js'
 import type { ReplayTimeline } from '../replay/timeline.js'
 
+/** A cell a team submitted to after the freeze (any status; reveal/attempts.ts). */
+export interface RevealAttempt {
+  participationId: number
+  challengeId: number
+}
+
 interface PlannedStep extends RevealStep {
   /** Solve indices (time order) this step folds in. */
   solves: number[]
-  /** Hint unlock indices (time order) this step folds in: the team's own since the freeze. */
+  /** Hint unlock indices (time order) this step folds in. */
+  unlocks: number[]
+}
+
+/** A pending cell: its solve after the freeze (null: every attempt was wrong) and the unlocks that open with it. */
+interface PendingCell {
+  challengeId: number
+  solve: number | null
   unlocks: number[]
 }
 
@@ -33,30 +50,30 @@ export class RevealPlan {
   constructor(
     private readonly timeline: ReplayTimeline,
     readonly freezeTime: number,
+    attempts: readonly RevealAttempt[],
   ) {
     this.settings = timeline.currentSettings()
     this.frozen = timeline.indexAt(freezeTime - 1)
     this.frozenUnlocks = timeline.unlockIndexAt(freezeTime - 1)
     const engine = ScoreboardEngine.build(this.initialData())
     const counts = this.initialCounts()
-    const onBoard = new Map<number, TeamRecord>(engine.ranking().map((t) => [t.data.participationId, t]))
-    const pending = new Map<number, number[]>()
+    const pending = this.pendingCells(engine, attempts)
     const rest: number[] = []
     for (let i = this.frozen; i < timeline.solveCount; i++) {
       const s = timeline.data.solves[i]!
-      const team = onBoard.get(s.participationId)
-      if (team && team.cids.includes(s.challengeId)) {
-        let list = pending.get(s.participationId)
-        if (!list) pending.set(s.participationId, (list = []))
-        list.push(i)
-      } else rest.push(i)
+      const cell = pending.get(s.participationId)?.find((c) => c.challengeId === s.challengeId)
+      if (cell) cell.solve = i
+      else rest.push(i)
     }
-    // A team's unlocks since the freeze open with its cells; the others' with the last step.
-    const pendingUnlocks = new Map<number, number[]>()
+    // A team's unlocks since the freeze open with their pending cell, else with its first step; the others' with the last step.
+    const firstUnlocks = new Map<number, number[]>()
     const restUnlocks: number[] = []
     for (let i = this.frozenUnlocks; i < timeline.data.unlocks.length; i++) {
-      const pid = timeline.data.unlocks[i]!.participationId
-      if (pending.has(pid)) pendingUnlocks.set(pid, [...(pendingUnlocks.get(pid) ?? []), i])
+      const u = timeline.data.unlocks[i]!
+      const cells = pending.get(u.participationId)
+      const cell = cells?.find((c) => c.challengeId === u.challengeId)
+      if (cell) cell.unlocks.push(i)
+      else if (cells) firstUnlocks.set(u.participationId, [...(firstUnlocks.get(u.participationId) ?? []), i])
       else restUnlocks.push(i)
     }
     while (pending.size > 0) {
@@ -64,18 +81,23 @@ export class RevealPlan {
       let place = order.length - 1
       while (!pending.has(order[place]!.data.participationId)) place--
       const team = order[place]!
-      const solves = pending.get(team.data.participationId)!
-      pending.delete(team.data.participationId)
+      const pid = team.data.participationId
+      const cells = pending.get(pid)!
+      const cell = cells.shift()!
+      if (cells.length === 0) pending.delete(pid)
       const fromScore = team.score
-      const unlocks = pendingUnlocks.get(team.data.participationId) ?? []
+      const solves = cell.solve === null ? [] : [cell.solve]
+      const unlocks = [...(firstUnlocks.get(pid) ?? []), ...cell.unlocks]
+      firstUnlocks.delete(pid)
       for (const i of solves) engine.applySolve(this.counted(i, counts))
       for (const i of unlocks) engine.applyHintUnlock(timeline.data.unlocks[i]!)
-      if (pending.size === 0) {
+      const last = pending.size === 0
+      if (last) {
         for (const i of rest) engine.applySolve(this.counted(i, counts))
         for (const i of restUnlocks) engine.applyHintUnlock(timeline.data.unlocks[i]!)
       }
       const after = engine.ranking()
-      const challenges = [...new Set(solves.map((i) => timeline.data.solves[i]!.challengeId))].sort((a, b) => a - b)
+      const id = cell.challengeId
       this.steps.push({
         teamId: team.data.teamId,
         name: team.data.name,
@@ -83,15 +105,40 @@ export class RevealPlan {
         toPlace: after.indexOf(team) + 1,
         fromScore,
         toScore: team.score,
-        challenges,
-        bloods: challenges.filter((id) => team.solves.get(id)?.blood != null),
-        solves: pending.size === 0 ? [...solves, ...rest] : solves,
-        unlocks: pending.size === 0 ? [...unlocks, ...restUnlocks] : unlocks,
+        challenges: [id],
+        solved: cell.solve === null ? [] : [id],
+        bloods: team.solves.get(id)?.blood != null ? [id] : [],
+        solves: last ? [...solves, ...rest] : solves,
+        unlocks: last ? [...unlocks, ...restUnlocks] : unlocks,
       })
     }
     if (this.steps.length === 0 && (rest.length > 0 || restUnlocks.length > 0)) {
-      this.steps.push({ teamId: null, name: null, fromPlace: 0, toPlace: 0, fromScore: 0, toScore: 0, challenges: [], bloods: [], solves: rest, unlocks: restUnlocks })
+      this.steps.push({ teamId: null, name: null, fromPlace: 0, toPlace: 0, fromScore: 0, toScore: 0, challenges: [], solved: [], bloods: [], solves: rest, unlocks: restUnlocks })
     }
+  }
+
+  /**
+   * The pending cells of the board teams, in board column order: those a team submitted to after
+   * the freeze without having solved them before it.
+   */
+  private pendingCells(engine: ScoreboardEngine, attempts: readonly RevealAttempt[]): Map<number, PendingCell[]> {
+    const column = new Map<number, number>()
+    for (const list of engine.boardChallenges().values()) for (const c of list) column.set(c.data.id, column.size)
+    const teams = new Map<number, TeamRecord>(engine.ranking().map((t) => [t.data.participationId, t]))
+    const cells = new Map<number, Map<number, PendingCell>>()
+    const note = (participationId: number, challengeId: number) => {
+      const team = teams.get(participationId)
+      if (!team || !column.has(challengeId) || !team.cids.includes(challengeId) || team.solves.has(challengeId)) return
+      let byChallenge = cells.get(participationId)
+      if (!byChallenge) cells.set(participationId, (byChallenge = new Map()))
+      if (!byChallenge.has(challengeId)) byChallenge.set(challengeId, { challengeId, solve: null, unlocks: [] })
+    }
+    for (const a of attempts) note(a.participationId, a.challengeId)
+    // A solve after the freeze is an attempt too (should the attempts have been read before it settled).
+    for (let i = this.frozen; i < this.timeline.solveCount; i++) note(this.timeline.data.solves[i]!.participationId, this.timeline.data.solves[i]!.challengeId)
+    const pending = new Map<number, PendingCell[]>()
+    for (const [pid, byChallenge] of cells) pending.set(pid, [...byChallenge.values()].sort((a, b) => column.get(a.challengeId)! - column.get(b.challengeId)!))
+    return pending
   }
 
   private initialCounts(): Map<number, number> {
@@ -136,9 +183,16 @@ export class RevealPlan {
     return cursor.state.snapshot(now)
   }
 
-  /** Teams' cells still hidden after `step` steps. */
+  /** Teams' cells still hidden after `step` steps, each team's in the order they will open. */
   pendingAfter(step: number): RevealPending[] {
-    return this.steps.slice(step).flatMap((s) => (s.teamId === null ? [] : [{ teamId: s.teamId, challenges: s.challenges }]))
+    const byTeam = new Map<number, number[]>()
+    for (const s of this.steps.slice(step)) {
+      if (s.teamId === null) continue
+      const list = byTeam.get(s.teamId)
+      if (list) list.push(...s.challenges)
+      else byTeam.set(s.teamId, [...s.challenges])
+    }
+    return [...byTeam].map(([teamId, challenges]) => ({ teamId, challenges }))
   }
 
   /** The public form of a step. */

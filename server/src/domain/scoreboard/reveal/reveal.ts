@@ -22,6 +22,7 @@ import { unfreezeGame } from '../../games/freezeCommands.js'
 import { replayTimeline } from '../replay/cache.js'
 import type { ReplayTimeline } from '../replay/timeline.js'
 import { RevealPlan } from './plan.js'
+import { loadAttemptsSince } from './attempts.js'
 
 const NOT_FROZEN = '比赛未冻结'
 const NO_REVEAL = '揭晓未开始'
@@ -33,13 +34,18 @@ interface Row {
   finished: boolean
 }
 
-const plans = new WeakMap<ReplayTimeline, Map<number, RevealPlan>>()
+const plans = new WeakMap<ReplayTimeline, Map<number, Promise<RevealPlan>>>()
 
-function planOf(timeline: ReplayTimeline, freezeTime: number): RevealPlan {
-  let byFreeze = plans.get(timeline)
-  if (!byFreeze) plans.set(timeline, (byFreeze = new Map()))
+/** The plan of a freeze over this timeline, with the attempts since the freeze read once for it (re-read with the timeline, replay/cache.ts). */
+function planOf(pool: pg.Pool, timeline: ReplayTimeline, freezeTime: number): Promise<RevealPlan> {
+  const byFreeze = plans.get(timeline) ?? new Map<number, Promise<RevealPlan>>()
+  plans.set(timeline, byFreeze)
   let plan = byFreeze.get(freezeTime)
-  if (!plan) byFreeze.set(freezeTime, (plan = new RevealPlan(timeline, freezeTime)))
+  if (!plan) {
+    plan = loadAttemptsSince(pool, timeline.data.game.id, freezeTime).then((attempts) => new RevealPlan(timeline, freezeTime, attempts))
+    plan.catch(() => byFreeze.delete(freezeTime))
+    byFreeze.set(freezeTime, plan)
+  }
   return plan
 }
 
@@ -57,7 +63,7 @@ async function stateOf(services: Pick<Services, 'orm'>, gameId: number, row: Row
   if (!row || row.finished) return closed
   const timeline = await replayTimeline(services, gameId)
   if (!timeline) return closed
-  const plan = planOf(timeline, row.freeze_ms)
+  const plan = await planOf(await nativePool(services.orm), timeline, row.freeze_ms)
   const step = Math.min(row.step, plan.steps.length)
   return {
     gameId,
@@ -118,7 +124,7 @@ async function openRow(scope: Scope, gameId: number): Promise<{ pool: pg.Pool; r
   if (!freeze || freeze.getTime() !== row.freeze_ms) throw badRequest(NOT_FROZEN)
   const timeline = await replayTimeline(scope.services, gameId)
   if (!timeline) throw notFound('比赛未找到')
-  return { pool, row, steps: planOf(timeline, row.freeze_ms).steps.length }
+  return { pool, row, steps: (await planOf(pool, timeline, row.freeze_ms)).steps.length }
 }
 
 /** `POST …/reveal/next` and `…/back`: one step forward or back (bounded; concurrent presses each count once). */
@@ -172,7 +178,7 @@ async function tick(services: Services, gameId: number): Promise<void> {
   if (!row || row.finished || row.auto_ms === null) return
   const timeline = await replayTimeline(services, gameId)
   if (!timeline) return
-  const steps = planOf(timeline, row.freeze_ms).steps.length
+  const steps = (await planOf(pool, timeline, row.freeze_ms)).steps.length
   // The last step pauses auto-play; finishing stays the admin's decision.
   const { rows } = await pool.query<{ auto_ms: number | null }>(
     `update reveals set step = least($2::int, step + 1), auto_ms = case when step + 1 >= $2::int then null else auto_ms end, updated_at = now()
