@@ -9,8 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import pg from 'pg'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { ApiClient, type ApiResponse } from '../support/client.js'
-import { createChallenge, createGame } from '../support/factories/games.js'
-import { createInstances, createPlayer, createSubmission, sameSessionOn, settled, startSecondNode, submit } from '../support/factories/play.js'
+import { createChallenge, createGame, createParticipation } from '../support/factories/games.js'
+import { createTeam } from '../support/factories/teams.js'
+import { ensureInstances } from '../../server/src/domain/play/instances.js'
+import { createAttachmentFlags, createInstances, createPlayer, createSubmission, sameSessionOn, settled, startSecondNode, submit, type Player } from '../support/factories/play.js'
 import { createUser } from '../support/factories/users.js'
 import type { RunningServer } from '../../server/src/server.js'
 import { hotReadLabels } from '../../server/src/http/hotReads.js'
@@ -350,6 +352,158 @@ describe('the writes that change a kept answer drop it on every node', () => {
     await onBoth(player.client, '/api/posts/latest', (res) => expect(res.body.map((p: { id: string }) => p.id)).toContain(next))
     expect((await admin.put('/api/account/update', { userName: 'HotAdmin' })).status).toBe(200)
     await onBoth(player.client, `/api/posts/${id}`, (res) => expect(res.body.authorName).toBe('HotAdmin'))
+  })
+})
+
+describe('a team’s challenge detail (docs/performance.md#hot-reads)', () => {
+  const detailPath = (gameId: number, challengeId: number) => `/api/game/${gameId}/challenges/${challengeId}`
+  const editPath = (gameId: number, challengeId: number) => `/api/edit/games/${gameId}/challenges/${challengeId}`
+
+  it('is the route’s answer, kept per team once its instance is loaded: the first view loads it and is not kept', async () => {
+    const { game, challenge, player } = await runningGame()
+    const rival = await createPlayer(server, game)
+    const dynamic = await createChallenge(server, game, { isEnabled: true, type: 'DynamicAttachment', flags: [] })
+    await createAttachmentFlags(server, dynamic, ['flag{one}', 'flag{two}'])
+    await createInstances(server, [player.participation, rival.participation], [challenge])
+    await ensureInstances(server.services.orm.em.fork(), player.participation.id, game.id)
+    await ensureInstances(server.services.orm.em.fork(), rival.participation.id, game.id)
+    await server.services.scoreboard.rebuild(game.id)
+    // The first view hands the team its flag: that answer comes from the route, later ones from the kept answer.
+    const first = await player.client.get(detailPath(game.id, dynamic.id))
+    expect([first.status, fromFastPath(first)]).toEqual([200, false])
+    const kept = await hot(player.client, detailPath(game.id, dynamic.id))
+    expect(kept.text).toBe(first.text)
+    expect(kept.text).toBe((await player.client.get(`${detailPath(game.id, dynamic.id)}?via=route`)).text)
+    // Each team its own attachment, and its own attempts.
+    expect((await hot(rival.client, detailPath(game.id, dynamic.id))).body.context.url).not.toBe(kept.body.context.url)
+    await settled(rival.client, game.id, challenge.id, await submit(rival.client, game.id, challenge.id, 'flag{wrong}'))
+    expect((await hot(rival.client, detailPath(game.id, challenge.id))).body.attempts).toBe(1)
+    expect((await hot(player.client, detailPath(game.id, challenge.id))).body.attempts).toBe(0)
+  })
+
+  it('every rule of the route holds on a warmed path: sign-in, registration, division, suspension, ban, the end', async () => {
+    // Time enough to warm and check everything else before the end.
+    const game = await createGame(server, { start: new Date(Date.now() - HOUR), end: new Date(Date.now() + 10_000), practiceMode: false })
+    const challenge = await createChallenge(server, game, { isEnabled: true })
+    const player = await createPlayer(server, game)
+    const suspended = await createPlayer(server, game)
+    const banned = await createPlayer(server, game)
+    const moved = await createPlayer(server, game)
+    await createInstances(server, [player.participation, suspended.participation, banned.participation, moved.participation], [challenge])
+    await server.services.scoreboard.rebuild(game.id)
+    const path = detailPath(game.id, challenge.id)
+    for (const p of [player, suspended, banned, moved]) await warmBoth(p.client, path)
+    expect((await server.client().get(path)).body).toEqual({ title: '请先登录', status: 401 })
+    const outsider = await createUser(server)
+    for (let i = 0; i < 3; i++) expect((await outsider.client.get(path)).body).toEqual({ title: '您尚未参赛', status: 400 })
+    // A division move to a division that may not view the challenge: as if it did not exist.
+    const blind = (await admin.post(`/api/edit/games/${game.id}/divisions`, { name: 'Blind', challengeConfigs: [{ challengeId: challenge.id, permissions: 0 }] })).body as { id: number }
+    expect((await admin.put(`/api/admin/participation/${moved.participation.id}`, { divisionId: blind.id })).status).toBe(200)
+    await onBoth(moved.client, path, (res) => expect(res.body).toEqual({ title: '题目未找到', status: 404 }))
+    expect((await admin.put(`/api/admin/participation/${suspended.participation.id}/Suspended`)).status).toBe(200)
+    await onBoth(suspended.client, path, (res) => expect(res.body).toEqual({ title: '您的参赛申请尚未通过或被禁赛', status: 400 }))
+    expect((await admin.put(`/api/admin/users/${banned.user.id}`, { role: 'Banned' })).status).toBe(200)
+    await onBoth(banned.client, path, (res) => expect(res.status).toBe(403))
+    // The end passes with no write (the division created above dropped every answer of the game: warm it again).
+    await hot(player.client, path)
+    await expect.poll(async () => (await player.client.get(path)).body, { timeout: 15_000, interval: 100 }).toEqual({ title: '比赛已结束', status: 400 })
+  })
+
+  it('a member who leaves the team is refused at once', async () => {
+    const game = await createGame(server, { start: new Date(Date.now() - HOUR), end: new Date(Date.now() + HOUR), practiceMode: false })
+    const challenge = await createChallenge(server, game, { isEnabled: true })
+    const captain = await createUser(server)
+    const member = await createUser(server)
+    const team = await createTeam(server, captain.user, [member.user])
+    const participation = await createParticipation(server, game, team, [captain.user, member.user])
+    await createInstances(server, [participation], [challenge])
+    await server.services.scoreboard.rebuild(game.id)
+    const path = detailPath(game.id, challenge.id)
+    await warmBoth(member.client, path)
+    expect((await captain.client.post(`/api/team/${team.id}/kick/${member.user.id}`)).status).toBe(200)
+    await onBoth(member.client, path, (res) => expect(res.body).toEqual({ title: '您尚未参赛', status: 400 }))
+  })
+
+  it('its writes drop it on every node: a submission, a challenge edit, a hint unlock, a game edit', async () => {
+    const { game, challenge, player } = await runningGame()
+    const path = detailPath(game.id, challenge.id)
+    expect((await admin.put(`${editPath(game.id, challenge.id)}/hints`, { hints: [{ content: 'paid', kind: 'Fixed', amount: 25 }] })).status).toBe(200)
+    await warmBoth(player.client, path)
+    // Attempts: at once on the node that took the submission, on the other once it is settled.
+    await submit(player.client, game.id, challenge.id, 'flag{wrong}')
+    expect((await player.client.get(path)).body.attempts).toBe(1)
+    await onBoth(player.client, path, (res) => expect(res.body.attempts).toBe(1))
+    await warmBoth(player.client, path)
+    expect((await admin.put(editPath(game.id, challenge.id), { title: 'Edited title' })).status).toBe(200)
+    await onBoth(player.client, path, (res) => expect(res.body.title).toBe('Edited title'))
+    await warmBoth(player.client, path)
+    expect((await player.client.post(`${path}/hints/1/unlock`)).status).toBe(200)
+    await onBoth(player.client, path, (res) => expect(res.body.costedHints[0]).toMatchObject({ unlocked: true, content: 'paid', cost: 25 }))
+    await warmBoth(player.client, path)
+    const current = (await admin.get(`/api/edit/games/${game.id}`)).body
+    expect((await admin.put(`/api/edit/games/${game.id}`, { ...current, start: new Date(Date.now() + HOUR).toISOString(), end: new Date(Date.now() + 2 * HOUR).toISOString() })).status).toBe(200)
+    await onBoth(player.client, path, (res) => expect(res.body).toEqual({ title: '比赛未开始', status: 400 }))
+  })
+
+  it('a costed hint turning free shows at its time, with no write', async () => {
+    const { game, challenge, player } = await runningGame()
+    const path = detailPath(game.id, challenge.id)
+    const freeAt = new Date(Date.now() + 2000).toISOString()
+    expect((await admin.put(`${editPath(game.id, challenge.id)}/hints`, { hints: [{ content: 'later free', kind: 'Fixed', amount: 20, freeAt }] })).status).toBe(200)
+    expect((await hot(player.client, path)).body.costedHints[0]).toMatchObject({ unlocked: false, content: null })
+    await expect.poll(async () => (await player.client.get(path)).body.costedHints[0], { timeout: 5000, interval: 100 }).toMatchObject({ unlocked: true, content: 'later free', cost: 0 })
+    expect((await hot(player.client, path)).body.hints).toEqual(['later free'])
+  })
+
+  it('its value follows the challenge’s solves, and stands while the board is frozen', async () => {
+    const { game, challenge, player } = await runningGame()
+    const path = detailPath(game.id, challenge.id)
+    const solvers = [await createPlayer(server, game), await createPlayer(server, game), await createPlayer(server, game)]
+    await createInstances(server, solvers.map((s) => s.participation), [challenge])
+    await server.services.scoreboard.rebuild(game.id)
+    const solve = async (s: Player) => expect(await settled(s.client, game.id, challenge.id, await submit(s.client, game.id, challenge.id, 'flag{test}'))).toBe('Accepted')
+    await solve(solvers[0]!)
+    const full = (await hot(player.client, path)).body.score as number
+    await hot(sameSessionOn(other, player.client), path)
+    await solve(solvers[1]!)
+    await onBoth(player.client, path, (res) => expect(res.body.score).toBeLessThan(full))
+    const atFreeze = (await player.client.get(path)).body.score as number
+    expect((await admin.post(`/api/edit/games/${game.id}/freeze`)).status).toBe(200)
+    await warmBoth(player.client, path)
+    await solve(solvers[2]!)
+    // Behind the freeze the value stands (docs/scoring.md#freeze), on the fast path and through the route.
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    for (const c of [player.client, sameSessionOn(other, player.client)]) {
+      expect((await c.get(path)).body.score).toBe(atFreeze)
+      expect((await c.get(`${path}?via=route`)).body.score).toBe(atFreeze)
+    }
+    expect((await admin.post(`/api/edit/games/${game.id}/unfreeze`)).status).toBe(200)
+    await onBoth(player.client, path, (res) => expect(res.body.score).toBeLessThan(atFreeze))
+  })
+
+  it('a timed release that opens a prerequisite locks the challenge again on every node', async () => {
+    const { game, challenge, player } = await runningGame()
+    const first = await createChallenge(server, game, { isEnabled: false, title: 'Opens later' })
+    expect((await admin.put(`${editPath(game.id, challenge.id)}/prerequisites`, { prerequisites: [first.id] })).status).toBe(200)
+    const path = detailPath(game.id, challenge.id)
+    // A disabled prerequisite does not lock (docs/challenge-rules.md#prerequisites).
+    await warmBoth(player.client, path)
+    expect((await admin.put(editPath(game.id, first.id), { releaseTimeUtc: Date.now() + 1500 })).status).toBe(200)
+    await onBoth(player.client, path, (res) => expect(res.body).toEqual({ title: '需要先解出前置题目', status: 403 }))
+  })
+
+  it('a removed flag takes a team’s dynamic attachment with it', async () => {
+    const { game, player } = await runningGame()
+    const dynamic = await createChallenge(server, game, { isEnabled: true, type: 'DynamicAttachment', flags: [] })
+    const [flag] = await createAttachmentFlags(server, dynamic, ['flag{only}'])
+    await ensureInstances(server.services.orm.em.fork(), player.participation.id, game.id)
+    await server.services.scoreboard.rebuild(game.id)
+    const path = detailPath(game.id, dynamic.id)
+    await player.client.get(path)
+    await warmBoth(player.client, path)
+    expect((await admin.post(`${editPath(game.id, dynamic.id)}/flags`, [{ flag: 'flag{other}', attachmentType: 'Remote', remoteUrl: 'https://example.com/other' }])).status).toBe(200)
+    expect((await admin.delete(`${editPath(game.id, dynamic.id)}/flags/${flag!.id}`)).status).toBe(200)
+    await onBoth(player.client, path, (res) => expect(res.body.context.url).toBeNull())
   })
 })
 

@@ -514,6 +514,54 @@ describe.skipIf(!available)('containers on Docker', () => {
     })
   })
 
+  describe('the team’s challenge detail, a hot read (docs/performance.md#hot-reads)', () => {
+    /** The detail once the fast path answers it (no X-Request-Id), which a container change must drop. */
+    async function keptContext(client: ApiClient, path: string): Promise<Record<string, unknown>> {
+      for (let i = 0; i < 4; i++) {
+        const res = await client.get(path)
+        expect(res.status).toBe(200)
+        if (res.headers.get('x-request-id') === null) return res.body.context as Record<string, unknown>
+      }
+      throw new Error(`${path} never came from the fast path`)
+    }
+    const contextNow = async (client: ApiClient, path: string) => (await client.get(path)).body.context as Record<string, unknown>
+
+    it('follows its container: start, prolong, stop, expiry, a container killed behind the platform’s back, another part’s destroy', async () => {
+      const { game, challenge, player } = await setup(ds)
+      await ds.server.services.scoreboard.rebuild(game.id)
+      const path = `/api/game/${game.id}/challenges/${challenge.id}`
+      const start = async () => {
+        await coolDown(player.participation.id, challenge.id)
+        const info = ContainerInfoModel.parse((await player.client.post(containerPath(game.id, challenge.id))).body)
+        expect(await contextNow(player.client, path)).toMatchObject({ instanceEntry: info.entry, closeTime: info.expectStopAt })
+        expect(await keptContext(player.client, path)).toMatchObject({ instanceEntry: info.entry })
+        return (await instanceOf(player.participation.id, challenge.id)).container as Container
+      }
+      expect(await keptContext(player.client, path)).toMatchObject({ instanceEntry: null, closeTime: null })
+
+      const row = await start()
+      await em().nativeUpdate(Container, { id: row.id }, { expectStopAt: new Date(Date.now() + 5 * 60_000) })
+      const prolonged = ContainerInfoModel.parse((await player.client.post(`${containerPath(game.id, challenge.id)}/prolong`)).body)
+      expect(await contextNow(player.client, path)).toMatchObject({ closeTime: prolonged.expectStopAt })
+      await keptContext(player.client, path)
+      await coolDown(player.participation.id, challenge.id)
+      expect((await player.client.delete(containerPath(game.id, challenge.id))).status).toBe(200)
+      expect(await contextNow(player.client, path)).toMatchObject({ instanceEntry: null, closeTime: null })
+
+      const killed = await start()
+      await ds.docker.getContainer(killed.containerId).kill()
+      await waitFor('the reconciliation to show it gone', async () => (await contextNow(player.client, path)).instanceEntry === null)
+
+      const expired = await start()
+      await em().nativeUpdate(Container, { id: expired.id }, { expectStopAt: new Date(Date.now() - 1000) })
+      await waitFor('the reaper to show it gone', async () => (await contextNow(player.client, path)).instanceEntry === null)
+
+      await start()
+      expect(await destroyInstanceContainer(ds.server.services, { participationId: player.participation.id, challengeId: challenge.id })).toBe(true)
+      expect(await contextNow(player.client, path)).toMatchObject({ instanceEntry: null, closeTime: null })
+    })
+  })
+
   it('runs on CONTAINER_NETWORK (created when missing); skips storage limits the driver cannot enforce', async () => {
     const network = `flagwave-test-${randomBytes(4).toString('hex')}`
     const config = loadConfig({ CONTAINER_PROVIDER: 'docker', DOCKER_HOST, CONTAINER_NETWORK: network })

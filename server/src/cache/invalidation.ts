@@ -29,6 +29,8 @@ const derived: Record<string, (row: Row) => string[]> = {
   Challenge: (r) => [tags.gameChallenges(idOf(r.game))],
   GameNotice: (r) => [tags.gameNotices(idOf(r.game))],
   Division: (r) => [tags.gameDivisions(idOf(r.game))],
+  // A team's challenge detail shows its instance (loaded flag, container): http/hotReads.ts.
+  GameInstance: (r) => [tags.instance(idOf(r.participation), idOf(r.challenge))],
   Post: () => [tags.posts],
   // Answers that show other people's rows (a team's members) carry these coarse tags (http/hotReads.ts).
   Team: () => [tags.teams],
@@ -36,7 +38,7 @@ const derived: Record<string, (row: Row) => string[]> = {
 }
 
 /** The entities some cached read is built from; changes to others (submissions, logs…) cost nothing. */
-const CACHED = new Set(['User', 'Session', 'ApiToken', 'Game', 'Registration', 'Participation', 'Team', 'Challenge', 'GameNotice', 'Post', 'Division'])
+const CACHED = new Set(['User', 'Session', 'ApiToken', 'Game', 'Registration', 'Participation', 'Team', 'Challenge', 'GameNotice', 'Post', 'Division', 'GameInstance'])
 
 /** Tag names, one place for writers and readers. */
 export const tags = {
@@ -55,6 +57,11 @@ export const tags = {
   gameChallenges: (gameId: unknown) => `Game:${String(gameId)}:challenges`,
   gameNotices: (gameId: unknown) => `Game:${String(gameId)}:notices`,
   gameDivisions: (gameId: unknown) => `Game:${String(gameId)}:divisions`,
+  /**
+   * What a team's challenge detail shows of that team (docs/performance.md#hot-reads): its instance
+   * and container, its attempts, its hint unlocks.
+   */
+  instance: (participationId: unknown, challengeId: unknown) => `Instance:${String(participationId)}:${String(challengeId)}`,
 }
 
 function tagsOfChange(name: string, entity: Row, original: Row | undefined): string[] {
@@ -139,10 +146,32 @@ async function notifyIn(em: EntityManager, list: string[], transaction?: unknown
   await connection.execute('select pg_notify(?, ?)', [CACHE_CHANNEL, payloadOf(list)], 'run', transaction)
 }
 
+/**
+ * `list` in payloads under the size limit each: a checkers' batch names a tag per settled
+ * submission (its team's attempts), which must not turn into "drop everything".
+ */
+function chunksOf(list: string[]): string[] {
+  const out: string[] = []
+  let chunk: string[] = []
+  let size = 2
+  for (const tag of list) {
+    const cost = JSON.stringify(tag).length + 1
+    if (chunk.length > 0 && size + cost > MAX_PAYLOAD) {
+      out.push(payloadOf(chunk))
+      chunk = []
+      size = 2
+    }
+    chunk.push(tag)
+    size += cost
+  }
+  if (chunk.length > 0) out.push(payloadOf(chunk))
+  return out
+}
+
 /** The same NOTIFY for raw `pg` clients (the checkers' transactions): run it inside the writing transaction. */
-export const invalidationQuery = (list: string[]): { text: string; values: string[] } => ({
-  text: 'select pg_notify($1, $2)',
-  values: [CACHE_CHANNEL, payloadOf(list)],
+export const invalidationQuery = (list: string[]): { text: string; values: [string, string[]] } => ({
+  text: 'select pg_notify($1, p) from unnest($2::text[]) as p',
+  values: [CACHE_CHANNEL, chunksOf(list)],
 })
 
 /**

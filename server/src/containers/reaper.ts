@@ -20,6 +20,7 @@ import { GameInstance } from '../entities/GameInstance.js'
 import type { Participation } from '../entities/Participation.js'
 import { containerUpdate } from '../presenters/containers.js'
 import { destroyContainer } from '../domain/containers/lifecycle.js'
+import { invalidateAfterCommit, tags } from '../cache/invalidation.js'
 
 /** Destroyed rows are kept this long as a trace of containers that died behind our back. */
 const DESTROYED_RETENTION_MS = 24 * 3600 * 1000
@@ -122,6 +123,8 @@ export async function reconcileContainers(services: Services, options: { graceMs
     await em.transactional(async (tem) => {
       await tem.nativeUpdate(GameInstance, { container: row.id }, { container: null })
       await tem.nativeUpdate(Container, { id: row.id }, { status: 'Destroyed' })
+      // The team's challenge detail showed it (docs/performance.md#hot-reads).
+      if (owner) await invalidateAfterCommit(tem, [tags.instance((owner.participation as Participation).id, (owner.challenge as unknown as { id: number }).id)])
     })
     runtime.validity.delete(row.id)
     result.markedDestroyed.push(row.id)

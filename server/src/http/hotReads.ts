@@ -27,6 +27,7 @@ import { mustEnrol } from '../domain/accounts/twoFactor.js'
 import { gateRefusal, peekGame, peekRegistration, referenceId } from '../domain/play/gate.js'
 import { noticeViewKey, noticeViewOf } from '../domain/notices/visibility.js'
 import { boardFreeze } from '../domain/games/freeze.js'
+import { boardChallengeScore } from '../domain/scoreboard/freezeView.js'
 import { isLoopback, resolveClientAddress, type ProxyTrust } from '../lib/clientAddress.js'
 import { routeLabel, type RouteLabel } from '../lib/metrics.js'
 import { acceptsGzip, etagMatches, gzipWanted } from './scoreboardRead.js'
@@ -173,6 +174,33 @@ const HOT_READS: HotRead[] = [
     keep: (body) => body !== JSON.stringify(PENDING_STATUS),
   },
   {
+    // A team's challenge (routes/game.ts), once its instance is loaded (the first view loads it, and
+    // that answer is not kept: the load is a write that names the instance's tag). One answer per
+    // team and challenge. What only this team sees is named by `Instance:{participation}:{challenge}`
+    // — the instance and its container (start, prolong, stop, expiry, reconciliation), the team's
+    // attempts (its submissions; every node once a checker settles them) and hint unlocks — and the
+    // challenge itself, its division rules and the gate by the tags of the others. Its dynamic value
+    // is the stamp: the score the board shows for it now (the frozen board's while frozen,
+    // docs/scoring.md#freeze), which moves only with its own solves. A costed hint turning free
+    // ends the answer at that time (`hotReadUntil`).
+    label: routeLabel('GET', '/api/game/:id/challenges/:challengeId'),
+    pattern: /^\/api\/game\/(\d{1,9})\/challenges\/(\d{1,9})\/?$/i,
+    role: 'User',
+    entry: (m, caller, services, now) => {
+      const gameId = Number(m[1])
+      const challengeId = Number(m[2])
+      const passed = passedGate(services, gameId, caller!, true, now)
+      const shown = passed && services.scoreboard.inMemory(gameId)
+      const score = shown ? boardChallengeScore(shown.model, challengeId) : undefined
+      if (!passed || !shown || score === undefined) return null
+      return {
+        key: `challenge:${gameId}:${passed.participationId}:${challengeId}`,
+        tags: [...gameTags(gameId), tags.gameChallenges(gameId), tags.participation(passed.participationId), tags.instance(passed.participationId, challengeId)],
+        stamp: score * 2 + (shown.model.frozen ? 1 : 0),
+      }
+    },
+  },
+  {
     label: routeLabel('GET', '/api/account/profile'),
     pattern: /^\/api\/account\/profile\/?$/i,
     role: 'User',
@@ -229,6 +257,8 @@ function entryFor(hot: { read: HotRead; match: RegExpExecArray }, caller: Caller
 /** An answer as kept: the route's body and headers, gzipped once. */
 interface HotAnswer {
   stamp: number | undefined
+  /** Sent again only before this time (epoch ms; the route's `hotReadUntil`). */
+  until: number
   etag: string
   json: Buffer
   gzip: Buffer | null
@@ -238,7 +268,7 @@ interface HotAnswer {
 /** Headers that belong to one response, not to the answer. */
 const PER_RESPONSE = new Set(['content-length', 'content-encoding', 'content-type', 'etag', 'vary', 'set-cookie', 'x-request-id'])
 
-function answerOf(body: string, headers: Record<string, unknown>, stamp: number | undefined): HotAnswer {
+function answerOf(body: string, headers: Record<string, unknown>, stamp: number | undefined, until = Infinity): HotAnswer {
   const json = Buffer.from(body)
   const etag = `W/"${createHash('sha1').update(json).digest('base64url')}"`
   const gzip = json.length >= GZIP_MIN_BYTES ? gzipSync(json) : null
@@ -258,6 +288,7 @@ function answerOf(body: string, headers: Record<string, unknown>, stamp: number 
   const typed = [...common, 'Content-Type', 'application/json; charset=utf-8']
   return {
     stamp,
+    until,
     etag,
     json,
     gzip,
@@ -299,7 +330,7 @@ export function captureHotReads(): Middleware {
     if (ctx.status !== 200 || typeof ctx.body !== 'string') return
     const keepable = hot.read.keep?.(ctx.body) ?? true
     const after = entryFor(hot, caller, services, Date.now())
-    const answer = answerOf(ctx.body, ctx.response.headers, after?.stamp)
+    const answer = answerOf(ctx.body, ctx.response.headers, after?.stamp, ctx.state.hotReadUntil)
     const compat = ctx.get(COMPAT_HEADER)
     const key = after && variantKey(hot.read, after, ctx.querystring ? `?${ctx.querystring}` : '', compat)
     if (keepable && key && before && before.key === after.key && before.stamp === after.stamp) services.readCache.keep(key, after.tags, answer, mark)
@@ -348,7 +379,7 @@ export function hotReads(services: Services, trust: ProxyTrust, next: RequestLis
     const entry = entryFor(hot, caller, services, now)
     const key = entry && variantKey(hot.read, entry, q < 0 ? '' : req.url.slice(q), compat)
     const answer = key && services.readCache.peek<HotAnswer>(key)
-    if (!entry || !answer || answer.stamp !== entry.stamp) return next(req, res)
+    if (!entry || !answer || answer.stamp !== entry.stamp || now >= answer.until) return next(req, res)
     const address = resolveClientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trust)
     if (session && visitDue(session, address.ip, now)) {
       touchCachedSession(services.orm.em.fork(), session, address.ip).catch((err: unknown) => services.log.warn({ err }, 'recording a visit failed'))

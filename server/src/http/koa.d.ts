@@ -22,6 +22,8 @@ declare module 'koa' {
     params?: unknown
     /** The request opted in to GZ::CTF's newer wire forms (http/compat.ts); set on first use. */
     newerForms?: boolean
+    /** A hot route's answer may be sent again only before this time (epoch ms; http/hotReads.ts), e.g. until a costed hint turns free. */
+    hotReadUntil?: number
   }
   interface DefaultContext {
     services: Services

@@ -71,7 +71,7 @@ function presentFlag(flag: Flag, files: FileIndex): FlagInfoModel {
 }
 
 /** `entry`: the container GUID in platform-proxy mode, else `{host}:{port}` (public when configured). */
-export function presentContainerInfo(container: Container): ContainerInfoModel {
+export function presentContainerInfo(container: Pick<Container, 'id' | 'status' | 'isProxy' | 'ip' | 'port' | 'publicIp' | 'publicPort' | 'startedAt' | 'expectStopAt'>): ContainerInfoModel {
   return {
     status: container.status,
     startedAt: toWireDate(container.startedAt),

@@ -18,15 +18,14 @@ import { assetUrl, avatarUrl } from '../lib/assetUrls.js'
 import { JsonText, msTimesJson, msTimesOfText } from '../lib/jsonText.js'
 import { currentScore, presentContainerInfo } from './challenges.js'
 import type { Attachment } from '../entities/Attachment.js'
-import type { Container } from '../entities/Container.js'
 import type { LocalFile } from '../entities/LocalFile.js'
 
-/** What a team's challenge shows: the challenge, the team's container and attachment, and the stored file behind it. */
+/** What a team's challenge shows: the challenge, the team's container and attachment, and the stored file behind it (entities or plain rows). */
 interface TeamChallenge {
-  challenge: Challenge
-  container: Container | null
-  attachment: Attachment | null
-  file: LocalFile | null
+  challenge: Pick<Challenge, 'id' | 'title' | 'content' | 'tag' | 'hints' | 'type' | 'originalScore' | 'minScoreRate' | 'difficulty' | 'acceptedCount' | 'submissionLimit' | 'deadlineUtc' | 'fileName'>
+  container: Parameters<typeof presentContainerInfo>[0] | null
+  attachment: Pick<Attachment, 'type' | 'remoteUrl' | 'fileName'> | null
+  file: Pick<LocalFile, 'hash' | 'name' | 'fileSize'> | null
 }
 
 /**
@@ -60,7 +59,7 @@ function presentFlagContext(view: TeamChallenge): ClientFlagContext {
  */
 export function presentChallengeDetail(view: TeamChallenge, extra: { attempts?: number; costedHints?: CostedHintState[] } = {}): ChallengeDetailModel {
   const { attempts = 0, costedHints = [] } = extra
-  const c: Challenge = view.challenge
+  const c = view.challenge
   const unlocked = costedHints.flatMap((h) => (h.content === null ? [] : [h.content]))
   return {
     id: c.id,

@@ -14,17 +14,16 @@ import { requireFile } from '../lib/uploads.js'
 import { notFound } from '../lib/errors.js'
 import { gameContext } from '../domain/play/gate.js'
 import { CostedHintState } from '@flagwave/shared/schemas/challengeRules'
-import { costedHintsOf, hintStates, teamUnlocks, unlockHint } from '../domain/challenges/costedHints.js'
+import { costedHintsOf, hintStates, nextHintFreeAt, unlockHint } from '../domain/challenges/costedHints.js'
 import { gameRules } from '../domain/challenges/prerequisites.js'
 import { GAME_NOT_FOUND, gameInfoFor, gameNotices, listGames } from '../domain/play/games.js'
-import { loadInstance } from '../domain/play/instances.js'
+import { teamChallenge } from '../domain/play/instances.js'
 import { GameListQuery, PageQuery, RecentGamesQuery } from '@flagwave/shared/schemas/gameQueries'
 import { arrayResponseOf } from '@flagwave/shared/schemas/common'
 import { joinGame, leaveGame } from '../domain/participations/join.js'
 import { gameParticipations, joinCheck } from '../domain/participations/queries.js'
 import { teamWriteup, uploadWriteup } from '../domain/writeups/writeups.js'
 import { presentChallengeDetail, presentGameDetail } from '../presenters/play.js'
-import { teamAttempts } from '../domain/submissions/submit.js'
 import { presentDetailedGame, presentGameList } from '../presenters/games.js'
 import { presentNoticePage } from '../presenters/notices.js'
 import { presentParticipationInfo } from '../presenters/participations.js'
@@ -146,14 +145,18 @@ export const gameRoutes = [
     role: 'User',
     params: ChallengeParams,
     summary: "The team's instance of a challenge (ChallengeDetailModel), loaded on first view",
-    handler: async (_ctx, { params, actor, scope }) => {
+    handler: async (ctx, { params, actor, scope }) => {
       if (params.id <= 0 || params.challengeId <= 0) throw notFound('题目未找到')
       const { game, participation } = await gameContext(scope.em, params.id, actor.user, { refuseEnded: true })
-      const view = await loadInstance(scope.em, game, participation, params.challengeId)
+      const view = await teamChallenge(scope.em, game, participation, params.challengeId)
+      // A costed hint turning free changes the answer with no write: a kept answer ends there (docs/performance.md#hot-reads).
+      ctx.state.hotReadUntil = nextHintFreeAt(view.challenge, Date.now())
+      // The board in memory stamps a kept answer with the challenge's value (http/hotReads.ts): a node that has none loads it.
+      await scope.services.scoreboard.snapshot(game.id)
       // Frozen: the value the frozen board shows, not the live counter's (docs/scoring.md#freeze), also in hint costs.
       const frozenScore = await frozenChallengeScore(scope.services.scoreboard, game, params.challengeId)
-      const costedHints = costedHintsOf(view.challenge).length > 0 ? hintStates(view.challenge, await teamUnlocks(scope.em, participation.id, view.challenge.id), { score: frozenScore }) : []
-      const detail = presentChallengeDetail(view, { attempts: await teamAttempts(scope.em, participation.id, view.challenge.id), costedHints })
+      const costedHints = costedHintsOf(view.challenge).length > 0 ? hintStates(view.challenge, view.unlocks, { score: frozenScore }) : []
+      const detail = presentChallengeDetail(view, { attempts: view.attempts, costedHints })
       return frozenScore === null ? detail : { ...detail, score: frozenScore }
     },
   }),

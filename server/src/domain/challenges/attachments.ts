@@ -19,6 +19,7 @@ import { fileTransaction, type FileWork } from '../files/files.js'
 import { rebuildScoreboardAfterEdit } from '../games/rebuild.js'
 import { pushChallengeUpdate } from './events.js'
 import { lockChallenge } from './lock.js'
+import { invalidateAfterCommit, tags } from '../../cache/invalidation.js'
 import { assertChallengeAttachmentAllowed } from './policy.js'
 
 export interface AttachmentSpec {
@@ -100,6 +101,9 @@ export async function removeFlag(scope: Scope, actor: Actor, game: Game, challen
     if (!flag) return { status: 'NotFound', challenge: c, disabled: false }
     await dropAttachment(tx, files, flag.attachment as Attachment | null)
     tx.remove(flag)
+    // A DynamicAttachment team holding it loses its attachment (the instance's key is set null):
+    // the players' challenge details are stale (docs/performance.md#hot-reads).
+    await invalidateAfterCommit(tx, [tags.gameChallenges(game.id)])
     const remaining = await tx.count(Flag, { challenge: c.id, id: { $ne: flag.id } })
     const disabled = remaining === 0 && c.isEnabled
     if (remaining === 0) c.isEnabled = false

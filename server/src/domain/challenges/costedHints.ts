@@ -22,12 +22,13 @@ import { assertUnlocked } from './prerequisites.js'
 import { SOLVE_CHANNEL, hintUnlockMessage } from '../scoreboard/solveChannel.js'
 import type { HintUnlockData } from '../scoreboard/engine.js'
 import { frozenChallengeScore } from '../scoreboard/freezeView.js'
+import { invalidateAfterCommit, tags } from '../../cache/invalidation.js'
 
 const HINT_NOT_FOUND = '提示未找到'
 const CHALLENGE_NOT_FOUND = '题目未找到'
 
 /** The challenge's current dynamic value (docs/scoring.md#dynamic-score), which a percentage hint takes its share of. */
-const currentScore = (c: Challenge): number => challengeScore(c.originalScore, Number(c.minScoreRate), Number(c.difficulty), c.acceptedCount)
+const currentScore = (c: Pick<Challenge, 'originalScore' | 'minScoreRate' | 'difficulty' | 'acceptedCount'>): number => challengeScore(c.originalScore, Number(c.minScoreRate), Number(c.difficulty), c.acceptedCount)
 
 export const costedHintsOf = (c: Pick<Challenge, 'costedHints'>): CostedHint[] => c.costedHints ?? []
 
@@ -55,7 +56,7 @@ export async function setCostedHints(scope: Scope, actor: Actor, game: Game, cha
 }
 
 /** The team's unlocks of a challenge's costed hints: hint id → points paid. */
-export async function teamUnlocks(em: EntityManager, participationId: number, challengeId: number): Promise<Map<number, number>> {
+async function teamUnlocks(em: EntityManager, participationId: number, challengeId: number): Promise<Map<number, number>> {
   const rows = await em.execute<{ hint_id: number; cost: number }[]>('select hint_id, cost from hint_unlocks where participation_id = ? and challenge_id = ?', [
     participationId,
     challengeId,
@@ -67,7 +68,7 @@ export async function teamUnlocks(em: EntityManager, participationId: number, ch
  * What the team sees of each costed hint: content only once unlocked (or free for everyone since
  * its `freeAt`), the cost it paid, would pay now, or 0 once free.
  */
-export function hintStates(challenge: Challenge, unlocked: ReadonlyMap<number, number>, shown: { score?: number | null; now?: number } = {}): CostedHintState[] {
+export function hintStates(challenge: Pick<Challenge, 'costedHints' | 'originalScore' | 'minScoreRate' | 'difficulty' | 'acceptedCount'>, unlocked: ReadonlyMap<number, number>, shown: { score?: number | null; now?: number } = {}): CostedHintState[] {
   // The value the team is shown: the frozen board's during a freeze (docs/scoring.md#freeze).
   const score = shown.score ?? currentScore(challenge)
   const now = shown.now ?? Date.now()
@@ -77,6 +78,20 @@ export function hintStates(challenge: Challenge, unlocked: ReadonlyMap<number, n
     const open = paid !== undefined || free
     return { id: h.id, kind: h.kind, amount: h.amount, cost: paid ?? (free ? 0 : hintCost(h, score)), unlocked: open, content: open ? h.content : null, freeAt: h.freeAt ?? null }
   })
+}
+
+/**
+ * When the next of a challenge's costed hints turns free after `now` (epoch ms), if any: what every
+ * team sees of the challenge changes then, with no write (a kept challenge detail ends there,
+ * docs/performance.md#hot-reads).
+ */
+export function nextHintFreeAt(challenge: Pick<Challenge, 'costedHints'>, now: number): number | undefined {
+  let next: number | undefined
+  for (const h of costedHintsOf(challenge)) {
+    const at = h.freeAt ? Date.parse(h.freeAt) : NaN
+    if (at > now && (next === undefined || at < next)) next = at
+  }
+  return next
 }
 
 /**
@@ -123,6 +138,8 @@ export async function unlockHint(scope: Scope, actor: Actor, gameId: number, cha
       unlock = { unlockId: row.id, participationId: participation.id, challengeId, time: row.t, cost }
       // Delivered to the engine's owner only if this commits (docs/scoring.md#engine-ownership).
       await tx.execute('select pg_notify(?, ?)', [SOLVE_CHANNEL, hintUnlockMessage(game.id, unlock)])
+      // The team's challenge detail shows the hint open (docs/performance.md#hot-reads).
+      await invalidateAfterCommit(tx, [tags.instance(participation.id, challengeId)])
     }
     return { challenge, hint, unlock }
   })

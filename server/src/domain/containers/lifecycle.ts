@@ -20,6 +20,7 @@ import type { Team } from '../../entities/Team.js'
 import { badRequest, notFound, tooManyRequests } from '../../lib/errors.js'
 import type { Publish } from '../../realtime/sink.js'
 import type { CreatedContainer } from '../../containers/provider.js'
+import { invalidateAfterCommit, tags } from '../../cache/invalidation.js'
 import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
 import { publishContainerUpdate } from './events.js'
@@ -45,6 +46,8 @@ export async function destroyContainer(services: Services, guid: string, events:
     const participation = owner.participation as Participation
     const gameId = (participation.game as unknown as { id: number }).id
     const challengeId = (owner.challenge as unknown as { id: number }).id
+    // The team's challenge detail showed it (docs/performance.md#hot-reads).
+    await invalidateAfterCommit(em, [tags.instance(participation.id, challengeId)])
     publishContainerUpdate(events, { gameId, participationId: participation.id, challengeId }, null, 'destroyed')
   }
   return true

@@ -23,6 +23,7 @@ import { Team } from '../../entities/Team.js'
 import { User } from '../../entities/User.js'
 import { AppError, badRequest, notFound, tooManyRequests } from '../../lib/errors.js'
 import type { CreatedContainer } from '../../containers/provider.js'
+import { invalidateAfterCommit, tags } from '../../cache/invalidation.js'
 import { loadInstance } from '../play/instances.js'
 import { gameContext, type GameContext } from '../play/gate.js'
 import type { Scope } from '../scope.js'
@@ -167,6 +168,8 @@ export async function prolongInstanceContainer(scope: Scope, actor: Actor, gameI
     [CONTAINER_LIFETIME_MS / 1000, container.id],
   )
   if (!row) throw badRequest(TITLES.notCreated)
+  // The challenge detail shows the close time (docs/performance.md#hot-reads).
+  await invalidateAfterCommit(em, [tags.instance(context.participation.id, challenge.id)])
   container.expectStopAt = new Date(row.expect_stop_at)
   publishContainerUpdate(scope.events, { gameId: context.game.id, participationId: context.participation.id, challengeId: challenge.id }, container, 'prolonged')
   return container
@@ -192,6 +195,7 @@ export async function stopInstanceContainer(scope: Scope, actor: Actor, gameId: 
     const destroyed = await em.transactional(async (tem) => {
       await tem.nativeDelete(Container, { id: container.id })
       await tem.nativeUpdate(GameInstance, { id: instance.id }, { lastContainerOperation: new Date() })
+      await invalidateAfterCommit(tem, [tags.instance(context.participation.id, challenge.id)])
       return event(tem, context.game.id, 'ContainerDestroy', challenge, user, team)
     })
     services.containers.validity.delete(container.id)

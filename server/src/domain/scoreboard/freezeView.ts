@@ -42,9 +42,21 @@ export async function frozenChallengeScore(scoreboard: ScoreboardService, game: 
   if (!boardFreeze(game)) return null
   const shown = await scoreboard.snapshot(game.id)
   if (!shown?.model.frozen) return null
-  for (const list of Object.values(shown.model.challenges)) {
-    const found = list?.find((c) => c.id === challengeId)
-    if (found) return found.score
+  return boardChallengeScore(shown.model, challengeId) ?? null
+}
+
+const scoresByBoard = new WeakMap<ScoreboardModel, Map<number, number>>()
+
+/**
+ * The value a board shows for a challenge (undefined: not listed), looked up once per board
+ * version: the challenge detail's hot read asks on every request (http/hotReads.ts).
+ */
+export function boardChallengeScore(model: ScoreboardModel, challengeId: number): number | undefined {
+  let scores = scoresByBoard.get(model)
+  if (!scores) {
+    scores = new Map()
+    for (const list of Object.values(model.challenges)) for (const c of list ?? []) if (!scores.has(c.id)) scores.set(c.id, c.score)
+    scoresByBoard.set(model, scores)
   }
-  return null
+  return scores.get(challengeId)
 }

@@ -349,8 +349,11 @@ export async function settleBatch(pool: pg.Pool, limit: number): Promise<Settled
     const row = written.rows[0]!
     if (Number(row.updated) !== results.length) throw new Error(`settled ${row.updated} of ${results.length} claimed submissions`)
     await enqueueSolves(db, hooks, settledAt)
-    // The players' notice lists of these games are stale from this commit on (docs/architecture.md#read-cache).
-    if (notices.length) await db.query(invalidationQuery([...new Set(notices.map((n) => tags.gameNotices(n.settled.gameId)))]))
+    // From this commit on, stale on every node (docs/architecture.md#read-cache): the players' notice
+    // lists of these games, and each team's challenge detail, which counts its attempts (the node
+    // that took a submission dropped it at once, domain/submissions/submit.ts).
+    const stale = [...notices.map((n) => tags.gameNotices(n.settled.gameId)), ...results.map((r) => tags.instance(r.participationId, r.challengeId))]
+    if (stale.length) await db.query(invalidationQuery([...new Set(stale)]))
     for (const n of notices) {
       const inserted = row.notices.find((x) => x.gameId === n.settled.gameId && x.type === n.type && x.content === n.content)!
       n.settled.notice = { id: inserted.id, type: n.type, content: n.content }

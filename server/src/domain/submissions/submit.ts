@@ -11,6 +11,7 @@ import { badRequest, notFound } from '../../lib/errors.js'
 import { assertBeforeDeadline, ATTEMPTS_EXHAUSTED, isPendingRelease } from '../challenges/rules.js'
 import { nativePool } from '../../db/pg.js'
 import { assertUnlocked } from '../challenges/prerequisites.js'
+import { readCacheOf, tags } from '../../cache/invalidation.js'
 import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
 
@@ -35,6 +36,9 @@ export async function submitFlag(scope: Scope, actor: Actor, gameId: number, cha
   const limit = challenge!.submissionLimit ?? 0
   const id = limit > 0 ? await insertWithinLimit(pool, values, limit) : await insertSubmission(pool, values)
   if (id === null) throw badRequest(ATTEMPTS_EXHAUSTED)
+  // The team's attempts changed: its kept challenge detail goes here at once, and on the other
+  // nodes when a checker settles the row, whose commit names the same tag (settle.ts).
+  readCacheOf(em).invalidate([tags.instance(registration.participation.id, challenge!.id)])
   scope.services.submissions.submitted()
   return id
 }
@@ -76,12 +80,6 @@ async function insertWithinLimit(pool: Pool, values: unknown[], limit: number): 
   } finally {
     client.release()
   }
-}
-
-/** The team's submissions to a challenge, every status: what an attempt limit counts (docs/challenge-rules.md#attempt-limits). */
-export async function teamAttempts(em: EntityManager, participationId: number, challengeId: number): Promise<number> {
-  const rows = await em.execute<{ n: string | number }[]>('select count(*) as n from submissions where challenge_id = ? and participation_id = ?', [challengeId, participationId])
-  return Number(rows[0]?.n ?? 0)
 }
 
 /** The caller's own submission of this game and challenge; CheatDetected reads as WrongAnswer. */
