@@ -8,27 +8,24 @@ import type { ProxyTrust } from '../lib/clientAddress.js'
 
 const XSRF_COOKIE = 'XSRF-TOKEN'
 
+/** A cookie's value as Koa's reader (the `cookies` package) takes it: the first of its name, one pair of quotes removed. */
+function cookieValue(header: string, pattern: RegExp): string | null {
+  const match = pattern.exec(header)
+  if (!match) return null
+  const value = match[1]!
+  return value[0] === '"' ? value.slice(1, -1) : value
+}
+
+const SESSION_PATTERN = new RegExp(`(?:^|;) *${SESSION_COOKIE}=([^;]*)`)
+const XSRF_PATTERN = new RegExp(`(?:^|;) *${XSRF_COOKIE}=([^;]*)`)
+
 /**
- * The session cookie of a request and its XSRF cookie, each the first of its name as Koa's cookie
- * reader takes it (null when absent; an empty XSRF cookie counts as none, as in http/xsrf.ts).
+ * The session cookie of a request and its XSRF cookie, exactly as Koa reads them (null when
+ * absent; an empty XSRF cookie counts as none, as in http/xsrf.ts).
  */
 export function cookiesOf(header: string | undefined): { session: string | null; xsrf: string | null } {
   if (!header) return { session: null, xsrf: null }
-  let session: string | null = null
-  let xsrf: string | null = null
-  let xsrfSeen = false
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=')
-    if (eq < 0) continue
-    const name = part.slice(0, eq).trim()
-    if (name === SESSION_COOKIE && session === null) session = part.slice(eq + 1).trim()
-    else if (name === XSRF_COOKIE && !xsrfSeen) {
-      xsrfSeen = true
-      const value = part.slice(eq + 1).trim()
-      xsrf = value === '' ? null : value
-    }
-  }
-  return { session, xsrf }
+  return { session: cookieValue(header, SESSION_PATTERN), xsrf: cookieValue(header, XSRF_PATTERN) || null }
 }
 
 /** Koa's `ctx.secure` with `app.proxy` = TRUST_PROXY, where http/clientIp.ts drops an untrusted peer's forwarded headers. */
