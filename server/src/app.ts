@@ -15,7 +15,8 @@ import { requestContext } from './http/requestContext.js'
 import { errorMiddleware } from './http/errorMiddleware.js'
 import { scoreboardReads } from './http/scoreboardRead.js'
 import { captureHotReads, hotReads } from './http/hotReads.js'
-import { inlineScriptHashesOf, securityHeaders } from './http/securityHeaders.js'
+import { apiSecurityHeaders, inlineScriptHashesOf, securityHeaders } from './http/securityHeaders.js'
+import { hotSubmissions } from './http/hotSubmissions.js'
 import { loadSession, syncSignedInMarker } from './http/auth.js'
 import { compression } from './http/compression.js'
 import { globalRateLimit } from './http/rateLimit.js'
@@ -46,7 +47,7 @@ function createApp(services: Services): Koa {
   // Errors are mapped inside the request context, so that the access log records the status that was sent.
   app.use(requestContext())
   app.use(errorMiddleware())
-  app.use(securityHeaders({ inlineScriptHashes: inlineScriptHashesOf(path.join(CLIENT_DIST, 'index.html')), captchaProvider: services.config.CAPTCHA_PROVIDER }))
+  app.use(securityHeaders(securityOptionsOf(services)))
   app.use(async (ctx, next) => {
     if (ctx.path !== '/healthz') return next()
     ctx.routeLabel = HEALTHZ_ROUTE
@@ -66,14 +67,20 @@ function createApp(services: Services): Koa {
 }
 
 /**
- * What the HTTP server hands each request to: the answers a player's screens repeat
- * (http/hotReads.ts) and the scoreboard in memory (http/scoreboardRead.ts) straight from Node's
- * request event, everything else to the Koa application.
+ * What the HTTP server hands each request to: flag submissions (http/hotSubmissions.ts), the answers
+ * a player's screens repeat (http/hotReads.ts) and the scoreboard in memory (http/scoreboardRead.ts)
+ * straight from Node's request event, everything else to the Koa application.
  */
 export function requestListener(services: Services): RequestListener {
-  const trust = sitePolicyOf(services.config).trust
-  return hotReads(services, trust, scoreboardReads(services, trust, createApp(services).callback()))
+  const policy = sitePolicyOf(services.config)
+  const trust = policy.trust
+  const koa = hotReads(services, trust, scoreboardReads(services, trust, createApp(services).callback()))
+  // The headers every API answer of Koa carries (securityHeaders, and compression's Vary), for the submissions sent without it.
+  const headers: [string, string][] = [...apiSecurityHeaders(securityOptionsOf(services)), ['Vary', 'Accept-Encoding']]
+  return hotSubmissions(services, policy, headers, koa)
 }
+
+const securityOptionsOf = (services: Services) => ({ inlineScriptHashes: inlineScriptHashesOf(path.join(CLIENT_DIST, 'index.html')), captchaProvider: services.config.CAPTCHA_PROVIDER })
 
 /** The built SPA: hashed assets cached for a year, other files for a week (docs/compatibility.md#other-global-rules). */
 function serveClient(): Koa.Middleware {

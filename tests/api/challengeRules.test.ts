@@ -9,6 +9,8 @@ import type { Game } from '../../server/src/entities/Game.js'
 import type { RunningServer } from '../../server/src/server.js'
 import type { ChallengeInfo } from '../../shared/src/schemas/scoreboard.js'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { GamePermission } from '@flagwave/shared/enums'
+import { peekGame, peekRegistration } from '../../server/src/domain/play/gate.js'
 import type { ApiClient } from '../support/client.js'
 import { countRows, createChallenge, createGame } from '../support/factories/games.js'
 import { createInstance, createPlayer, isolateIds, sameSessionOn, startSecondNode, submitPath, type Player } from '../support/factories/play.js'
@@ -169,6 +171,76 @@ describe('timed release', () => {
     const later = await createChallenge(server, game, { title: 'Unscheduled', isEnabled: false })
     await admin.put(editPath(later.id), { releaseTimeUtc: Date.now() + 3600_000 })
     expect((await admin.put(editPath(later.id), { releaseTimeUtc: null })).body).toMatchObject({ isEnabled: false, releaseTimeUtc: null })
+  })
+})
+
+describe('rules checked again inside the INSERT (docs/scoring.md#submission-queue)', () => {
+  /*
+   * A write committed on another node drops this node's cached rows only when its NOTIFY arrives.
+   * Written here in raw SQL, which notifies nothing, the cache keeps the old rows for the whole
+   * case: the route's checks on them pass, and only the statement that inserts can refuse.
+   */
+  const behindTheCache = (sql: string, params: unknown[]) => server.services.orm.em.fork().getConnection().execute(sql, params)
+  const sub = (p: Player, challengeId: number, g = game) => p.client.post(submitPath(g.id, challengeId), { flag: 'flag{nope}' })
+
+  interface Case {
+    name: string
+    /** The write the cache has not heard of. */
+    change: (ids: { game: number; challenge: number; other: number; participation: number; division: number }) => Promise<unknown>
+    answer: { status: number; title: string }
+  }
+  const cases: Case[] = [
+    { name: 'suspended participation', change: ({ participation }) => behindTheCache(`update participations set status = 'Suspended' where id = ?`, [participation]), answer: { status: 400, title: '您的参赛申请尚未通过或被禁赛' } },
+    { name: 'registration removed', change: ({ participation }) => behindTheCache('delete from registrations where participation_id = ?', [participation]), answer: { status: 400, title: '您尚未参赛' } },
+    { name: 'game ended', change: ({ game }) => behindTheCache(`update games set "end" = now() - interval '1 second' where id = ?`, [game]), answer: { status: 400, title: '比赛已结束' } },
+    { name: 'deadline passed', change: ({ challenge }) => behindTheCache(`update challenges set deadline_utc = now() - interval '1 second' where id = ?`, [challenge]), answer: { status: 400, title: '题目已截止提交' } },
+    {
+      name: 'closed until a later opening time',
+      change: ({ challenge }) => behindTheCache(`update challenges set is_enabled = false, release_time_utc = now() + interval '1 hour' where id = ?`, [challenge]),
+      answer: { status: 404, title: '题目未找到' },
+    },
+    { name: 'division may not view', change: ({ division }) => behindTheCache('update divisions set default_permissions = 0 where id = ?', [division]), answer: { status: 404, title: '题目未找到' } },
+    {
+      name: 'division may view, not submit',
+      change: ({ division }) => behindTheCache('update divisions set default_permissions = ? where id = ?', [GamePermission.ViewChallenge, division]),
+      answer: { status: 403, title: '你所在的分组无法提交此题' },
+    },
+    {
+      name: 'a prerequisite added',
+      change: ({ challenge, other }) => behindTheCache('update challenges set prerequisites = ?::jsonb where id = ?', [JSON.stringify([other]), challenge]),
+      answer: { status: 403, title: '需要先解出前置题目' },
+    },
+    { name: 'a limit already used', change: ({ challenge }) => behindTheCache('update challenges set submission_limit = 1 where id = ?', [challenge]), answer: { status: 400, title: '提交次数已达上限' } },
+  ]
+
+  it.each(cases)('$name: refused with the route’s answer, nothing inserted', async ({ change, answer }) => {
+    const g = await createGame(server, { practiceMode: false, organizations: ['Division'] })
+    const player = await createPlayer(server, g, { organization: 'Division' })
+    const challenge = await createChallenge(server, g, { title: 'Guarded' })
+    // Unsolved by the team: a prerequisite to add (created first, its creation drops the game's cached challenges).
+    const other = await createChallenge(server, g, { title: 'Other' })
+    // Warm the cached rows with a first submission.
+    expect((await sub(player, challenge.id, g)).status).toBe(200)
+    const division = (player.participation.division as { id: number }).id
+    await change({ game: g.id, challenge: challenge.id, other: other.id, participation: player.participation.id, division })
+    const cache = server.services.readCache
+    const cached = () => [peekGame(cache, g.id), peekRegistration(cache, g.id, player.user.id), cache.peek(`gate:challenge:${g.id}:${challenge.id}`)]
+    expect(cached().every((row) => row !== undefined && row !== null)).toBe(true)
+
+    const refused = await sub(player, challenge.id, g)
+    expect({ status: refused.status, title: (refused.body as { title: string }).title }).toEqual(answer)
+    expect(await countRows(server, 'submissions', 'participation_id = ? and challenge_id = ?', [player.participation.id, challenge.id])).toBe(1)
+    // The cache had not heard of the write: the statement refused, not the route's checks.
+    expect(cached().every((row) => row !== undefined && row !== null)).toBe(true)
+  })
+
+  it('a limit the cache does not know yet is counted under the lock', async () => {
+    const challenge = await createChallenge(server, game, { title: 'Newly limited' })
+    expect((await sub(bob, challenge.id)).status).toBe(200)
+    await behindTheCache('update challenges set submission_limit = 2 where id = ?', [challenge.id])
+    expect((await sub(bob, challenge.id)).status).toBe(200)
+    expect(await sub(bob, challenge.id)).toMatchObject({ status: 400, body: { title: '提交次数已达上限', status: 400 } })
+    expect(await countRows(server, 'submissions', 'participation_id = ? and challenge_id = ?', [bob.participation.id, challenge.id])).toBe(2)
   })
 })
 

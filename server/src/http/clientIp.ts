@@ -1,8 +1,18 @@
+import type { IncomingMessage } from 'node:http'
 import type { Middleware } from 'koa'
 import { resolveClientAddress, isLoopback, type ProxyTrust } from '../lib/clientAddress.js'
 
 /** Headers through which a proxy describes the original request; believed only from a trusted proxy. */
 const FORWARDED_HEADERS = ['x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'forwarded'] as const
+
+/** The request's client address; an untrusted peer's forwarded headers are removed from it (for Koa and the answers sent without it). */
+export function resolveRequestAddress(req: IncomingMessage, trust: ProxyTrust): ReturnType<typeof resolveClientAddress> {
+  const resolved = resolveClientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trust)
+  if (trust.enabled && !trust.isTrusted(resolved.peer)) {
+    for (const name of FORWARDED_HEADERS) delete req.headers[name]
+  }
+  return resolved
+}
 
 /**
  * Resolves the client address once (docs/compatibility.md#other-global-rules): X-Forwarded-For counts only when TRUST_PROXY
@@ -13,10 +23,7 @@ const FORWARDED_HEADERS = ['x-forwarded-for', 'x-forwarded-host', 'x-forwarded-p
  */
 export function clientIp(trust: ProxyTrust): Middleware {
   return async (ctx, next) => {
-    const resolved = resolveClientAddress(ctx.req.socket.remoteAddress, ctx.req.headers['x-forwarded-for'], trust)
-    if (trust.enabled && !trust.isTrusted(resolved.peer)) {
-      for (const name of FORWARDED_HEADERS) delete ctx.req.headers[name]
-    }
+    const resolved = resolveRequestAddress(ctx.req, trust)
     ctx.clientIp = resolved.ip
     // The global limiter's exemption is for callers on this machine, judged by the socket alone:
     // a forwarded request (even one claiming 127.0.0.1) is never local.

@@ -11,8 +11,13 @@ const VERSION = /^\s*(\d+)\.(\d+)/
 /** Whether the request asked for the newer forms; memoised on the request. */
 export function wantsNewerForms(ctx: Context): boolean {
   if (ctx.state.newerForms === undefined) {
-    const match = VERSION.exec(ctx.get('X-GZCTF-Compat'))
-    ctx.state.newerForms = !!match && (Number(match[1]) > 1 || (Number(match[1]) === 1 && Number(match[2]) >= 1))
+    ctx.state.newerForms = newerFormsOf(ctx.get('X-GZCTF-Compat'))
   }
   return ctx.state.newerForms as boolean
+}
+
+/** Whether an `X-GZCTF-Compat` value opts in to the newer forms (for requests answered without Koa). */
+export function newerFormsOf(header: string): boolean {
+  const match = VERSION.exec(header)
+  return !!match && (Number(match[1]) > 1 || (Number(match[1]) === 1 && Number(match[2]) >= 1))
 }

@@ -22,16 +22,9 @@ export function errorMiddleware(): Middleware {
       if (err instanceof AppError) {
         ctx.status = err.status
         ctx.set(err.headers)
-        if (err.body.kind === 'problem') {
-          ctx.type = 'application/problem+json'
-          ctx.body = { type: problemType(err.status), title: err.title, status: err.status, traceId: ctx.state.requestId }
-        } else {
-          const body: Record<string, unknown> = { title: localizedTitle(err.title, ctx.get('Accept-Language') || undefined) }
-          if (err.body.data !== undefined) body.data = err.body.data
-          body.status = err.newerBodyStatus !== undefined && wantsNewerForms(ctx) ? err.newerBodyStatus : err.bodyStatus
-          if (err.body.extra) Object.assign(body, err.body.extra)
-          ctx.body = body
-        }
+        const answer = appErrorAnswer(err, ctx.get('Accept-Language'), wantsNewerForms(ctx), ctx.state.requestId as string)
+        if (answer.type) ctx.type = answer.type
+        ctx.body = answer.body
         return
       }
       if (err instanceof StorageUnavailableError) {
@@ -54,6 +47,22 @@ export function errorMiddleware(): Middleware {
       ctx.body = { title: localizedTitle('服务器内部错误', ctx.get('Accept-Language') || undefined), status: 500, requestId: ctx.state.requestId }
     }
   }
+}
+
+/**
+ * The contract's body of an AppError for a caller (its `Accept-Language`, whether it opted in to
+ * the newer forms), and its media type when not Koa's JSON default: one shape for Koa and for the
+ * answers sent without it (http/hotSubmissions.ts).
+ */
+export function appErrorAnswer(err: AppError, acceptLanguage: string, newer: boolean, traceId: string): { type?: string; body: Record<string, unknown> } {
+  if (err.body.kind === 'problem') {
+    return { type: 'application/problem+json', body: { type: problemType(err.status), title: err.title, status: err.status, traceId } }
+  }
+  const body: Record<string, unknown> = { title: localizedTitle(err.title, acceptLanguage || undefined) }
+  if (err.body.data !== undefined) body.data = err.body.data
+  body.status = err.newerBodyStatus !== undefined && newer ? err.newerBodyStatus : err.bodyStatus
+  if (err.body.extra) Object.assign(body, err.body.extra)
+  return { body }
 }
 
 function clientErrorTitle(status: number, e: { message?: string; type?: string }): string {

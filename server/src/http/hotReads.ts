@@ -22,7 +22,7 @@ import type { Middleware } from 'koa'
 import { roleRank, type AnswerResult, type Role } from '@flagwave/shared/enums'
 import type { Services } from '../services.js'
 import { tags } from '../cache/invalidation.js'
-import { SESSION_COOKIE, touchCachedSession, usableCachedSession, visitDue, type CachedSession } from '../domain/accounts/sessions.js'
+import { touchCachedSession, usableCachedSession, visitDue, type CachedSession } from '../domain/accounts/sessions.js'
 import { mustEnrol } from '../domain/accounts/twoFactor.js'
 import { gateRefusal, peekGame, peekRegistration, referenceId } from '../domain/play/gate.js'
 import { noticeViewKey, noticeViewOf } from '../domain/notices/visibility.js'
@@ -32,8 +32,8 @@ import { isLoopback, resolveClientAddress, type ProxyTrust } from '../lib/client
 import { routeLabel, type RouteLabel } from '../lib/metrics.js'
 import { acceptsGzip, etagMatches, gzipWanted } from './scoreboardRead.js'
 import { xsrfSetCookie } from './xsrf.js'
+import { cookiesOf, isSecure } from './rawRequest.js'
 
-const XSRF_COOKIE = 'XSRF-TOKEN'
 const COMPAT_HEADER = 'x-gzctf-compat'
 const GZIP_MIN_BYTES = 2048
 const USER_RANK = roleRank('User')
@@ -342,21 +342,6 @@ export function captureHotReads(): Middleware {
   }
 }
 
-/** The session cookie of a request (the first, as Koa's cookie reader takes it) and whether it has an XSRF cookie. */
-function cookiesOf(header: string | undefined): { session: string | null; xsrf: boolean } {
-  if (!header) return { session: null, xsrf: false }
-  let session: string | null = null
-  let xsrf = false
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=')
-    if (eq < 0) continue
-    const name = part.slice(0, eq).trim()
-    if (name === SESSION_COOKIE && session === null) session = part.slice(eq + 1).trim()
-    else if (name === XSRF_COOKIE && part.slice(eq + 1).trim() !== '') xsrf = true
-  }
-  return { session, xsrf }
-}
-
 /**
  * Node's side: a GET of a hot path whose answer is kept and whose rules all pass is answered here;
  * everything else goes to `next` (Koa) as it came.
@@ -386,7 +371,7 @@ export function hotReads(services: Services, trust: ProxyTrust, next: RequestLis
     }
     const started = performance.now()
     // A client without the XSRF cookie gets one, as from http/xsrf.ts; `secure` as Koa judges it (ctx.secure).
-    const xsrf = cookies.xsrf ? null : xsrfSetCookie(isSecure(req, address.peer, trust))
+    const xsrf = cookies.xsrf !== null ? null : xsrfSetCookie(isSecure(req, address.peer, trust))
     const respond = () => services.metrics.request(hot.read.label, (performance.now() - started) / 1000, send(req, res, answer, gzipOk && answer.gzip !== null, xsrf))
     if (!services.limits.enabled || (!address.forwarded && isLoopback(address.peer))) return respond()
     services.limits.consume('Global', caller ? `u:${caller.id}` : `ip:${address.ip}`).then(respond, () => next(req, res))
@@ -399,14 +384,6 @@ function send(req: IncomingMessage, res: ServerResponse, answer: HotAnswer, gzip
   res.writeHead(notModified ? 304 : 200, xsrf ? [...headers, 'Set-Cookie', xsrf] : headers)
   res.end(notModified ? undefined : gzip ? answer.gzip : answer.json)
   return notModified ? 304 : 200
-}
-
-/** Koa's `ctx.secure` with `app.proxy` = TRUST_PROXY, where http/clientIp.ts drops an untrusted peer's forwarded headers. */
-function isSecure(req: IncomingMessage, peer: string, trust: ProxyTrust): boolean {
-  if ((req.socket as { encrypted?: boolean }).encrypted) return true
-  if (!trust.enabled || !trust.isTrusted(peer)) return false
-  const proto = req.headers['x-forwarded-proto']
-  return typeof proto === 'string' && proto.split(/\s*,\s*/, 1)[0] === 'https'
 }
 
 /** For the tests: the paths answered here, each with its route label (they must all be in the route table). */

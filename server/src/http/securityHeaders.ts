@@ -72,6 +72,14 @@ export function inlineScriptHashesOf(indexFile: string): string[] {
   return fs.existsSync(indexFile) ? inlineScriptHashes(fs.readFileSync(indexFile, 'utf8')) : []
 }
 
+/**
+ * The headers `securityHeaders` gives an answer outside `/assets/` (an API answer), as
+ * `[name, value]` pairs in the order it sets them: for answers sent without Koa (http/hotSubmissions.ts).
+ */
+export function apiSecurityHeaders(options: PolicyOptions): [string, string][] {
+  return [...Object.entries(SECURITY_HEADERS), ['Content-Security-Policy', contentSecurityPolicy(options)]]
+}
+
 export function securityHeaders(options: PolicyOptions): Middleware {
   const spaPolicy = contentSecurityPolicy(options)
   return async (ctx, next) => {

@@ -85,8 +85,11 @@ export async function assertUnlocked(em: EntityManager, gameId: number, particip
     `select count(distinct challenge_id) as n from submissions where participation_id = ? and status = 'Accepted' and challenge_id = any(?::int[])`,
     [participationId, `{${required.join(',')}}`],
   )
-  if (Number(rows[0]?.n ?? 0) < required.length) throw forbidden(LOCKED)
+  if (Number(rows[0]?.n ?? 0) < required.length) throw lockedRefusal()
 }
+
+/** The refusal of a challenge whose prerequisites the team has not solved yet. */
+export const lockedRefusal = () => forbidden(LOCKED)
 
 export const presentPrerequisites = (c: Pick<Challenge, 'prerequisites' | 'lockedTitleVisible'>): PrerequisitesModel => ({
   prerequisites: [...(c.prerequisites ?? [])],

@@ -4,7 +4,7 @@
  * whether a submission may still be made.
  */
 import type { ChallengeUpdateModel } from '@flagwave/shared/schemas/challenges'
-import { badRequest } from '../../lib/errors.js'
+import { badRequest, type AppError } from '../../lib/errors.js'
 
 interface StoredRules {
   isEnabled: boolean
@@ -56,7 +56,12 @@ const millis = (d: Date | string) => (typeof d === 'string' ? Date.parse(d) : d.
  * end or practice mode. Checked on the gate's cached challenge row (its edits drop the row).
  */
 export function assertBeforeDeadline(challenge: { deadlineUtc?: Date | string | null }, now: number): void {
-  if (challenge.deadlineUtc && now > millis(challenge.deadlineUtc)) throw badRequest(DEADLINE_PASSED)
+  const refusal = deadlineRefusal(challenge, now)
+  if (refusal) throw refusal
 }
+
+/** The deadline rule as data: the refusal, or null while submissions are taken. */
+export const deadlineRefusal = (challenge: { deadlineUtc?: Date | string | null }, now: number): AppError | null =>
+  challenge.deadlineUtc && now > millis(challenge.deadlineUtc) ? badRequest(DEADLINE_PASSED) : null
 
 export const ATTEMPTS_EXHAUSTED = '提交次数已达上限'

@@ -14,6 +14,7 @@ import { Challenge } from '../../entities/Challenge.js'
 import type { Game } from '../../entities/Game.js'
 import { badRequest, notFound } from '../../lib/errors.js'
 import { readCacheOf, tags } from '../../cache/invalidation.js'
+import type { ReadCache } from '../../cache/readCache.js'
 import { rebuildScoreboardAfterEdit } from '../games/rebuild.js'
 import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
@@ -39,9 +40,14 @@ const recordOf = (d: Division): DivisionRecord => ({
   challengeConfigs: d.challengeConfigs,
 })
 
+const divisionsKey = (gameId: number) => `divisions:${gameId}`
+
+/** A game's cached divisions, without loading (undefined: not cached). */
+export const peekDivisions = (cache: ReadCache, gameId: number) => cache.peek<readonly DivisionRecord[]>(divisionsKey(gameId))
+
 /** A game's divisions, ascending id, from the read cache. */
 export async function gameDivisions(em: EntityManager, gameId: number): Promise<readonly DivisionRecord[]> {
-  return (await readCacheOf(em).read(`divisions:${gameId}`, async () => ({
+  return (await readCacheOf(em).read(divisionsKey(gameId), async () => ({
     value: (await em.find(Division, { game: gameId }, { orderBy: { id: 'asc' } })).map(recordOf),
     tags: [tags.gameDivisions(gameId), tags.game(gameId)],
   })))!

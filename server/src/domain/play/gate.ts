@@ -14,7 +14,7 @@ import { wrap, type EntityData, type EntityDTO } from '@mikro-orm/core'
 import { readCacheOf, tags } from '../../cache/invalidation.js'
 import type { ReadCache } from '../../cache/readCache.js'
 import { badRequest, forbidden, gameEnded, notFound, type AppError } from '../../lib/errors.js'
-import { DivisionPermissions } from '@flagwave/shared/divisions'
+import { DivisionPermissions, hasPermission } from '@flagwave/shared/divisions'
 import { gameDivisions } from '../divisions/divisions.js'
 
 export interface GameContext {
@@ -103,9 +103,15 @@ const CANNOT_SUBMIT = '你所在的分组无法提交此题'
 export async function assertDivisionMay(em: EntityManager, gameId: number, division: unknown, challengeId: number, flag: 'ViewChallenge' | 'SubmitFlags'): Promise<void> {
   const divisionId = referenceId(division)
   if (divisionId === undefined) return
-  const permissions = new DivisionPermissions(await gameDivisions(em, gameId))
-  if (!permissions.may(divisionId, 'ViewChallenge', challengeId)) throw notFound('题目未找到')
-  if (flag === 'SubmitFlags' && !permissions.may(divisionId, 'SubmitFlags', challengeId)) throw forbidden(CANNOT_SUBMIT)
+  const refusal = divisionRefusal(new DivisionPermissions(await gameDivisions(em, gameId)).of(divisionId, challengeId), flag)
+  if (refusal) throw refusal
+}
+
+/** The division rules on the flags a team's division has for a challenge (All without one): the refusal, or null. */
+export function divisionRefusal(permissions: number, flag: 'ViewChallenge' | 'SubmitFlags'): AppError | null {
+  if (!hasPermission(permissions, 'ViewChallenge')) return notFound('题目未找到')
+  if (flag === 'SubmitFlags' && !hasPermission(permissions, 'SubmitFlags')) return forbidden(CANNOT_SUBMIT)
+  return null
 }
 
 /** A many-to-one as an entity or reference (`{id}`) or as the plain key a cached row holds. */
@@ -172,8 +178,13 @@ function registrationRows(em: EntityManager, gameId: number, userId: string): Pr
   })
 }
 
+const challengeKey = (gameId: number, challengeId: number) => `gate:challenge:${gameId}:${challengeId}`
+
+/** The cached row behind step 6 of the gate, without loading (undefined: not cached). */
+export const peekChallenge = (cache: ReadCache, gameId: number, challengeId: number) => cache.peek<EntityDTO<Challenge> | null>(challengeKey(gameId, challengeId))
+
 function challengeRow(em: EntityManager, gameId: number, challengeId: number): Promise<EntityDTO<Challenge> | null | undefined> {
-  return readCacheOf(em).read<EntityDTO<Challenge> | null>(`gate:challenge:${gameId}:${challengeId}`, async () => {
+  return readCacheOf(em).read<EntityDTO<Challenge> | null>(challengeKey(gameId, challengeId), async () => {
     const challenge = await em.findOne(Challenge, { id: challengeId, game: gameId })
     return { value: challenge ? wrap(challenge).toPOJO() : null, tags: [tags.gameChallenges(gameId), tags.game(gameId)] }
   })

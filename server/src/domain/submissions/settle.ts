@@ -33,6 +33,7 @@ import { bloodNotice, cheatEventText, flagSubmitEventText, judge } from './judge
 import { noticeHeld } from '../games/freezeHold.js'
 import { noticeRooms } from '../notices/events.js'
 import { enqueueSolves, type SolveHook } from '../webhooks/outbox.js'
+import { divisionPermissionsSql } from '../divisions/permissionsSql.js'
 
 /**
  * One settled submission, as records: domain/submissions/events.ts turns it into the pushes, in
@@ -98,14 +99,6 @@ interface ClaimedRow {
   cheat_source: { p: number; t: string } | null
 }
 
-/**
- * The flags of the division `d` (joined, possibly null) for a challenge: its override, else its
- * defaults, else every permission (a team without a division).
- */
-const permissionsSql = (challengeId: string): string => `coalesce(
-           (select (dc->>'permissions')::int from jsonb_array_elements(d.challenge_configs) dc where (dc->>'challengeId')::int = ${challengeId} limit 1),
-           d.default_permissions, ${GamePermission.All})`
-
 /** NOTIFY payloads must stay under 8000 bytes. */
 const NOTIFY_BUDGET = 7000
 
@@ -122,7 +115,7 @@ const CLAIM_SQL = `
          floor(extract(epoch from s.submit_time) * 1000)::float8 as submit_ms,
          s.submit_time < g."end" as before_end, floor(extract(epoch from g."end") * 1000)::float8 as end_ms,
          g.freeze_time, g.unfrozen_at,
-         c.title, c.type, c.is_enabled, p.status as p_status, p.team_id, p.division_id, ${permissionsSql('s.challenge_id')} as permissions,
+         c.title, c.type, c.is_enabled, p.status as p_status, p.team_id, p.division_id, ${divisionPermissionsSql('s.challenge_id')} as permissions,
          t.name as team_name, u.user_name,
          i.id as instance_id, i.dynamic_flag, f.flag as assigned_flag,
          case when c.type in ('StaticAttachment', 'StaticContainer')
@@ -231,7 +224,7 @@ export async function settleBatch(pool: pg.Pool, limit: number): Promise<Settled
            from submissions s join games g on g.id = s.game_id
            join participations p on p.id = s.participation_id left join divisions d on d.id = p.division_id
           where s.status = 'Accepted' and s.submit_time < g."end" and s.challenge_id = any($1::int[])
-            and ${permissionsSql('s.challenge_id')} & ${GamePermission.GetBlood} <> 0
+            and ${divisionPermissionsSql('s.challenge_id')} & ${GamePermission.GetBlood} <> 0
           group by s.challenge_id`,
         [[...acceptedCount.keys()]],
       )

@@ -1,0 +1,160 @@
+/**
+ * Taking a submission into the queue (docs/scoring.md#submission-queue): one statement that inserts
+ * the row only while every rule of the route still holds in the database. The route decides on the
+ * read cache's rows first (answering a refusal without a query); a cache is dropped on every node
+ * only when the invalidation of a commit reaches it, so the rules that a write on another node may
+ * just have changed are checked again, atomically, inside the INSERT itself: the registration and
+ * the participation's status, the game's start and end, the challenge, its division permissions,
+ * its opening time, deadline and prerequisites, and the attempt limit
+ * (docs/challenge-rules.md#attempt-limits). When the statement takes no row, it says why from the
+ * rows it saw, with the same rule functions and in the same order as the route.
+ */
+import type pg from 'pg'
+import { GamePermission } from '@flagwave/shared/enums'
+import { badRequest, notFound, type AppError } from '../../lib/errors.js'
+import { divisionRefusal, gateRefusal } from '../play/gate.js'
+import { ATTEMPTS_EXHAUSTED, deadlineRefusal, isPendingRelease } from '../challenges/rules.js'
+import { lockedRefusal } from '../challenges/prerequisites.js'
+import { divisionPermissionsSql } from '../divisions/permissionsSql.js'
+import { inTransaction } from '../../db/pg.js'
+import { tags } from '../../cache/invalidation.js'
+import type { Services } from '../../services.js'
+
+/** A submission as the route took it; `time` is also the instant every time rule is judged at. */
+export interface SubmissionInput {
+  gameId: number
+  challengeId: number
+  /** The caller's participation, as the cached registration names it. */
+  participationId: number
+  userId: string
+  answer: string
+  time: Date
+  ip: string
+}
+
+/** What the statement saw (one row, whatever is missing); times as epoch milliseconds. */
+interface Facts {
+  id: number | null
+  game_found: boolean
+  start_ms: number | null
+  end_ms: number | null
+  practice_mode: boolean | null
+  participation_id: number | null
+  status: string | null
+  challenge_found: boolean
+  is_enabled: boolean | null
+  release_ms: number | null
+  deadline_ms: number | null
+  submission_limit: number | null
+  permissions: number
+  locked: boolean
+}
+
+const ms = (column: string) => `floor(extract(epoch from ${column}) * 1000)::float8`
+
+/**
+ * $1 game, $2 challenge, $3 participation, $4 user, $5 answer, $6 time, $7 ip, $8 the time in ms.
+ * A prerequisite locks while it is enabled and the team has no accepted submission to it
+ * (`assertUnlocked`, domain/challenges/prerequisites.ts). Referenced twice, the CTE is computed once.
+ */
+const FACTS = `
+  select g.id is not null as game_found, ${ms('g.start')} as start_ms, ${ms('g."end"')} as end_ms, g.practice_mode,
+         p.id as participation_id, p.status,
+         c.id is not null as challenge_found, c.is_enabled, ${ms('c.release_time_utc')} as release_ms, ${ms('c.deadline_utc')} as deadline_ms,
+         c.submission_limit, ${divisionPermissionsSql('c.id')} as permissions,
+         exists (select 1 from jsonb_array_elements_text(c.prerequisites) as pr(id)
+                   join challenges pc on pc.id = pr.id::int and pc.game_id = c.game_id and pc.is_enabled and pc.id <> c.id
+                  where not exists (select 1 from submissions a where a.participation_id = p.id and a.challenge_id = pc.id and a.status = 'Accepted')) as locked
+    from (values (1)) as one (x)
+    left join games g on g.id = $1
+    left join registrations r on r.game_id = g.id and r.user_id = $4
+    left join participations p on p.id = r.participation_id
+    left join challenges c on c.id = $2 and c.game_id = g.id
+    left join divisions d on d.id = p.division_id`
+
+const MAY_SUBMIT = GamePermission.ViewChallenge | GamePermission.SubmitFlags
+
+/** The rules of `submissionRefusal` in SQL, on the facts; the limit's clause is the caller's. */
+const RULES = `game_found and participation_id = $3 and status = 'Accepted'
+     and $8 >= start_ms and (practice_mode or $8 <= end_ms)
+     and challenge_found and permissions & ${MAY_SUBMIT} = ${MAY_SUBMIT}
+     and (is_enabled or release_ms is null)
+     and (deadline_ms is null or $8 <= deadline_ms)
+     and not locked`
+
+const statement = (limitClause: string) => `
+  with facts as (${FACTS}
+  ), accepted as (
+    insert into submissions (game_id, challenge_id, participation_id, user_id, answer, status, submit_time, ip)
+    select $1, $2, $3, $4, $5, 'FlagSubmitted', $6, $7 from facts
+     where ${RULES} and ${limitClause}
+    returning id
+  )
+  select (select id from accepted) as id, facts.* from facts`
+
+/** Without an attempt limit: one autocommitted statement, the hot path of a contest. */
+const UNLIMITED = statement('submission_limit = 0')
+/** With one: counted under the (team, challenge) lock taken before it (see `insertWithinLimit`). */
+const WITHIN_LIMIT = statement(`(submission_limit = 0 or (select count(*) from submissions s where s.challenge_id = $2 and s.participation_id = $3) < submission_limit)`)
+
+const valuesOf = (s: SubmissionInput) => [s.gameId, s.challengeId, s.participationId, s.userId, s.answer, s.time, s.ip, s.time.getTime()]
+
+/**
+ * Insert the submission while every rule holds; returns its id, or throws the refusal. `limited`:
+ * the cached challenge has an attempt limit. When no rule refuses and still no row was taken, the
+ * cache was behind in what decides how to insert (the challenge gained a limit, the registration
+ * moved to another participation): the statement's own rows are taken and it runs again.
+ */
+export async function acceptSubmission(pool: pg.Pool, input: SubmissionInput, limited: boolean): Promise<number> {
+  let submission = input
+  let withinLimit = limited
+  for (let round = 1; ; round++) {
+    const facts = withinLimit ? await insertWithinLimit(pool, submission) : (await pool.query<Facts>(UNLIMITED, valuesOf(submission))).rows[0]!
+    if (facts.id !== null) return facts.id
+    const refusal = submissionRefusal(facts, submission.time.getTime()) ?? (withinLimit && facts.submission_limit! > 0 ? badRequest(ATTEMPTS_EXHAUSTED) : null)
+    if (refusal) throw refusal
+    if (round === 3) throw new Error(`submission to challenge ${input.challengeId} found the rules moving three times`)
+    submission = { ...submission, participationId: facts.participation_id! }
+    withinLimit = facts.submission_limit! > 0
+  }
+}
+
+/**
+ * A challenge with an attempt limit (docs/challenge-rules.md#attempt-limits): the row is inserted
+ * only while the team has fewer than `limit` submissions to it, every status counted, after a
+ * transaction lock on (team, challenge) sent with the BEGIN: the statement's snapshot is taken once
+ * the lock is held, so it counts every row a concurrent submission of any node committed before it.
+ */
+async function insertWithinLimit(pool: pg.Pool, submission: SubmissionInput): Promise<Facts> {
+  // Both ids are integers (validated route parameters and a database key): safe to write into the text.
+  const key = `attempts:${Math.trunc(submission.participationId)}:${Math.trunc(submission.challengeId)}`
+  return inTransaction(pool, async (client) => (await client.query<Facts>(WITHIN_LIMIT, valuesOf(submission))).rows[0]!, `begin; select pg_advisory_xact_lock(hashtextextended('${key}', 0))`)
+}
+
+/**
+ * The rules of the route, in its order, on what the statement saw (no registration: not
+ * registered); null when none refuses. The attempt limit is the caller's to judge.
+ */
+function submissionRefusal(f: Facts, now: number): AppError | null {
+  if (!f.game_found) return notFound('比赛未找到')
+  const gate = gateRefusal({ start: new Date(f.start_ms!), end: new Date(f.end_ms!), practiceMode: f.practice_mode! }, f.participation_id === null ? null : { status: f.status! }, true, now)
+  if (gate) return gate
+  if (!f.challenge_found) return notFound('题目未找到')
+  return (
+    divisionRefusal(f.permissions, 'SubmitFlags') ??
+    (isPendingRelease({ isEnabled: f.is_enabled!, releaseTimeUtc: f.release_ms === null ? null : new Date(f.release_ms) }) ? notFound('题目未找到') : null) ??
+    deadlineRefusal({ deadlineUtc: f.deadline_ms === null ? null : new Date(f.deadline_ms) }, now) ??
+    (f.locked ? lockedRefusal() : null)
+  )
+}
+
+/**
+ * After the row committed, on either path (the route and the fast path, http/hotSubmissions.ts):
+ * the team's attempts changed, so its kept challenge detail goes on this node at once (the other
+ * nodes drop it when a checker settles the row, whose commit names the same tag, settle.ts), and
+ * the checkers wake.
+ */
+export function accepted(services: Pick<Services, 'readCache' | 'submissions'>, input: Pick<SubmissionInput, 'participationId' | 'challengeId'>): void {
+  services.readCache.invalidate([tags.instance(input.participationId, input.challengeId)])
+  services.submissions.submitted()
+}
