@@ -70,15 +70,21 @@ export function markdownTable(r: Results): string {
   }
   for (const l of r.latency ?? []) {
     const where = l.solveToPushP99ms !== undefined ? `; solve → push p99 ${l.solveToPushP99ms} ms, fan-out p99 ${l.fanOutP99ms} ms` : ''
+    // Where the time goes: judging, engine and pacing before the push leaves; the server's share of a busy machine.
+    const leaving = l.solveToPublishP99ms !== undefined ? `; solve → push leaving the node p99 ${l.solveToPublishP99ms} ms` : ''
+    const cpu = l.cpuWhileDriving
+      ? `; CPU: server ${l.cpuWhileDriving.selfPct} %, watchers ${l.cpuWhileDriving.watchers1Pct + l.cpuWhileDriving.watchers2Pct} %, machine busy ${l.cpuWhileDriving.machineBusyPct} % of 2 cores`
+      : ''
     rows.push([
       `Solve-to-screen (${l.via === 'queue' ? 'queued as the submit endpoint does' : 'POST over HTTP'}), ${l.inRoom - 1} watching sockets${(l.nodes ?? 1) > 1 ? ` on ${l.nodes} nodes` : ''}, ${l.ratePerSec} solves/s × ${l.seconds} s`,
-      `p50 **${l.p50ms} ms**, p99 **${l.p99ms} ms** (${l.pushes} pushes, ${l.solvesNeverSeen} solves unseen${where})`,
+      `p50 **${l.p50ms} ms**, p99 **${l.p99ms} ms** (${l.pushes} pushes, ${l.solvesNeverSeen} solves unseen${where}${leaving}${cpu})`,
       '< 250 ms p99 at 200 solves/s, 5,000 sockets',
     ])
     if (l.rawWsFloor) {
       rows.push([
         `Push → screen on those sockets: Socket.IO beside a bare \`ws\` broadcast of the same frames (the floor)`,
-        `p50 ${l.pushToScreen.p50ms} / p99 **${l.pushToScreen.p99ms} ms** vs floor p50 ${l.rawWsFloor.p50ms} / p99 ${l.rawWsFloor.p99ms} ms = **${l.floorRatioP99}×** the floor`,
+        `p50 ${l.pushToScreen.p50ms} / p99 **${l.pushToScreen.p99ms} ms** vs floor p50 ${l.rawWsFloor.p50ms} / p99 ${l.rawWsFloor.p99ms} ms = **${l.floorRatioP99}×** the floor` +
+          (boardCpu(l) !== undefined && l.rawWsFloor.cpuUsPerSocket !== undefined ? `; CPU per socket and push ${boardCpu(l)} µs vs floor ${l.rawWsFloor.cpuUsPerSocket} µs` : ''),
         '≤ 1.2× the floor',
       ])
     }
@@ -117,4 +123,15 @@ export async function updateReadme(readmePath: string, table: string): Promise<b
   if (a < 0 || b < a) return false
   await fs.writeFile(readmePath, `${text.slice(0, a + start.length)}\n${table}\n${text.slice(b)}`)
   return true
+}
+
+/**
+ * CPU per watching socket of one board push with its challenge update (written together, or
+ * apart before they were), from the latency run's fan-out costs.
+ */
+function boardCpu(l: { fanOutCosts?: Record<string, { count: number; cpuUsPerSocket: number }> }): number | undefined {
+  const costs = Object.entries(l.fanOutCosts ?? {}).filter(([event]) => /ReceivedScoreboardUpdate|ReceivedChallengeUpdate/.test(event))
+  const boards = costs.filter(([event]) => event.includes('ReceivedScoreboardUpdate')).reduce((n, [, c]) => n + c.count, 0)
+  if (boards === 0) return undefined
+  return Math.round((costs.reduce((sum, [, c]) => sum + c.count * c.cpuUsPerSocket, 0) / boards) * 10) / 10
 }

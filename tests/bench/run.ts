@@ -29,6 +29,7 @@ import { fork, execFileSync } from 'node:child_process'
 import fs from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import os from 'node:os'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import path from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
@@ -46,6 +47,7 @@ import { insertBaseline } from './baselines.js'
 import { playerCalls, type PlayerCall } from './players.js'
 import { WRK, ownCpu, rotationScript, startBareKoa, wrk, type WrkResult } from './wrk.js'
 import { benchContainers } from './containers.js'
+import { cpuWindow } from './cpu.js'
 import { markdownTable, updateReadme } from './report.js'
 import { dockerAvailable } from '../support/docker.js'
 import { startNodeProcess } from '../support/process.js'
@@ -348,21 +350,68 @@ async function latency(server: RunningServer, pool: pg.Pool, databaseUrl: string
   // Every board push of this game as it leaves (server side, same clock as the watchers): the
   // fan-out is measured from here, and the same frames are replayed over raw `ws` afterwards.
   const pushes: { version: number; at: number; update: unknown }[] = []
+  // What each fan-out to the game room cost the server: how long it held the event loop, and its CPU
+  // time until the writes' callbacks have run (the next tick), which a machine busy with other work
+  // hardly moves. Pushes published together (a board and its challenge update, `together`) count as one.
+  const costs: Record<string, { ms: number; cpuUs: number }[]> = {}
   const realtime = server.services.realtime
   const publish = realtime.publish.bind(realtime)
+  const together = realtime.together.bind(realtime)
   const gameRoom = rooms.game(gameId)
+  let inside: string | null = null
+  const measure = (write: () => void, kind: () => string) => {
+    const at = now()
+    const cpuBefore = process.cpuUsage()
+    write()
+    const ms = now() - at
+    process.nextTick(() => {
+      const cpu = process.cpuUsage(cpuBefore)
+      const name = kind()
+      if (name) (costs[name] ??= []).push({ ms, cpuUs: cpu.user + cpu.system })
+    })
+  }
   realtime.publish = ((namespace: 'user', room: string, event: 'ReceivedScoreboardUpdate', update: ScoreboardUpdate) => {
-    if (namespace === 'user' && room === gameRoom && event === 'ReceivedScoreboardUpdate') pushes.push({ version: update.version, at: now(), update })
-    publish(namespace, room, event, update)
+    const ours = namespace === 'user' && room === gameRoom
+    if (ours && event === 'ReceivedScoreboardUpdate') pushes.push({ version: update.version, at: now(), update })
+    if (!ours || inside !== null) {
+      if (ours && inside !== null) inside += `+${event}`
+      return publish(namespace, room, event, update)
+    }
+    measure(() => publish(namespace, room, event, update), () => event)
   }) as typeof realtime.publish
+  realtime.together = (write: () => void) => {
+    if (inside !== null) return together(write)
+    inside = ''
+    let name = ''
+    measure(
+      () => {
+        try {
+          together(write)
+        } finally {
+          name = inside!.slice(1)
+          inside = null
+        }
+      },
+      () => name,
+    )
+  }
+  // While driving: the server's event-loop delay and every process's CPU (the load processes share the two cores).
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 })
+  loopDelay.enable()
+  const cpu = cpuWindow({ watchers1: watchers.procs[0]!.pid, watchers2: watchers.procs[1]!.pid, driver: driver.pid, secondNode: second?.pid })
   driver.send({ type: 'go' })
   const result = await nextMessage<{ t0: [string, number][]; firstVersion: [string, number][]; versionAt: [number, number][]; errors: number; errorKinds: Record<string, number>; sentIn: number }>(
     driver,
     'result',
     300_000,
   )
+  const cpuWhileDriving = cpu.stop()
+  loopDelay.disable()
+  // The driving window on the clock of BENCH_PROFILE's CPU profiles (µs), to cut it out of them.
+  log(`latency: drove until ${process.hrtime.bigint() / 1000n} µs (monotonic), ${Math.round(result.sentIn)} ms of solves`)
   await sleep(1000)
   delete (realtime as { publish?: unknown }).publish
+  delete (realtime as { together?: unknown }).together
   const arrivals = await watchers.stop()
   driver.kill()
   await second?.terminate()
@@ -397,6 +446,24 @@ async function latency(server: RunningServer, pool: pg.Pool, databaseUrl: string
     const list = arrivals.get(v)!
     return Math.max(...list) - Math.min(...list)
   })
+  // Solve → the push that shows it leaving this node (server clock): judging, engine and pacing, without the fan-out.
+  const publishedAt = new Map(pushes.map((p) => [p.version, p.at]))
+  const toPublish: number[] = []
+  for (const [key, t0] of result.t0) {
+    const at = publishedAt.get(firstVersion.get(key) ?? -1)
+    if (at !== undefined) toPublish.push(at - t0)
+  }
+  const toPublishSorted = Float64Array.from(toPublish).sort()
+  const fanOutCosts = Object.fromEntries(
+    Object.entries(costs).map(([event, list]) => {
+      const held = Float64Array.from(list.map((c) => c.ms)).sort()
+      const cpuUs = list.reduce((a, c) => a + c.cpuUs, 0)
+      return [
+        event,
+        { count: list.length, heldP50ms: round(percentile(held, 50)), heldP99ms: round(percentile(held, 99)), heldTotalMs: Math.round(list.reduce((a, c) => a + c.ms, 0)), cpuUsPerSocket: round(cpuUs / list.length / inRoom, 2) },
+      ]
+    }),
+  )
   const toPushSorted = Float64Array.from(toPush).sort()
   const spreadSorted = Float64Array.from(spreads).sort()
   return {
@@ -422,6 +489,13 @@ async function latency(server: RunningServer, pool: pg.Pool, databaseUrl: string
     maxMs: round(sorted[sorted.length - 1] ?? NaN),
     solveToPushP50ms: round(percentile(toPushSorted, 50)),
     solveToPushP99ms: round(percentile(toPushSorted, 99)),
+    solveToPublishP50ms: round(percentile(toPublishSorted, 50)),
+    solveToPublishP99ms: round(percentile(toPublishSorted, 99)),
+    fanOutCosts,
+    loopDelayP50ms: round(loopDelay.percentile(50) / 1e6),
+    loopDelayP99ms: round(loopDelay.percentile(99) / 1e6),
+    loopDelayMaxMs: round(loopDelay.max / 1e6),
+    cpuWhileDriving,
     fanOutP50ms: round(percentile(spreadSorted, 50)),
     fanOutP99ms: round(percentile(spreadSorted, 99)),
     // Push → screen: from the board push leaving the engine to each watching socket having it,
@@ -449,6 +523,7 @@ async function startSecondNode(databaseUrl: string) {
   })
   return {
     url: node.url,
+    pid: node.child.pid,
     async terminate() {
       await node.terminate()
       await fs.rm(dataDir, { recursive: true, force: true })
@@ -528,17 +603,24 @@ async function rawFloor(pushes: { version: number; at: number; update: unknown }
   await sleep(3000)
   const frames = pushes.map((p) => Buffer.from(`42${NAMESPACES.user},${JSON.stringify(['ReceivedScoreboardUpdate', p.update])}`))
   const sent: { version: number; at: number }[] = []
+  let cpuUs = 0
+  const cpu = cpuWindow({ watchers1: watchers.procs[0]!.pid, watchers2: watchers.procs[1]!.pid })
   const start = now()
   for (let i = 0; i < pushes.length; i++) {
     const wait = start + (pushes[i]!.at - pushes[0]!.at) - now()
     if (wait > 1) await sleep(wait)
     sent.push({ version: pushes[i]!.version, at: now() })
+    const cpuBefore = process.cpuUsage()
     for (const ws of wss.clients) ws.send(frames[i]!)
+    await new Promise<void>((resolve) => process.nextTick(resolve))
+    const used = process.cpuUsage(cpuBefore)
+    cpuUs += used.user + used.system
   }
+  const cpuWhileBroadcasting = cpu.stop()
   await sleep(1000)
   const arrivals = await watchers.stop()
   await new Promise<void>((resolve) => wss.close(() => resolve()))
-  return { connected: watchers.ready.reduce((a, r) => a + r.connected, 0), ...fanOut(sent, arrivals) }
+  return { connected: watchers.ready.reduce((a, r) => a + r.connected, 0), ...fanOut(sent, arrivals), cpuUsPerSocket: round(cpuUs / pushes.length / sockets, 2), cpuWhileBroadcasting }
 }
 
 /* ---------------------------------------------------------------- 5. containers */

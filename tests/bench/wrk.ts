@@ -35,7 +35,7 @@ export const ownCpu = (): number => {
 }
 
 /** Cumulative CPU time (µs) of another process, from /proc (clock ticks of 10 ms). */
-function processCpu(pid: number): () => number {
+export function processCpu(pid: number): () => number {
   return () => {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')

@@ -6,6 +6,7 @@
 import type { Server } from 'socket.io'
 import { NAMESPACES, rooms, type NamespaceName } from '@flagwave/shared/events'
 import type { ArgsOf, EventOf, ImmediatePublish } from './sink.js'
+import { coalesced, unsentBytes } from './fanOut.js'
 
 /** What engine.io keeps of a connection that tells whether it is still writing (not part of its typed API). */
 interface ConnectionWriteState {
@@ -16,6 +17,8 @@ interface ConnectionWriteState {
 export class Realtime implements ImmediatePublish {
   private io: Server | null = null
   private recheck: ((gameId: number) => Promise<void>) | null = null
+  /** The events published inside the `together` call in progress, or null outside one. */
+  private joined: string[] | null = null
 
   /** `pushed` hears how long each push took to write to this node's sockets (the fan-out metric). */
   constructor(private readonly pushed: (event: string, seconds: number) => void = () => undefined) {}
@@ -35,7 +38,25 @@ export class Realtime implements ImmediatePublish {
     const started = performance.now()
     const target = this.io.of(NAMESPACES[namespace]).to(room) as unknown as { emit: (event: string, ...args: unknown[]) => void }
     target.emit(event, ...(args as unknown[]))
-    this.pushed(event, (performance.now() - started) / 1000)
+    // Inside `together` the writes happen when it ends: measured there, once.
+    if (this.joined) this.joined.push(event)
+    else this.pushed(event, (performance.now() - started) / 1000)
+  }
+
+  /**
+   * Run `write`, several publishes; each socket's frames leave together when it returns (one write
+   * instead of one each), measured as one push whose `event` joins their names with `+`.
+   */
+  together(write: () => void): void {
+    if (this.joined) return write()
+    const events: string[] = (this.joined = [])
+    const started = performance.now()
+    try {
+      coalesced(write)
+    } finally {
+      this.joined = null
+      if (events.length > 0) this.pushed(events.join('+'), (performance.now() - started) / 1000)
+    }
   }
 
   /**
@@ -49,8 +70,10 @@ export class Realtime implements ImmediatePublish {
     if (!hub || !ids || ids.size === 0) return false
     let busy = 0
     for (const id of ids) {
-      const conn = hub.sockets.get(id)?.conn as ConnectionWriteState | undefined
-      if (conn && ((conn.writeBuffer?.length ?? 0) > 0 || conn.transport?.writable === false)) busy += 1
+      const socket = hub.sockets.get(id)
+      const conn = socket?.conn as ConnectionWriteState | undefined
+      // Pushes written straight to the WebSocket (realtime/fanOut.ts) wait in its buffer, not engine.io's.
+      if (conn && ((conn.writeBuffer?.length ?? 0) > 0 || conn.transport?.writable === false || unsentBytes(socket!) > 0)) busy += 1
     }
     return busy * 10 >= ids.size && busy > 0
   }

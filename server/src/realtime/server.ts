@@ -5,8 +5,8 @@
  * game when that game's rights change (docs/realtime.md#who-may-join-what).
  */
 import type { Server as HttpServer } from 'node:http'
-import { Server, type DefaultEventsMap, type RemoteSocket, type Socket } from 'socket.io'
-import { createAdapter } from '@socket.io/redis-adapter'
+import { Server, type DefaultEventsMap, type Namespace, type RemoteSocket, type Socket } from 'socket.io'
+import { RedisAdapter } from '@socket.io/redis-adapter'
 import { parse as parseCookies } from 'cookie'
 import { NAMESPACES, rooms, type NamespaceName, type Refusal } from '@flagwave/shared/events'
 import { roleRank } from '@flagwave/shared/enums'
@@ -19,6 +19,7 @@ import type { TokenScope } from '@flagwave/shared/schemas/tokens'
 import type { EventOf } from './sink.js'
 import type { User } from '../entities/User.js'
 import { isCrossSite, sitePolicyOf } from '../lib/crossSite.js'
+import { directFanOut } from './fanOut.js'
 
 /** What a refused cross-site handshake is told (engine.io's `{ code, message }` body on polling, the text on an upgrade). */
 const CROSS_SITE_REFUSED = '跨站请求已被拒绝'
@@ -45,7 +46,15 @@ export function attachRealtime(http: HttpServer, services: Services): Server {
     // in one write to Redis rather than one each.
     const pub = services.redis.duplicate({ enableAutoPipelining: true })
     const sub = services.redis.duplicate()
-    io.adapter(createAdapter(pub, sub, { key: `${services.config.REDIS_PREFIX}:io` }))
+    const Adapter = directFanOut(RedisAdapter)
+    const options = { key: `${services.config.REDIS_PREFIX}:io` }
+    // Socket.IO calls it with `new` (as it does createAdapter's factory): a function, not an arrow.
+    io.adapter(function redisAdapter(nsp: Namespace) {
+      return new Adapter(nsp, pub, sub, options)
+    } as AdapterConstructor)
+  } else {
+    // Socket.IO's in-memory adapter, the default it installed above.
+    io.adapter(directFanOut(io.adapter() as unknown as Parameters<typeof directFanOut>[0]) as unknown as AdapterConstructor)
   }
 
   /**
@@ -177,6 +186,9 @@ export function attachRealtime(http: HttpServer, services: Services): Server {
   services.metrics.registerSockets('socket.io', () => Object.values(NAMESPACES).map((namespace) => ({ namespace, count: io.of(namespace).sockets.size })))
   return io
 }
+
+/** What `io.adapter()` takes: an adapter class, or a function Socket.IO calls with `new`. */
+type AdapterConstructor = NonNullable<Parameters<Server['adapter']>[0]>
 
 /** What the server keeps on a socket (visible to every node through the adapter): who holds it. */
 interface SocketData {

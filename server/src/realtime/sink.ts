@@ -40,4 +40,6 @@ export interface Publish {
 export interface ImmediatePublish extends Publish {
   /** Whether at least a tenth of this node's sockets in `room` have not yet written out the previous push. */
   backlogged(namespace: NamespaceName, room: string): boolean
+  /** Run `write`, several publishes whose frames leave each socket together (one system call, realtime/fanOut.ts). */
+  together(write: () => void): void
 }

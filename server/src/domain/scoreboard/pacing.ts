@@ -1,10 +1,10 @@
 /**
- * How often one game's scoreboard is pushed (docs/realtime.md#scoreboard-versions-and-gap-repair). At most one `ReceivedScoreboardUpdate`
- * per 100 ms, followed by `ReceivedChallengeUpdate` when challenge scores, solve counts or bloods
- * changed. Each event costs a write (a system call) per watching socket, so with thousands of
- * watchers pushes are spaced by what their fan-out actually cost on this node: board pushes may
- * take at most 60 % of its event loop, and challenge updates, which cards can show a moment
- * later, a tenth. A push is held back while many watchers are still receiving the previous one.
+ * How often one game's scoreboard is pushed (docs/realtime.md#pacing). At most one
+ * `ReceivedScoreboardUpdate` per 100 ms, followed in the same write by `ReceivedChallengeUpdate`
+ * when challenge scores, solve counts or bloods changed. Each push costs a write (a system call)
+ * per watching socket, so with thousands of watchers pushes are spaced by what their fan-out
+ * actually cost on this node: they may take at most 60 % of its event loop. A push is held back
+ * while many watchers are still receiving the previous one.
  */
 import { rooms, type ScoreboardUpdate } from '@flagwave/shared/events'
 import type { ImmediatePublish } from '../../realtime/sink.js'
@@ -13,16 +13,13 @@ import type { ChallengeChanges } from './delta.js'
 /** Minimum spacing of two pushes of one game (docs/realtime.md#pacing); see `pushSpacing()` for large audiences. */
 export const PUSH_INTERVAL_MS = 100
 /**
- * The share of a node's event loop one game's board pushes may take. A push is written to every
- * watching socket synchronously (10–20 µs each on loopback here), so its measured duration over
- * this share is the spacing that leaves the rest of the loop to requests, checkers and timers.
- * (Measured, not configured: the cost of a write differs tenfold between loopback and a NIC.)
+ * The share of a node's event loop one game's pushes may take. A push is written to every
+ * watching socket synchronously (a few µs each on loopback here, realtime/fanOut.ts), so its
+ * measured duration over this share is the spacing that leaves the rest of the loop to requests,
+ * checkers and timers. (Measured, not configured: the cost of a write differs tenfold between
+ * loopback and a NIC.)
  */
-const BOARD_FANOUT_SHARE = 0.6
-/** The share for ReceivedChallengeUpdate: challenge cards can lag, the board should not. */
-const CHALLENGE_FANOUT_SHARE = 0.1
-/** A fan-out this long (ms) is worth keeping apart from the next one. */
-const LONG_FANOUT_MS = 5
+const FANOUT_SHARE = 0.6
 /** Whatever the fan-out, a board is pushed at least this often while it changes. */
 const MAX_PUSH_INTERVAL_MS = 2000
 /** How soon a push held back by busy sockets is tried again. */
@@ -51,12 +48,8 @@ export interface PacedGame {
 export class PushPacer {
   private lastPush = 0
   private timer: NodeJS.Timeout | null = null
-  /** How long the last board push took to write to this node's sockets (ms). */
-  private boardFanOutMs = 0
-  private lastChallengePush = 0
-  /** How long the last ReceivedChallengeUpdate took to write to this node's sockets (ms). */
-  private challengeFanOutMs = 0
-  private challengeTimer: NodeJS.Timeout | null = null
+  /** How long the last push (board and challenge update) took to write to this node's sockets (ms). */
+  private fanOutMs = 0
 
   constructor(
     private readonly game: PacedGame,
@@ -66,7 +59,7 @@ export class PushPacer {
   /** Push the changes once the spacing since the last push allows. */
   schedule(): void {
     if (this.timer || !this.game.running()) return
-    const wait = Math.max(0, this.lastPush + this.boardSpacing() - Date.now())
+    const wait = Math.max(0, this.lastPush + pushSpacing(this.fanOutMs, FANOUT_SHARE) - Date.now())
     this.timer = setTimeout(() => {
       this.timer = null
       if (this.game.live()) this.flush()
@@ -97,61 +90,37 @@ export class PushPacer {
     this.lastPush = now
   }
 
-  /** Send a board to the game room, measuring its fan-out, then the challenge changes when due. */
+  /**
+   * Send a board to the game room and, when challenge values changed, the challenge update after it
+   * in the same write to each socket (one system call per socket for both), measuring the fan-out.
+   */
   pushBoard(update: ScoreboardUpdate): void {
     const room = rooms.game(this.game.gameId)
     const toPublic = this.game.livePublic()
-    this.boardFanOutMs = timed(() => {
-      if (toPublic) this.realtime.publish('user', room, 'ReceivedScoreboardUpdate', update)
-      else this.realtime.publish('monitor', room, 'ReceivedScoreboardUpdate', update)
-    })
-    this.pushChallenges()
+    this.fanOutMs = timed(() =>
+      this.realtime.together(() => {
+        if (toPublic) this.realtime.publish('user', room, 'ReceivedScoreboardUpdate', update)
+        else this.realtime.publish('monitor', room, 'ReceivedScoreboardUpdate', update)
+        this.pushChallenges()
+      }),
+    )
   }
 
-  /**
-   * Tell the game room the challenges' new scores now (`now`), or when their share of the fan-out
-   * allows. A board push that took the loop for a while is not followed straight by another
-   * fan-out: the update goes halfway to the next board push, so checkers and timers run between.
-   */
-  pushChallenges(now = false): void {
+  /** Tell the game room the challenges' new scores, if any changed since the last update. */
+  pushChallenges(): void {
     const changes = this.game.challengeChanges
-    if (!changes.hasUnsent || this.challengeTimer) return
-    const due = this.lastChallengePush + pushSpacing(this.challengeFanOutMs, CHALLENGE_FANOUT_SHARE) - Date.now()
-    // Stopping: whatever is pending goes out now, with the last board.
-    const wait = now || !this.game.running() ? 0 : Math.max(due, this.boardFanOutMs >= LONG_FANOUT_MS ? this.boardSpacing() / 2 : 0)
-    if (wait > 0) {
-      this.challengeTimer = setTimeout(() => {
-        this.challengeTimer = null
-        if (this.game.live()) this.pushChallenges(true)
-      }, wait)
-      return
-    }
-    this.lastChallengePush = Date.now()
+    if (!changes.hasUnsent) return
     const gameId = this.game.gameId
     const update = { gameId, challenges: changes.takeUnsent() }
     // Frozen: per-team challenge values would tell post-freeze solves, so only staff hear them.
-    const toPublic = this.game.livePublic()
-    this.challengeFanOutMs = timed(() => {
-      if (toPublic) this.realtime.publish('user', rooms.game(gameId), 'ReceivedChallengeUpdate', update)
-      else this.realtime.publish('monitor', rooms.game(gameId), 'ReceivedChallengeUpdate', update)
-    })
+    if (this.game.livePublic()) this.realtime.publish('user', rooms.game(gameId), 'ReceivedChallengeUpdate', update)
+    else this.realtime.publish('monitor', rooms.game(gameId), 'ReceivedChallengeUpdate', update)
   }
 
-  /** Forget the pending pushes (the game is released). */
+  /** Forget the pending push (the game is released). */
   clear(): void {
     if (this.timer) clearTimeout(this.timer)
-    if (this.challengeTimer) clearTimeout(this.challengeTimer)
     this.timer = null
-    this.challengeTimer = null
-  }
-
-  /**
-   * The spacing of board pushes: 100 ms, or longer when the last push's fan-out would take more
-   * than its share of the event loop — pushes queued faster than the node writes them only add
-   * latency for everything else.
-   */
-  private boardSpacing(): number {
-    return pushSpacing(this.boardFanOutMs, BOARD_FANOUT_SHARE)
   }
 }
 

@@ -135,7 +135,7 @@ export class ScoreboardService {
       own.pacer.clear()
       if (own.freezeTimer) clearTimeout(own.freezeTimer)
       own.pacer.flush()
-      own.pacer.pushChallenges(true)
+      own.pacer.pushChallenges()
     }
     await this.ownership?.releaseAll()
     this.owned.clear()

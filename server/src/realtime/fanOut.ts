@@ -1,0 +1,148 @@
+/**
+ * Broadcasts written as one pre-built WebSocket frame per socket (docs/realtime.md#fan-out).
+ *
+ * Socket.IO encodes a broadcast once and even builds its WebSocket frame once (socket.io-adapter's
+ * `_encode`), but then hands that frame to every socket through engine.io's per-packet machinery —
+ * a packet object and its events, the write buffer and its flush, a send callback per socket, and
+ * a corked write of two buffers (frame header, payload). With thousands of watchers of one board
+ * that per-socket work, not the system call, was the larger part of a push's cost.
+ *
+ * `directFanOut` wraps an adapter class (the in-memory one or the Redis adapter): it keeps
+ * Socket.IO's room selection (`apply`) and encoding, joins the frame into one buffer, and writes it
+ * straight to each WebSocket that has nothing waiting in engine.io — the call engine.io itself makes
+ * for a pre-built frame (`ws`'s `Sender#sendFrame`). Every other connection (long polling, a packet
+ * queued in engine.io, the SignalR bridges, a socket with outgoing listeners) and every other packet
+ * (acknowledged, volatile, binary) takes Socket.IO's own path, so no socket's frames are reordered.
+ * On other nodes the Redis adapter's local delivery goes through the same `_encode` and `apply`.
+ *
+ * `coalesced(write)` corks each socket written to until `write` returns, so pushes published
+ * together (a board and its challenge update) leave in one system call per socket.
+ */
+import type { Namespace, Socket } from 'socket.io'
+
+type Adapter = Namespace['adapter']
+/** An adapter class as Socket.IO constructs it (`new Adapter(nsp)`; the Redis adapter takes more arguments). */
+type AdapterClass<A extends unknown[]> = new (nsp: Namespace, ...rest: A) => Adapter
+
+interface Packet {
+  type: number
+  id?: number
+}
+
+interface PacketOptions {
+  volatile?: boolean
+  /** The WebSocket frame socket.io-adapter built (header and payload), when the packet is one text frame. */
+  wsPreEncodedFrame?: Buffer[]
+}
+
+/** The members of socket.io-adapter's `Adapter` overridden here (private in its typings). */
+interface AdapterInternals {
+  _encode(packet: Packet, packetOpts: PacketOptions): unknown[]
+  apply(opts: unknown, callback: (socket: Socket) => void): void
+}
+
+/** What engine.io and `ws` keep of a connection (not part of their typed APIs). */
+interface Connection {
+  readyState: string
+  writeBuffer: unknown[]
+  transport: { name: string; perMessageDeflate?: unknown; socket?: RawWebSocket }
+}
+
+interface RawWebSocket {
+  readyState: number
+  _socket?: Corkable
+  _sender?: { _queue?: unknown[]; sendFrame?: (list: Buffer[], cb?: (err?: Error) => void) => void }
+}
+
+interface Corkable {
+  cork(): void
+  uncork(): void
+}
+
+/** socket.io-parser's EVENT packet type, and `ws`'s OPEN state. */
+const EVENT = 2
+const OPEN = 1
+
+/** The sockets corked by the `coalesced` call in progress (one entry per cork), or null outside one. */
+let corked: Corkable[] | null = null
+
+/** Run `write` (several publishes); each socket's frames written meanwhile leave together when it returns. */
+export function coalesced(write: () => void): void {
+  if (corked) return write()
+  const list: Corkable[] = (corked = [])
+  try {
+    write()
+  } finally {
+    corked = null
+    for (const socket of list) socket.uncork()
+  }
+}
+
+/**
+ * `Base` with broadcasts written straight to the WebSockets; `Base` itself when its socket.io-adapter
+ * lacks the members this relies on (a later major keeps Socket.IO's own fan-out rather than break).
+ */
+export function directFanOut<A extends unknown[]>(Base: AdapterClass<A>): AdapterClass<A> {
+  const proto = Base.prototype as Partial<AdapterInternals>
+  if (typeof proto._encode !== 'function' || typeof proto.apply !== 'function') return Base
+  const Open = Base as unknown as new (nsp: Namespace, ...rest: A) => AdapterInternals
+
+  class DirectFanOut extends Open {
+    /**
+     * The frame `_encode` built for the broadcast whose `apply` follows it at once
+     * (`Adapter#broadcast` calls one right after the other); null for any other `apply`.
+     */
+    private frame: Buffer[] | null = null
+
+    override _encode(packet: Packet, packetOpts: PacketOptions): unknown[] {
+      const encoded = super._encode(packet, packetOpts)
+      const built = packetOpts.wsPreEncodedFrame
+      // One buffer, one write: no cork and writev per socket (engine.io's own path uses it too).
+      if (built && built.length > 1) packetOpts.wsPreEncodedFrame = [Buffer.concat(built)]
+      this.frame = packet.type === EVENT && packet.id === undefined && !packetOpts.volatile ? (packetOpts.wsPreEncodedFrame ?? null) : null
+      return encoded
+    }
+
+    override apply(opts: unknown, callback: (socket: Socket) => void): void {
+      const frame = this.frame
+      this.frame = null
+      if (!frame) return super.apply(opts, callback)
+      super.apply(opts, (socket) => {
+        if (!writeFrame(socket, frame)) callback(socket)
+      })
+    }
+  }
+  return DirectFanOut as unknown as AdapterClass<A>
+}
+
+/** Write `frame` to the socket's WebSocket when nothing of it waits in engine.io; false to leave it to engine.io. */
+function writeFrame(socket: Socket, frame: Buffer[]): boolean {
+  const conn = socket.conn as unknown as Connection
+  const transport = conn.transport
+  const ws = transport.socket
+  const sender = ws?._sender
+  if (
+    conn.readyState !== 'open' ||
+    conn.writeBuffer.length > 0 ||
+    transport.name !== 'websocket' ||
+    transport.perMessageDeflate ||
+    ws?.readyState !== OPEN ||
+    typeof sender?.sendFrame !== 'function' ||
+    (sender._queue?.length ?? 0) > 0 ||
+    socket.listenersAnyOutgoing().length > 0
+  ) {
+    return false
+  }
+  if (corked && ws._socket) {
+    ws._socket.cork()
+    corked.push(ws._socket)
+  }
+  sender.sendFrame(frame)
+  return true
+}
+
+/** Bytes a socket's WebSocket has not handed to the kernel yet (0 for other transports). */
+export function unsentBytes(socket: Socket): number {
+  const ws = (socket.conn as unknown as Connection).transport.socket as { bufferedAmount?: number } | undefined
+  return ws?.bufferedAmount ?? 0
+}

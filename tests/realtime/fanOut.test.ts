@@ -1,0 +1,126 @@
+/**
+ * The direct fan-out of server/src/realtime/fanOut.ts (docs/realtime.md#fan-out) on a bare Socket.IO
+ * server: a broadcast reaches WebSocket clients without engine.io's per-packet path, long-polling
+ * clients through it, every client in publish order, and frames written together leave each socket
+ * in one write. If an upgrade of socket.io-adapter, engine.io or ws changes what this relies on,
+ * these fail rather than the fan-out silently falling back.
+ */
+import { createServer, type Server as HttpServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createRequire } from 'node:module'
+import type { attachRealtime } from '../../server/src/realtime/server.js'
+import { io as connect, type Socket as ClientSocket } from 'socket.io-client'
+import { coalesced, directFanOut } from '../../server/src/realtime/fanOut.js'
+
+type AdapterClass = Parameters<typeof directFanOut>[0]
+/** Socket.IO as the server workspace resolves it (a dependency of the server, not of the tests). */
+type Server = ReturnType<typeof attachRealtime>
+type Socket = ReturnType<Server['of']>['sockets'] extends Map<string, infer S> ? S : never
+const { Server: SocketIoServer } = createRequire(new URL('../../server/package.json', import.meta.url))('socket.io') as {
+  Server: new (http: HttpServer, options: { transports: ('polling' | 'websocket')[] }) => Server
+}
+
+let http: HttpServer
+let io: Server
+let url: string
+
+beforeAll(async () => {
+  http = createServer()
+  io = new SocketIoServer(http, { transports: ['polling', 'websocket'] })
+  io.adapter(directFanOut(io.adapter() as unknown as AdapterClass) as unknown as NonNullable<Parameters<Server['adapter']>[0]>)
+  io.on('connection', (socket) => void socket.join('room'))
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve))
+  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`
+})
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => io.close(() => resolve()))
+})
+
+/** A client on one transport that records every `n` event it receives. */
+async function client(transport: 'websocket' | 'polling'): Promise<{ socket: ClientSocket; seen: number[] }> {
+  const socket = connect(url, { transports: [transport], upgrade: false, reconnection: false, forceNew: true })
+  const seen: number[] = []
+  socket.on('n', (n: number) => seen.push(n))
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve())
+    socket.once('connect_error', reject)
+  })
+  return { socket, seen }
+}
+
+/** The server side of a client, and how many packets engine.io created for it from now on. */
+function engineCount(clientSocket: ClientSocket): { socket: Socket; created: () => number } {
+  const socket = [...io.of('/').sockets.values()].find((s) => s.id === clientSocket.id)!
+  let created = 0
+  socket.conn.on('packetCreate', (packet: { type: string }) => {
+    if (packet.type === 'message') created += 1
+  })
+  return { socket, created: () => created }
+}
+
+const until = async (done: () => boolean) => {
+  const deadline = Date.now() + 5000
+  while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10))
+  expect(done()).toBe(true)
+}
+
+describe('direct fan-out', () => {
+  it('writes broadcasts straight to WebSockets, through engine.io to long polling, in publish order to every client', async () => {
+    const sockets = await Promise.all([client('websocket'), client('websocket'), client('polling')])
+    const [ws1, ws2, polling] = sockets.map((c) => engineCount(c.socket))
+    for (let n = 1; n <= 20; n++) io.to('room').emit('n', n)
+    const expected = Array.from({ length: 20 }, (_, i) => i + 1)
+    await until(() => sockets.every((c) => c.seen.length === 20))
+    for (const c of sockets) expect(c.seen).toEqual(expected)
+    expect([ws1!.created(), ws2!.created()]).toEqual([0, 0])
+    expect(polling!.created()).toBe(20)
+    for (const c of sockets) c.socket.close()
+  })
+
+  it('keeps a socket’s order when a packet of its own waits in engine.io', async () => {
+    const c = await client('websocket')
+    const { socket, created } = engineCount(c.socket)
+    // Two packets sent to this socket alone: the second waits in engine.io behind the first, still
+    // being written, so the broadcast after them must wait its turn there rather than overtake it.
+    socket.emit('n', 1)
+    socket.emit('n', 2)
+    io.to('room').emit('n', 3)
+    await until(() => c.seen.length === 3)
+    expect(c.seen).toEqual([1, 2, 3])
+    expect(created()).toBe(3)
+    // Once engine.io has written its queue, broadcasts go straight to the WebSocket again.
+    await new Promise((r) => setTimeout(r, 20))
+    io.to('room').emit('n', 4)
+    await until(() => c.seen.length === 4)
+    expect(created()).toBe(3)
+    c.socket.close()
+  })
+
+  it('sends frames published together in one write per socket, in order', async () => {
+    const c = await client('websocket')
+    const { socket } = engineCount(c.socket)
+    const raw = (socket.conn as unknown as { transport: { socket: { _socket: { _writev: unknown; _write: unknown } } } }).transport.socket._socket
+    const writes: string[] = []
+    const write = raw._write as (...args: unknown[]) => void
+    const writev = raw._writev as (...args: unknown[]) => void
+    raw._write = function (...args: unknown[]) {
+      writes.push('write')
+      return write.apply(this, args)
+    }
+    raw._writev = function (...args: unknown[]) {
+      writes.push('writev')
+      return writev.apply(this, args)
+    }
+    coalesced(() => {
+      io.to('room').emit('n', 1)
+      io.to('room').emit('n', 2)
+    })
+    io.to('room').emit('n', 3)
+    await until(() => c.seen.length === 3)
+    expect(c.seen).toEqual([1, 2, 3])
+    expect(writes).toEqual(['writev', 'write'])
+    c.socket.close()
+  })
+})
