@@ -408,7 +408,7 @@ export function hotReads(services: Services, trust: ProxyTrust, next: RequestLis
     if (!entry || !answer || answer.stamp !== entry.stamp) return next(req, res)
     const address = resolveClientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trust)
     if (session && visitDue(session, address.ip, now)) {
-      touchCachedSession(services.orm.em.fork(), session, address.ip).catch((err: unknown) => services.log.warn({ err }, 'recording a visit failed'))
+      touchCachedSession(services.visits, session, address.ip)
     }
     const started = performance.now()
     // A client without the XSRF cookie gets one, as from http/xsrf.ts; `secure` as Koa judges it (ctx.secure).
