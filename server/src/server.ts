@@ -28,6 +28,14 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
+/**
+ * Connections the kernel may hold for us while the event loop is busy: Node's default (511) is
+ * overrun when a thousand players arrive at once, each browser opening several connections, and
+ * an overrun connection is not refused but left unanswered while the kernel retries for about
+ * 30 s, then reset (docs/operations.md#an-event-simulated). Linux caps it at net.core.somaxconn.
+ */
+const LISTEN_BACKLOG = 4096
+
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
   for (const warning of configWarnings(config)) log.warn(warning)
   let embedded: EmbeddedDatabase | null = null
@@ -51,7 +59,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
-    server.listen(config.PORT, config.HOST, () => resolve())
+    server.listen({ port: config.PORT, host: config.HOST, backlog: LISTEN_BACKLOG }, () => resolve())
   })
   const port = (server.address() as AddressInfo).port
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST

@@ -23,6 +23,7 @@ import { registerPlatformMetrics } from './domain/ops/metrics.js'
 import { attachReadCache, listenForInvalidations } from './cache/invalidation.js'
 import { SUBMISSION_CHANNEL, SubmissionSignal } from './domain/submissions/queue.js'
 import { nativePool } from './db/pg.js'
+import { VisitRecorder } from './domain/accounts/visits.js'
 
 export interface Services {
   config: Config
@@ -47,6 +48,8 @@ export interface Services {
   scoreboard: ScoreboardService
   /** Hot-path reads kept in memory, dropped by tag on commit (cache/, docs/architecture.md#read-cache). */
   readCache: ReadCache
+  /** Last visits, written in batches (domain/accounts/visits.ts). */
+  visits: VisitRecorder
   /** The container provider (CONTAINER_PROVIDER) and the proxy's shared state. */
   containers: ContainerRuntime
   /** Wakes the submission checkers of every node after a submission (domain/submissions/queue.ts). */
@@ -89,6 +92,8 @@ export async function createServices(config: Config, orm: Orm, log: Logger): Pro
   closers.push(async () => submissions.close())
   const storage = createStorage(config.storage, config.dataDir, log)
   closers.push(async () => storage.close())
+  const visits = new VisitRecorder(() => nativePool(orm), log)
+  closers.push(() => visits.flush())
   const services: Services = {
     config,
     orm,
@@ -103,6 +108,7 @@ export async function createServices(config: Config, orm: Orm, log: Logger): Pro
     limits: new RateLimits(redis, !config.DISABLE_RATE_LIMIT),
     metrics,
     readCache,
+    visits,
     scoreboard: new ScoreboardService({ orm, redis, realtime, log, metrics }),
     containers,
     submissions,

@@ -142,6 +142,13 @@ describe('POST /api/account/register', () => {
     expect(row.registerTime.getTime()).toBe(0)
     expect(row.passwordHash).not.toContain(STRONG)
     expect(await auditMessages(userName)).toContain('用户成功注册')
+
+    // Later visits are written in batches (domain/accounts/visits.ts): the statement lands on the user's row.
+    const later = new Date(Date.now() + 60_000)
+    server.services.visits.record(row.id, later, '10.9.8.7')
+    await server.services.visits.flush()
+    const visited = (await userByEmail(`${userName}@example.com`))!
+    expect([visited.lastVisited.getTime(), visited.ip]).toEqual([later.getTime(), '10.9.8.7'])
   })
 
   it('waits for an admin when neither activation nor e-mail confirmation is on', async () => {

@@ -5,7 +5,7 @@
  * that it is the route's answer, that every rule of the route still holds there, and that each write
  * that changes what a player may see drops it — on this node and on another node of the database.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import pg from 'pg'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { ApiClient, type ApiResponse } from '../support/client.js'
@@ -135,6 +135,37 @@ describe('the kept answer is the route’s', () => {
     }
     expect((await hot(rival.client, `/api/game/${game.id}/details`)).body.teamToken).toBe(rival.participation.token)
     expect((await hot(rival.client, '/api/account/profile')).body.userId).toBe(rival.user.id)
+  })
+})
+
+describe('a herd of misses', () => {
+  it('concurrent misses of one answer are built by the route once, each gets the route’s answer, and an edit still drops it', async () => {
+    const { game, challenge, player } = await runningGame()
+    const details = `/api/game/${game.id}/details`
+    const titles = (res: ApiResponse<any>) => Object.values(res.body.challenges as Record<string, { title: string }[]>).flat().map((c) => c.title)
+    await hot(player.client, details)
+    // The edit drops the kept answer (and moves the board): every read below misses it at once.
+    expect((await admin.put(`/api/edit/games/${game.id}/challenges/${challenge.id}`, { title: 'Herd title' })).status).toBe(200)
+    // The edit's rebuild is requested by NOTIFY: let it land, so the herd reads one board version.
+    await server.services.scoreboard.rebuild(game.id)
+    const builds = vi.spyOn(server.services.scoreboard, 'snapshot')
+    try {
+      const herd = await Promise.all(Array.from({ length: 20 }, () => player.client.get(details)))
+      expect(builds).toHaveBeenCalledTimes(1)
+      for (const res of herd) {
+        expect(res.status).toBe(200)
+        expect(titles(res)).toEqual(['Herd title'])
+        expect(res.text).toBe(herd[0]!.text)
+        expect(res.headers.get('etag')).toBe(herd[0]!.headers.get('etag'))
+        expect(res.headers.get('content-security-policy')).toBe(herd[0]!.headers.get('content-security-policy'))
+      }
+      const revalidated = await player.client.get(details, { 'if-none-match': herd[0]!.headers.get('etag')! })
+      expect(revalidated.status).toBe(304)
+    } finally {
+      builds.mockRestore()
+    }
+    expect((await admin.put(`/api/edit/games/${game.id}/challenges/${challenge.id}`, { title: 'After the herd' })).status).toBe(200)
+    await onBoth(player.client, details, (res) => expect(titles(res)).toEqual(['After the herd']))
   })
 })
 

@@ -30,7 +30,7 @@ export function loadSession(): Middleware {
         ctx.state.user = resolved.user
         ctx.state.session = resolved.session
         if (resolved.renewed) setSessionCookie(ctx, token, resolved.session.expiresAt)
-        await touchUser(ctx.em, resolved, ctx.clientIp)
+        touchUser(ctx.services.visits, resolved, ctx.clientIp)
       } else {
         // Expired, revoked or forged: drop the cookie and its marker, so the client stops asking as someone.
         clearSessionCookie(ctx)

@@ -18,7 +18,7 @@
 import { createHash } from 'node:crypto'
 import { gzipSync } from 'node:zlib'
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
-import type { Middleware } from 'koa'
+import type { Context, Middleware } from 'koa'
 import { roleRank, type AnswerResult, type Role } from '@flagwave/shared/enums'
 import type { Services } from '../services.js'
 import { tags } from '../cache/invalidation.js'
@@ -325,14 +325,32 @@ export function captureHotReads(): Middleware {
     const user = ctx.state.user
     const caller: Caller | null = user ? { id: user.id, role: user.role, twoFactorSecret: user.twoFactorSecret ?? null } : null
     const before = entryFor(hot, caller, services, Date.now())
+    const compat = ctx.get(COMPAT_HEADER)
+    const query = ctx.querystring ? `?${ctx.querystring}` : ''
+    const wanted = before && variantKey(hot.read, before, query, compat)
+    const builds = buildsOf(services)
+    // Another request is building this very answer: wait for it and send it, rather than build it again.
+    const running = wanted && builds.get(wanted)
+    if (running) {
+      await running
+      if (wanted && sendKept(ctx, hot, caller, services, wanted, query, compat)) return
+    }
+    const own = wanted && !builds.has(wanted) ? building() : null
+    if (own) builds.set(wanted!, own.promise)
     const mark = services.readCache.mark
-    await next()
+    try {
+      await next()
+    } finally {
+      if (own) {
+        builds.delete(wanted!)
+        own.resolve()
+      }
+    }
     if (ctx.status !== 200 || typeof ctx.body !== 'string') return
     const keepable = hot.read.keep?.(ctx.body) ?? true
     const after = entryFor(hot, caller, services, Date.now())
     const answer = answerOf(ctx.body, ctx.response.headers, after?.stamp, ctx.state.hotReadUntil)
-    const compat = ctx.get(COMPAT_HEADER)
-    const key = after && variantKey(hot.read, after, ctx.querystring ? `?${ctx.querystring}` : '', compat)
+    const key = after && variantKey(hot.read, after, query, compat)
     if (keepable && key && before && before.key === after.key && before.stamp === after.stamp) services.readCache.keep(key, after.tags, answer, mark)
     ctx.set('ETag', answer.etag)
     if (etagMatches(ctx.get('If-None-Match'), answer.etag)) {
@@ -340,6 +358,45 @@ export function captureHotReads(): Middleware {
       ctx.body = null
     }
   }
+}
+
+/**
+ * The answers the routes are building now, per node, by variant key: a herd of misses (a thousand
+ * players reloading their board after a challenge opened) builds each answer once.
+ */
+const buildsByNode = new WeakMap<Services, Map<string, Promise<void>>>()
+
+function building(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void
+  const promise = new Promise<void>((r) => (resolve = r))
+  return { promise, resolve }
+}
+
+function buildsOf(services: Services): Map<string, Promise<void>> {
+  let builds = buildsByNode.get(services)
+  if (!builds) buildsByNode.set(services, (builds = new Map()))
+  return builds
+}
+
+/**
+ * Inside Koa, after the build this request waited for: the kept answer of `key`, when every rule
+ * still lets this caller read it (the same checks as the fast path, `hotReads`) and its stamp is
+ * current. False: the route answers.
+ */
+function sendKept(ctx: Context, hot: { read: HotRead; match: RegExpExecArray }, caller: Caller | null, services: Services, key: string, query: string, compat: string): boolean {
+  const entry = entryFor(hot, caller, services, Date.now())
+  const answer = services.readCache.peek<HotAnswer>(key)
+  if (!entry || !answer || answer.stamp !== entry.stamp || Date.now() >= answer.until || variantKey(hot.read, entry, query, compat) !== key) return false
+  for (let i = 0; i < answer.headers.notModified.length; i += 2) ctx.set(answer.headers.notModified[i]!, answer.headers.notModified[i + 1]!)
+  if (etagMatches(ctx.get('If-None-Match'), answer.etag)) {
+    ctx.status = 304
+    ctx.body = null
+    return true
+  }
+  ctx.status = 200
+  ctx.type = 'application/json; charset=utf-8'
+  ctx.body = answer.json
+  return true
 }
 
 /**
@@ -367,7 +424,7 @@ export function hotReads(services: Services, trust: ProxyTrust, next: RequestLis
     if (!entry || !answer || answer.stamp !== entry.stamp || now >= answer.until) return next(req, res)
     const address = resolveClientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trust)
     if (session && visitDue(session, address.ip, now)) {
-      touchCachedSession(services.orm.em.fork(), session, address.ip).catch((err: unknown) => services.log.warn({ err }, 'recording a visit failed'))
+      touchCachedSession(services.visits, session, address.ip)
     }
     const started = performance.now()
     // A client without the XSRF cookie gets one, as from http/xsrf.ts; `secure` as Koa judges it (ctx.secure).

@@ -10,6 +10,8 @@ import type { EntityManager } from '@mikro-orm/postgresql'
 import { rooms } from '@flagwave/shared/events'
 import { roleRank, type Role } from '@flagwave/shared/enums'
 import { nativePool } from '../db/pg.js'
+import { readGame, readRegistration } from '../domain/play/gate.js'
+import type { Participation } from '../entities/Participation.js'
 
 /** Who holds a socket: enough of the signed-in user to decide; null for anonymous sockets. */
 export interface Watcher {
@@ -59,8 +61,17 @@ export async function watchersOf(em: EntityManager, userIds: string[]): Promise<
   return rows
 }
 
-/** The rooms of the game one socket's caller may join, or null when it may not watch it. */
-export async function gameRoomsFor(em: EntityManager, gameId: number, user: Watcher | null): Promise<string[] | null> {
-  const access = await gameAccess(em, gameId, user ? [user] : [])
-  return user ? (access.users.get(user.id) ?? null) : access.anonymous
+/**
+ * The rooms of the game one socket's caller may join, or null when it may not watch it: the rule
+ * of `gameAccess`, on the game and registration rows the REST gate reads from the read cache
+ * (domain/play/gate.ts), so a thousand players connecting at an event's start cost no query each.
+ */
+export async function gameRoomsFor(em: EntityManager, gameId: number, user: Watcher | null, now = Date.now()): Promise<string[] | null> {
+  const game = await readGame(em, gameId)
+  if (!game) return null
+  const started = game.start.getTime() <= now
+  if (!user) return started ? [rooms.game(gameId)] : null
+  if (user.role === 'Banned' || !(started || isStaff(user.role))) return null
+  const participation = (await readRegistration(em, gameId, user.id))?.participation as Participation | undefined
+  return participation?.status === 'Accepted' ? [rooms.game(gameId), rooms.team(gameId, participation.id)] : [rooms.game(gameId)]
 }

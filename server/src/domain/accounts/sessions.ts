@@ -10,6 +10,7 @@ import { User } from '../../entities/User.js'
 import { wrap, type EntityData } from '@mikro-orm/core'
 import { invalidateAfterCommit, readCacheOf, tags } from '../../cache/invalidation.js'
 import type { ReadCache } from '../../cache/readCache.js'
+import type { VisitRecorder } from './visits.js'
 
 export const SESSION_COOKIE = 'GZCTF_Token'
 const SESSION_LIFETIME_MS = 7 * 24 * 3600 * 1000
@@ -138,10 +139,10 @@ export async function purgeDeadSessions(pool: pg.Pool, now = new Date()): Promis
 }
 
 /** Record the last visit and address, at most once every 5 seconds (docs/compatibility.md#sessions-and-roles). */
-export async function touchUser(em: EntityManager, resolved: ResolvedSession, ip: string): Promise<void> {
+export function touchUser(visits: VisitRecorder, resolved: ResolvedSession, ip: string): void {
   const { user, cached } = resolved
   if (!visitDue(cached, ip)) return
-  const visit = await touchCachedSession(em, cached, ip)
+  const visit = touchCachedSession(visits, cached, ip)
   user.lastVisited = visit.lastVisited
   user.ip = visit.ip
 }
@@ -150,13 +151,13 @@ export async function touchUser(em: EntityManager, resolved: ResolvedSession, ip
 export const visitDue = (cached: CachedSession, ip: string, now = Date.now()): boolean =>
   now - millis(cached.user.lastVisited as Date | string) >= VISIT_GRANULARITY_MS || cached.user.ip !== ip
 
-/** Record a visit of a cached session's user (the hot reads call it without an entity). */
-export async function touchCachedSession(em: EntityManager, cached: CachedSession, ip: string): Promise<{ lastVisited: Date; ip: string }> {
+/** Record a visit of a cached session's user (the hot reads call it without an entity); written with others within a second (visits.ts). */
+export function touchCachedSession(visits: VisitRecorder, cached: CachedSession, ip: string): { lastVisited: Date; ip: string } {
   const visit = { lastVisited: new Date(), ip: ip || (cached.user.ip as string) }
   // The visit is no reason to drop cached sessions: the cached copy is brought up to date instead
   // (other nodes' copies only decide when they write their own visit).
   cached.user = { ...cached.user, ...visit }
-  await em.nativeUpdate(User, { id: cached.user.id as string }, visit)
+  visits.record(cached.user.id as string, visit.lastVisited, visit.ip)
   return visit
 }
 
