@@ -83,7 +83,7 @@ export function hotSubmissions(services: Services, policy: SitePolicy, headers: 
     const answer = { secure: isSecure(req, address.peer, policy.trust), xsrf: cookies.xsrf !== null, fixed }
     const local = !address.forwarded && isLoopback(address.peer)
     if (visitDue(admitted.session, address.ip, now)) {
-      touchCachedSession(services.orm.em.fork(), admitted.session, address.ip).catch((err: unknown) => services.log.warn({ err }, 'recording a visit failed'))
+      touchCachedSession(services.visits, admitted.session, address.ip)
     }
     const take = async (): Promise<number | null> => {
       const body = await readBody(req)
