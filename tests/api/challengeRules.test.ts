@@ -13,7 +13,7 @@ import { GamePermission } from '@flagwave/shared/enums'
 import { peekGame, peekRegistration } from '../../server/src/domain/play/gate.js'
 import type { ApiClient } from '../support/client.js'
 import { countRows, createChallenge, createGame } from '../support/factories/games.js'
-import { createInstance, createPlayer, isolateIds, sameSessionOn, startSecondNode, submitPath, type Player } from '../support/factories/play.js'
+import { createInstance, createPlayer, isolateIds, sameSessionOn, settled, startSecondNode, submitPath, type Player } from '../support/factories/play.js'
 
 let server: TestServer
 let second: RunningServer & { dataDir: string }
@@ -219,13 +219,20 @@ describe('rules checked again inside the INSERT (docs/scoring.md#submission-queu
     const challenge = await createChallenge(server, g, { title: 'Guarded' })
     // Unsolved by the team: a prerequisite to add (created first, its creation drops the game's cached challenges).
     const other = await createChallenge(server, g, { title: 'Other' })
-    // Warm the cached rows with a first submission.
-    expect((await sub(player, challenge.id, g)).status).toBe(200)
-    const division = (player.participation.division as { id: number }).id
-    await change({ game: g.id, challenge: challenge.id, other: other.id, participation: player.participation.id, division })
+    // Warm the cached rows with a first submission, and let its verdict settle: what the checkers'
+    // commit invalidates is then over before the write behind the cache. Should anything else have
+    // dropped a row meanwhile, the challenge's page warms it again, still before that write.
+    const first = await sub(player, challenge.id, g)
+    expect(first.status).toBe(200)
+    await settled(player.client, g.id, challenge.id, first.body as number)
     const cache = server.services.readCache
     const cached = () => [peekGame(cache, g.id), peekRegistration(cache, g.id, player.user.id), cache.peek(`gate:challenge:${g.id}:${challenge.id}`)]
+    for (let i = 0; i < 5 && !cached().every((row) => row !== undefined && row !== null); i++) {
+      expect((await player.client.get(`/api/game/${g.id}/challenges/${challenge.id}`)).status).toBe(200)
+    }
     expect(cached().every((row) => row !== undefined && row !== null)).toBe(true)
+    const division = (player.participation.division as { id: number }).id
+    await change({ game: g.id, challenge: challenge.id, other: other.id, participation: player.participation.id, division })
 
     const refused = await sub(player, challenge.id, g)
     expect({ status: refused.status, title: (refused.body as { title: string }).title }).toEqual(answer)
