@@ -169,7 +169,8 @@ function chunksOf(list: string[]): string[] {
 }
 
 /** The same NOTIFY for raw `pg` clients (the checkers' transactions): run it inside the writing transaction. */
-export const invalidationQuery = (list: string[]): { text: string; values: [string, string[]] } => ({
+export const invalidationQuery = (list: string[]): { name: string; text: string; values: [string, string[]] } => ({
+  name: 'flagwave-cache-invalidate',
   text: 'select pg_notify($1, p) from unnest($2::text[]) as p',
   values: [CACHE_CHANNEL, chunksOf(list)],
 })

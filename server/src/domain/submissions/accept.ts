@@ -92,10 +92,17 @@ const statement = (limitClause: string) => `
   )
   select (select id from accepted) as id, facts.* from facts`
 
+/*
+ * Both are named, so each pooled connection parses and plans them once (docs/performance.md#flag-submission):
+ * planning this statement costs PostgreSQL more than running it.
+ */
 /** Without an attempt limit: one autocommitted statement, the hot path of a contest. */
-const UNLIMITED = statement('submission_limit = 0')
+const UNLIMITED = { name: 'flagwave-submission-accept', text: statement('submission_limit = 0') }
 /** With one: counted under the (team, challenge) lock taken before it (see `insertWithinLimit`). */
-const WITHIN_LIMIT = statement(`(submission_limit = 0 or (select count(*) from submissions s where s.challenge_id = $2 and s.participation_id = $3) < submission_limit)`)
+const WITHIN_LIMIT = {
+  name: 'flagwave-submission-accept-within-limit',
+  text: statement(`(submission_limit = 0 or (select count(*) from submissions s where s.challenge_id = $2 and s.participation_id = $3) < submission_limit)`),
+}
 
 const valuesOf = (s: SubmissionInput) => [s.gameId, s.challengeId, s.participationId, s.userId, s.answer, s.time, s.ip, s.time.getTime()]
 
@@ -109,7 +116,7 @@ export async function acceptSubmission(pool: pg.Pool, input: SubmissionInput, li
   let submission = input
   let withinLimit = limited
   for (let round = 1; ; round++) {
-    const facts = withinLimit ? await insertWithinLimit(pool, submission) : (await pool.query<Facts>(UNLIMITED, valuesOf(submission))).rows[0]!
+    const facts = withinLimit ? await insertWithinLimit(pool, submission) : (await pool.query<Facts>({ ...UNLIMITED, values: valuesOf(submission) })).rows[0]!
     if (facts.id !== null) return facts.id
     const refusal = submissionRefusal(facts, submission.time.getTime()) ?? (withinLimit && facts.submission_limit! > 0 ? badRequest(ATTEMPTS_EXHAUSTED) : null)
     if (refusal) throw refusal
@@ -128,7 +135,7 @@ export async function acceptSubmission(pool: pg.Pool, input: SubmissionInput, li
 async function insertWithinLimit(pool: pg.Pool, submission: SubmissionInput): Promise<Facts> {
   // Both ids are integers (validated route parameters and a database key): safe to write into the text.
   const key = `attempts:${Math.trunc(submission.participationId)}:${Math.trunc(submission.challengeId)}`
-  return inTransaction(pool, async (client) => (await client.query<Facts>(WITHIN_LIMIT, valuesOf(submission))).rows[0]!, `begin; select pg_advisory_xact_lock(hashtextextended('${key}', 0))`)
+  return inTransaction(pool, async (client) => (await client.query<Facts>({ ...WITHIN_LIMIT, values: valuesOf(submission) })).rows[0]!, `begin; select pg_advisory_xact_lock(hashtextextended('${key}', 0))`)
 }
 
 /**

@@ -145,8 +145,15 @@ const CLAIM_SQL = `
     left join flags f on f.id = i.flag_id
    order by s.id`
 
+/*
+ * The statements of a batch are named, so each pooled connection plans them once: planning these
+ * joins costs PostgreSQL more than running them on a small batch (docs/performance.md#flag-submission).
+ */
+/** The limit is written in, so the plan is made for it (a generic plan for any limit may sort the whole queue). */
+const claimOf = (batch: number) => ({ name: `flagwave-settle-claim-${batch}`, text: CLAIM_SQL.replace('$1', String(batch)) })
+
 /** Every write of a batch in one statement; NOTIFYs are delivered on commit. */
-const WRITE = `
+const WRITE_SQL = `
   with upd as (
     update submissions as s set status = v.status, settled_at = $3
       from unnest($1::int[], $2::text[]) as v(id, status) where s.id = v.id returning 1
@@ -169,12 +176,13 @@ const WRITE = `
   )
   select (select count(*) from upd) as updated, (select count(*) from notified) as notified, (select count(*) from audited) as audited,
          coalesce((select json_agg(json_build_object('id', id, 'gameId', game_id, 'type', type, 'content', content)) from nt), '[]') as notices`
+const WRITE = { name: 'flagwave-settle-write', text: WRITE_SQL }
 
 /** Settle up to `limit` queued submissions; returns them in id order (empty when the queue is empty). */
 export async function settleBatch(pool: pg.Pool, limit: number): Promise<Settled[]> {
   const batch = Math.max(1, Math.floor(limit))
-  return inTransaction(pool, async (db, opened) => {
-    const claimed = opened[opened.length - 1]!.rows as ClaimedRow[]
+  return inTransaction(pool, async (db) => {
+    const claimed = (await db.query<ClaimedRow>(claimOf(batch))).rows
     if (claimed.length === 0) return []
 
     const status = new Map<number, Exclude<AnswerResult, 'FlagSubmitted'>>()
@@ -311,7 +319,9 @@ export async function settleBatch(pool: pg.Pool, limit: number): Promise<Settled
 
     const cheatRows = results.filter((r) => cheats.has(r.id))
     const payloads = [...solvesByGame].flatMap(([gameId, solves]) => solveMessages(gameId, solves))
-    const written = await db.query<{ updated: string; notices: { id: number; gameId: number; type: NoticeType; content: string }[] }>(WRITE, [
+    const written = await db.query<{ updated: string; notices: { id: number; gameId: number; type: NoticeType; content: string }[] }>({
+      ...WRITE,
+      values: [
       results.map((r) => r.id),
       results.map((r) => r.status),
       settledAt,
@@ -338,7 +348,8 @@ export async function settleBatch(pool: pg.Pool, limit: number): Promise<Settled
       results.map((r) => r.audit.ip),
       // The challenge a blood notice names: it follows the challenge's visibility (docs/scoring.md#divisions-and-notices).
       notices.map((n) => n.settled.challengeId),
-    ])
+      ],
+    })
     const row = written.rows[0]!
     if (Number(row.updated) !== results.length) throw new Error(`settled ${row.updated} of ${results.length} claimed submissions`)
     await enqueueSolves(db, hooks, settledAt)
@@ -356,9 +367,9 @@ export async function settleBatch(pool: pg.Pool, limit: number): Promise<Settled
     }
     return results
     // The pending-rows index gives the oldest rows in order; a bitmap scan (chosen on stale
-    // statistics after a burst) would read and sort the whole queue for every batch. The claim
-    // rides in the same round trip as the BEGIN (a simple query: the limit is written in).
-  }, `begin; set local enable_bitmapscan = off; ${CLAIM_SQL.replace('$1', String(batch))}`)
+    // statistics after a burst) would read and sort the whole queue for every batch. The setting
+    // is in force when the named claim is first planned on a connection, and whenever it runs.
+  }, 'begin; set local enable_bitmapscan = off')
 }
 
 /** Counted solves of one game as NOTIFY payloads, each under the size limit. */

@@ -40,7 +40,10 @@ const SOLVES_SQL = `
 /** In the settling transaction (domain/submissions/settle.ts). */
 export async function enqueueSolves(db: pg.PoolClient, solves: SolveHook[], now: Date): Promise<void> {
   if (solves.length === 0) return
-  await db.query(SOLVES_SQL, [
+  await db.query({
+    name: 'flagwave-webhook-solves',
+    text: SOLVES_SQL,
+    values: [
     solves.map((s) => s.gameId),
     solves.map((s) => s.blood),
     solves.map((s) => s.team),
@@ -48,7 +51,8 @@ export async function enqueueSolves(db: pg.PoolClient, solves: SolveHook[], now:
     solves.map((s) => s.challengeTitle),
     solves.map((s) => s.time.toISOString()),
     now,
-  ])
+    ],
+  })
 }
 
 /** One event to every enabled webhook of the game subscribed to it, in `em`'s transaction. */
