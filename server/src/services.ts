@@ -58,8 +58,14 @@ export interface Services {
   close(): Promise<void>
 }
 
+/**
+ * The server's log on stdout, written asynchronously: lines logged while a write is in flight go
+ * out together in the next one, so an access line does not cost each request a blocking write
+ * (docs/operations.md#logs). Nothing waits to fill a buffer, so a quiet server's lines appear at
+ * once, and pino flushes what is pending when the process exits.
+ */
 export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
-  return pino({ level: config.LOG_LEVEL, base: { app: 'flagwave' } })
+  return pino({ level: config.LOG_LEVEL, base: { app: 'flagwave' } }, pino.destination({ dest: 1, sync: false }))
 }
 
 export async function createServices(config: Config, orm: Orm, log: Logger): Promise<Services> {

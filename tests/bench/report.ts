@@ -29,6 +29,14 @@ export function markdownTable(r: Results): string {
       'bound by moving the bytes',
     ])
   }
+  const outside = r.outside
+  if (outside) {
+    rows.push([
+      `Scoreboard GET, gzip, from outside: \`npm start\` (production, fresh DATA_DIR, embedded PostgreSQL) beside bare Koa sending the same bytes`,
+      `${outside.flagwave.rps} req/s vs ${outside.bareSameGzip.rps} = ${pct(outside.ratio)} of bare (p99 ${outside.flagwave.p99ms} vs ${outside.bareSameGzip.p99ms} ms); by CPU ${pct(outside.cpuRatio)}`,
+      '≥ 70 % of bare',
+    ])
+  }
   const players = r.players
   if (players) {
     const bareCpu = players.bareKoa.cpuUsPerRequest === undefined ? '' : `, ${players.bareKoa.cpuUsPerRequest} µs CPU/request`

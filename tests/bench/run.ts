@@ -16,7 +16,7 @@
  * round), BENCH_READ_ROUNDS (3), BENCH_QUEUE (20000),
  * BENCH_LATENCY (solve-to-screen runs `via:rate:sockets[:nodes],…`, default `queue:200:1000,queue:200:5000,http:50:100`;
  * `queue:200:5000:2` puts half the sockets on a second node, which needs REDIS_URL),
- * BENCH_ONLY (e.g. `queue,latency`: run some sections and print JSON without writing results.json),
+ * BENCH_ONLY (sections read, outside, players, rebuild, replay, queue, latency, containers; e.g. `queue,latency`: run some sections and print JSON without writing results.json),
  * BENCH_DIVISIONS (0; n splits the small and large sets' teams over n divisions, tests/bench/data.ts),
  * BENCH_READ_SET (small; `large` measures the scoreboard reads on the large set's board),
  * BENCH_PROFILE (a directory: CPU profiles of the server during each latency run),
@@ -41,6 +41,7 @@ import { createDatabaseOn, dropDatabaseOn, scratchDatabase } from '../../server/
 import { nativePool } from '../../server/src/db/pg.js'
 import { loadGameData } from '../../server/src/domain/scoreboard/load.js'
 import { replaySeeks } from './replay.js'
+import { outsideRead } from './outside.js'
 import { ScoreboardState } from '../../server/src/domain/scoreboard/board.js'
 import { NAMESPACES, rooms, type ScoreboardUpdate } from '@flagwave/shared/events'
 import { insertBaseline } from './baselines.js'
@@ -659,7 +660,7 @@ async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
 /* ---------------------------------------------------------------- main */
 
 async function main() {
-  if ((!process.env.BENCH_ONLY || /read|players|queue/.test(process.env.BENCH_ONLY)) && !existsSync(WRK)) {
+  if ((!process.env.BENCH_ONLY || /read|outside|players|queue/.test(process.env.BENCH_ONLY)) && !existsSync(WRK)) {
     throw new Error(`the bench loads HTTP with wrk: install it first (apt-get install wrk)`)
   }
   const machine = {
@@ -706,8 +707,9 @@ async function main() {
   machine.postgres = (await pool.query<{ server_version: string }>('show server_version')).rows[0]!.server_version
   const results: Record<string, unknown> = { date: new Date().toISOString(), machine }
   try {
-    const only = new Set((process.env.BENCH_ONLY ?? 'read,players,rebuild,replay,queue,latency,containers').split(','))
+    const only = new Set((process.env.BENCH_ONLY ?? 'read,outside,players,rebuild,replay,queue,latency,containers').split(','))
     if (only.has('read')) results.scoreboardRead = await readThroughput(server, pool)
+    if (only.has('outside')) results.outside = await outsideRead({ rounds: READ_ROUNDS, seconds: READ_SECONDS, log })
     if (only.has('players')) {
       const game = await smallDataSet(pool)
       await server.services.scoreboard.rebuild(game.gameId)
