@@ -44,11 +44,18 @@ import { SOLVE_CHANNEL, parseSolveMessage } from './solveChannel.js'
 import { SharedCopies } from './sharedCopy.js'
 import { Ownership } from './ownership.js'
 import { PushPacer, type PacedGame } from './pacing.js'
+import { boardDigest, readFrozenVersion, writeFrozenVersion } from './frozenVersion.js'
 
 /** A non-owner's copy read from Redis is trusted this long without an announcement. */
 const SHARED_COPY_TTL_MS = 5000
 /** A non-owner's locally built copy (no Redis) is reused this long. */
 const LOCAL_COPY_TTL_MS = 1000
+
+/** A frozen board found on taking a game: its version, and whether a board built now is the same. */
+interface PriorFrozen {
+  version: number
+  shows: (json: string) => boolean
+}
 
 /** A game this node owns. */
 interface Owned {
@@ -379,8 +386,8 @@ export class ScoreboardService {
       // The frozen board first (docs/scoring.md#freeze): built from the same read, before the live one is shown.
       const at = boardFreeze(data.freeze)
       const frozenData = at ? await loadBoardUntil(this.pool!, data, at.getTime()) : null
-      // A node taking a frozen game over keeps the frozen version it finds, if it shows the same board.
-      const prior = first && at ? ((await this.shared?.read(own.gameId)) ?? null) : null
+      // A node taking a frozen game over, or restarted, keeps the frozen version it finds, if it shows the same board.
+      const prior = first && at ? await this.priorFrozen(own.gameId, at.getTime()) : null
       if (this.owned.get(own.gameId) !== own) return
       const state = ScoreboardState.build(data)
       const buffered = own.buffer ?? []
@@ -394,7 +401,7 @@ export class ScoreboardService {
       const wasFrozen = own.frozen !== null
       own.state = state
       own.freeze = data.freeze
-      if (first) own.version = Math.max(sharedVersion + 1, Date.now())
+      if (first) own.version = Math.max(sharedVersion + 1, (prior?.version ?? 0) + 1, Date.now())
       this.freezeBoard(own, frozenData && at ? { data: frozenData, at: at.getTime() } : null, own.pushAfterBuild || !first, prior)
       this.armFreezeTimer(own)
       if (first) this.publish(own, own.pushAfterBuild)
@@ -417,14 +424,14 @@ export class ScoreboardService {
    * Keep (or drop) the frozen public board: a new version only when what it shows changed, so
    * its ETag and version stand still through the freeze; pushed whole to the public game room.
    */
-  private freezeBoard(own: Owned, frozen: { data: GameData; at: number } | null, push: boolean, prior: ScoreboardSnapshot | null = null): void {
+  private freezeBoard(own: Owned, frozen: { data: GameData; at: number } | null, push: boolean, prior: PriorFrozen | null = null): void {
     if (!frozen) {
       own.frozen = null
       return
     }
     const built = ScoreboardState.build(frozen.data).snapshot(frozen.at, { frozen: true, freezeTime: frozen.at, live: false })
     if (own.frozen?.at === frozen.at && own.frozen.snapshot.json === built.json) return
-    if (!own.frozen && prior?.json === built.json && prior.version < own.version) {
+    if (!own.frozen && prior?.shows(built.json) && prior.version < own.version) {
       own.frozen = { at: frozen.at, snapshot: new ScoreboardSnapshot(own.gameId, prior.version, built.json, frozen.data.game.start, built.model) }
       return
     }
@@ -434,7 +441,18 @@ export class ScoreboardService {
     own.version += 1
     own.frozen = { at: frozen.at, snapshot }
     this.shared?.write(snapshot)
+    writeFrozenVersion(this.pool!, own.gameId, frozen.at, { version: snapshot.version, digest: boardDigest(built.json) }).catch((err: unknown) =>
+      this.deps.log.warn({ err, gameId: own.gameId }, 'recording the frozen board version failed'),
+    )
     if (push) this.deps.realtime.publish('user', rooms.game(own.gameId), 'ReceivedScoreboardUpdate', { gameId: own.gameId, version: snapshot.version, scoreboard: snapshot.model })
+  }
+
+  /** The frozen board a previous owner made: Redis' copy, else the version recorded in the database. */
+  private async priorFrozen(gameId: number, at: number): Promise<PriorFrozen | null> {
+    const copy = (await this.shared?.read(gameId)) ?? null
+    if (copy?.model.frozen) return { version: copy.version, shows: (json) => json === copy.json }
+    const recorded = await readFrozenVersion(this.pool!, gameId, at)
+    return recorded && { version: recorded.version, shows: (json) => boardDigest(json) === recorded.digest }
   }
 
   /** A pending freeze takes effect by itself: rebuild when its time comes (docs/scoring.md#freeze). */
