@@ -18,6 +18,7 @@ import type { Challenge } from '../../server/src/entities/Challenge.js'
 import { nativePool } from '../../server/src/db/pg.js'
 import { loadGameData } from '../../server/src/domain/scoreboard/load.js'
 import { ScoreboardState } from '../../server/src/domain/scoreboard/board.js'
+import { stopAutoPlay } from '../../server/src/domain/scoreboard/reveal/reveal.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import type { ApiClient } from '../support/client.js'
 import { createGame } from '../support/factories/games.js'
@@ -235,10 +236,16 @@ describe('staged reveal', () => {
     watcher.on('ReceivedRevealUpdate', (s: RevealState) => seen.push(s))
     const started = RevealState.parse((await admin.put<RevealState>(edit('/auto'), { intervalMs: 250 })).body)
     expect(started.autoMs).toBe(250)
-    const deadline = Date.now() + 10_000
+    // After the first step the node playing it loses its timer, as in a restart: the sweep of the
+    // nodes (workers/reveal.ts) takes the overdue reveal over and plays on, one step at a time.
+    while (!seen.some((s) => s.step > started.step)) await new Promise((r) => setTimeout(r, 20))
+    stopAutoPlay(server.services)
+    const deadline = Date.now() + 15_000
     while (!seen.some((s) => s.step === s.steps && s.autoMs === null) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
     const last = seen.at(-1)!
     expect(last).toMatchObject({ step: 7, steps: 7, autoMs: null, pending: [] })
+    // Every step once, in order: the timer and the sweep never both stepped.
+    expect(seen.map((s) => s.step).filter((step) => step > started.step)).toEqual(Array.from({ length: 7 - started.step }, (_, i) => started.step + 1 + i))
     // The last step holds every solve: the live final board.
     expect(withoutTime(last.board!)).toEqual(withoutTime(await expectedBoard(new Set(), true)))
     // The live board, as staff read it while the public board is frozen (docs/scoring.md#freeze).

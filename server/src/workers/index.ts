@@ -9,6 +9,7 @@ import { startPurge } from './purge.js'
 import { startWebhooks } from './webhooks.js'
 import { startTokenUsage } from './tokenUsage.js'
 import { startReleases } from './release.js'
+import { startRevealAutoPlay } from './reveal.js'
 import type { Worker } from './worker.js'
 
 export interface Workers {
@@ -27,6 +28,7 @@ const factories: WorkerFactory[] = [
   startWebhooks,
   startTokenUsage,
   startReleases,
+  startRevealAutoPlay,
 ]
 
 export async function startWorkers(services: Services): Promise<Workers> {

@@ -134,7 +134,7 @@ export async function stepReveal(scope: Scope, gameId: number, by: 1 | -1): Prom
   return publishState(scope.services, scope.events, gameId, await readRow(pool, gameId))
 }
 
-/** `PUT …/reveal/auto`: step every `intervalMs` on this node until the last step, or pause (null). */
+/** `PUT …/reveal/auto`: step every `intervalMs` until the last step (this node's timer, the other nodes' sweeps behind it), or pause (null). */
 export async function autoReveal(scope: Scope, gameId: number, intervalMs: number | null): Promise<RevealState> {
   const { pool } = await openRow(scope, gameId)
   await pool.query(`update reveals set auto_ms = $2, updated_at = now() where game_id = $1 and finished_at is null`, [gameId, intervalMs])
@@ -156,6 +156,18 @@ export async function finishReveal(scope: Scope, actor: Actor, gameId: number): 
 }
 
 /* ------------------------------------------------------------------ auto-play */
+
+/*
+ * Auto-play is a column of the row, so it survives the node that started it: the node a `PUT
+ * …/reveal/auto` reached keeps a timer, and every node's sweep (`resumeStalledReveals`, run by
+ * workers/reveal.ts) takes over a reveal whose step is overdue, after a restart or a node's loss.
+ * A step is taken only when the last change is at least most of an interval old, so however many
+ * nodes' timers fire, the reveal advances once per interval; a node that finds the step taken
+ * waits for the rest of the interval (docs/scoring.md#staged-reveal).
+ */
+
+/** Of an interval: how old the last change must be for a tick to step (timers of two nodes firing together step once). */
+const TICK_AFTER = 0.9
 
 const timers = new WeakMap<object, Map<number, NodeJS.Timeout>>()
 
@@ -182,10 +194,42 @@ async function tick(services: Services, gameId: number): Promise<void> {
   // The last step pauses auto-play; finishing stays the admin's decision.
   const { rows } = await pool.query<{ auto_ms: number | null }>(
     `update reveals set step = least($2::int, step + 1), auto_ms = case when step + 1 >= $2::int then null else auto_ms end, updated_at = now()
-      where game_id = $1 and finished_at is null and auto_ms is not null returning auto_ms`,
-    [gameId, steps],
+      where game_id = $1 and finished_at is null and auto_ms is not null and updated_at <= now() - auto_ms * $3::float8 * interval '1 millisecond'
+      returning auto_ms`,
+    [gameId, steps, TICK_AFTER],
   )
-  if (rows.length === 0) return
+  if (rows.length === 0) {
+    // Another node's timer stepped (or the admin did) since: wait for the rest of the interval.
+    const { rows: left } = await pool.query<{ wait_ms: number }>(
+      `select greatest(0, auto_ms - extract(epoch from now() - updated_at) * 1000)::float8 as wait_ms from reveals where game_id = $1 and finished_at is null and auto_ms is not null`,
+      [gameId],
+    )
+    if (left[0]) schedule(services, gameId, left[0].wait_ms)
+    return
+  }
   await publishState(services, services.realtime, gameId, await readRow(pool, gameId))
   if (rows[0]!.auto_ms !== null) schedule(services, gameId, rows[0]!.auto_ms)
+}
+
+/** How late a step may be before another node's sweep takes the reveal over. */
+const OVERDUE_MS = 2000
+
+/** Auto-playing reveals whose next step is overdue and that no timer of this node runs: tick them here. */
+export async function resumeStalledReveals(services: Services): Promise<void> {
+  const pool = await nativePool(services.orm)
+  const { rows } = await pool.query<{ game_id: number }>(
+    `select game_id from reveals where auto_ms is not null and finished_at is null and updated_at < now() - (auto_ms + $1::int) * interval '1 millisecond'`,
+    [OVERDUE_MS],
+  )
+  const running = timers.get(services.orm)
+  for (const { game_id: gameId } of rows) {
+    if (!running?.has(gameId)) await tick(services, gameId)
+  }
+}
+
+/** Stop this node's auto-play timers (shutdown): the row keeps playing on the other nodes' sweeps. */
+export function stopAutoPlay(services: Services): void {
+  const byGame = timers.get(services.orm)
+  for (const timer of byGame?.values() ?? []) clearTimeout(timer)
+  byGame?.clear()
 }
