@@ -5,13 +5,13 @@
  * two nodes, the owner's role and ban re-checked on every use, and the GZ::CTF format verified.
  */
 import { generateKeyPairSync, sign } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../support/server.js'
+import { describe, expect, it } from 'vitest'
+import type { TestServer } from '../support/server.js'
+import { withTwoNodes } from '../support/twoNodes.js'
 import { ApiClient } from '../support/client.js'
 import { createUser, type TestUser } from '../support/factories/users.js'
 import { createTeam } from '../support/factories/teams.js'
 import { createChallenge, createGame, createParticipation } from '../support/factories/games.js'
-import { startSecondNode } from '../support/factories/play.js'
 import type { RunningServer } from '../../server/src/server.js'
 import { ApiToken } from '../../server/src/entities/ApiToken.js'
 import { User } from '../../server/src/entities/User.js'
@@ -21,15 +21,7 @@ let server: TestServer
 let other: RunningServer
 let admin: ApiClient
 
-beforeAll(async () => {
-  server = await startTestServer()
-  other = await startSecondNode(server)
-  admin = await server.admin()
-})
-afterAll(async () => {
-  await other?.close()
-  await server?.close()
-})
+withTwoNodes((nodes) => ({ server, other, admin } = nodes))
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 const asToken = (token: string, base = server.url) => {

@@ -5,14 +5,15 @@
  * that it is the route's answer, that every rule of the route still holds there, and that each write
  * that changes what a player may see drops it — on this node and on another node of the database.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import pg from 'pg'
-import { startTestServer, type TestServer } from '../support/server.js'
+import type { TestServer } from '../support/server.js'
+import { withTwoNodes } from '../support/twoNodes.js'
 import { ApiClient, type ApiResponse } from '../support/client.js'
 import { createChallenge, createGame, createParticipation } from '../support/factories/games.js'
 import { createTeam } from '../support/factories/teams.js'
 import { ensureInstances } from '../../server/src/domain/play/instances.js'
-import { createAttachmentFlags, createInstances, createPlayer, createSubmission, sameSessionOn, settled, startSecondNode, submit, type Player } from '../support/factories/play.js'
+import { createAttachmentFlags, createInstances, createPlayer, createSubmission, sameSessionOn, settled, submit, type Player } from '../support/factories/play.js'
 import { createUser } from '../support/factories/users.js'
 import type { RunningServer } from '../../server/src/server.js'
 import { hotReadLabels } from '../../server/src/http/hotReads.js'
@@ -24,15 +25,7 @@ let server: TestServer
 let other: RunningServer
 let admin: ApiClient
 
-beforeAll(async () => {
-  server = await startTestServer()
-  other = await startSecondNode(server)
-  admin = await server.admin()
-})
-afterAll(async () => {
-  await other?.close()
-  await server?.close()
-})
+withTwoNodes((nodes) => ({ server, other, admin } = nodes))
 
 const HOUR = 3600_000
 const fromFastPath = (res: ApiResponse) => res.headers.get('x-request-id') === null

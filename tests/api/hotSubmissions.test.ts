@@ -5,27 +5,20 @@
  * route's — headers, hostile bodies, the XSRF rules, tokens — and that every write that changes
  * what a player may submit is seen at once, on this node and on another node of the database.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { GamePermission } from '@flagwave/shared/enums'
-import { startTestServer, type TestServer } from '../support/server.js'
+import type { TestServer } from '../support/server.js'
+import { withTwoNodes } from '../support/twoNodes.js'
 import type { ApiClient, ApiResponse } from '../support/client.js'
 import { countRows, createChallenge, createDivision, createGame } from '../support/factories/games.js'
-import { createInstances, createPlayer, sameSessionOn, settled, startSecondNode, submitPath } from '../support/factories/play.js'
+import { createInstances, createPlayer, sameSessionOn, settled, submitPath } from '../support/factories/play.js'
 import type { RunningServer } from '../../server/src/server.js'
 
 let server: TestServer
 let other: RunningServer
 let admin: ApiClient
 
-beforeAll(async () => {
-  server = await startTestServer()
-  other = await startSecondNode(server)
-  admin = await server.admin()
-})
-afterAll(async () => {
-  await other?.close()
-  await server?.close()
-})
+withTwoNodes((nodes) => ({ server, other, admin } = nodes))
 
 const HOUR = 3600_000
 const fromFastPath = (res: ApiResponse | Response) => res.headers.get('x-request-id') === null

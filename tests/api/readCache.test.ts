@@ -4,11 +4,12 @@
  * another node of the same database as soon as the commit's NOTIFY arrives. Each case warms the
  * cache on both nodes first, then writes on the first and reads on both.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../support/server.js'
+import { describe, expect, it } from 'vitest'
+import type { TestServer } from '../support/server.js'
+import { withTwoNodes } from '../support/twoNodes.js'
 import { ApiClient } from '../support/client.js'
 import { createChallenge, createGame } from '../support/factories/games.js'
-import { createInstances, createPlayer, sameSessionOn, startSecondNode, submit, settled, submitPath } from '../support/factories/play.js'
+import { createInstances, createPlayer, sameSessionOn, submit, settled, submitPath } from '../support/factories/play.js'
 import type { RunningServer } from '../../server/src/server.js'
 import { createUser } from '../support/factories/users.js'
 import { createTeam } from '../support/factories/teams.js'
@@ -17,15 +18,7 @@ let server: TestServer
 let other: RunningServer
 let admin: ApiClient
 
-beforeAll(async () => {
-  server = await startTestServer()
-  other = await startSecondNode(server)
-  admin = await server.admin()
-})
-afterAll(async () => {
-  await other?.close()
-  await server?.close()
-})
+withTwoNodes((nodes) => ({ server, other, admin } = nodes))
 
 /** The same session, talking to the other node. */
 const onOther = (client: ApiClient): ApiClient => sameSessionOn(other, client)

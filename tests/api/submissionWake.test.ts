@@ -6,23 +6,17 @@
  * NOTIFYs — every submission exactly once, none lost.
  */
 import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../support/server.js'
+import { describe, expect, it } from 'vitest'
+import type { TestServer } from '../support/server.js'
+import { withTwoNodes } from '../support/twoNodes.js'
 import { createChallenge, createGame } from '../support/factories/games.js'
-import { createInstances, createPlayer, queueDrained, sameSessionOn, settled, startSecondNode, submit } from '../support/factories/play.js'
+import { createInstances, createPlayer, queueDrained, sameSessionOn, settled, submit } from '../support/factories/play.js'
 import type { RunningServer } from '../../server/src/server.js'
 
 let server: TestServer
 let other: RunningServer
 
-beforeAll(async () => {
-  server = await startTestServer()
-  other = await startSecondNode(server)
-})
-afterAll(async () => {
-  await other?.close()
-  await server?.close()
-})
+withTwoNodes((nodes) => ({ server, other } = nodes))
 
 async function playing() {
   const game = await createGame(server, { start: new Date(Date.now() - 3600_000), end: new Date(Date.now() + 3600_000), practiceMode: false })
