@@ -6,7 +6,8 @@
 import type pg from 'pg'
 import type { RunningServer } from '../../server/src/server.js'
 import type { BenchGame } from './data.js'
-import { ownCpu, rotationScript, startBareKoa, wrk, type ScriptedRequest, type WrkResult } from './wrk.js'
+import os from 'node:os'
+import { ownCpu, processCpu, rotationScript, startBareKoa, wrk, type ScriptedRequest, type WrkResult } from './wrk.js'
 
 /** What a player's screens ask for, and how often a figure must be of bare Koa (the issue's goals). */
 const CALLS = {
@@ -81,6 +82,38 @@ async function warmUp(url: string, requests: ScriptedRequest[]): Promise<void> {
   }
 }
 
+/**
+ * A submission's whole cost, accept to settled: the server's CPU and that of the PostgreSQL
+ * backends serving it (the pool's connections), per submission, from the start of the round until
+ * the checkers settled the last one; and the rate at which the two alone would fill the machine's
+ * cores — the floor under the submit figure, whatever the HTTP path costs.
+ */
+export interface SettledCost {
+  serverUsPerSubmission: number
+  postgresUsPerSubmission: number
+  coresFullAtPerSec: number
+}
+
+async function submitRound(server: RunningServer, pool: pg.Pool, game: BenchGame, script: string, seconds: number, connections: number): Promise<WrkResult & { settledCost: SettledCost }> {
+  // Every pooled connection open, then the backends behind them (the pool keeps them through the round).
+  await Promise.all(Array.from({ length: 20 }, () => pool.query('select pg_sleep(0.02)')))
+  const { rows } = await pool.query<{ pid: number }>(`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`)
+  const backends = rows.map((r) => processCpu(r.pid))
+  const postgresCpu = () => backends.reduce((sum, read) => sum + read(), 0)
+  const before = { server: ownCpu(), postgres: postgresCpu() }
+  const result = await wrk(server.url, { script, seconds, connections, cpu: ownCpu })
+  while ((await pool.query<{ n: number }>(`select count(*)::int as n from submissions where game_id = $1 and status = 'FlagSubmitted'`, [game.gameId])).rows[0]!.n > 0) {
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  const serverUs = (ownCpu() - before.server) / result.requests
+  const postgresUs = (postgresCpu() - before.postgres) / result.requests
+  const round1 = (x: number) => Math.round(x * 10) / 10
+  return {
+    ...result,
+    settledCost: { serverUsPerSubmission: round1(serverUs), postgresUsPerSubmission: round1(postgresUs), coresFullAtPerSec: Math.round((os.cpus().length * 1e6) / (serverUs + postgresUs)) },
+  }
+}
+
 export interface PlayerFigure extends WrkResult {
   ratio: number
   /** Bare Koa's CPU time per request over this call's: the ratio that a busy machine hardly moves. */
@@ -114,7 +147,8 @@ export async function playerCalls(
       runs.bareKoa!.push(await wrk(bareUrl, { seconds: opts.seconds, connections, cpu: bare.cpu }))
       for (const call of calls) {
         opts.log(`players: ${call}, round ${round} of ${opts.rounds}…`)
-        ;(runs[call] ??= []).push(await wrk(server.url, { script: scripts.get(call)!.file, seconds: opts.seconds, connections, cpu: ownCpu }))
+        if (call === 'submit') (runs[call] ??= []).push(await submitRound(server, pool, game, scripts.get(call)!.file, opts.seconds, connections))
+        else (runs[call] ??= []).push(await wrk(server.url, { script: scripts.get(call)!.file, seconds: opts.seconds, connections, cpu: ownCpu }))
       }
     }
   } finally {

@@ -4,7 +4,7 @@
  * `<!-- bench:start -->` / `<!-- bench:end -->` markers.
  */
 import fs from 'node:fs/promises'
-import { playerCallLabels, type PlayerCall } from './players.js'
+import { playerCallLabels, type PlayerCall, type SettledCost } from './players.js'
 
 /** results.json: the bench's own loose record. */
 type Results = Record<string, any>
@@ -41,11 +41,15 @@ export function markdownTable(r: Results): string {
   if (players) {
     const bareCpu = players.bareKoa.cpuUsPerRequest === undefined ? '' : `, ${players.bareKoa.cpuUsPerRequest} µs CPU/request`
     rows.push([`Bare Koa endpoint, players section (wrk -t2 -c50)`, `${players.bareKoa.rps} req/s (p99 ${players.bareKoa.p99ms} ms${bareCpu})`, 'baseline'])
-    type Figure = { rps: number; ratio: number; cpuRatio?: number; cpuUsPerRequest?: number; p99ms: number; goal: number; errors: number }
+    type Figure = { rps: number; ratio: number; cpuRatio?: number; cpuUsPerRequest?: number; p99ms: number; goal: number; errors: number; settledCost?: SettledCost }
     for (const [call, f] of Object.entries(players.calls) as [PlayerCall, Figure][]) {
       const errors = f.errors ? `; ${f.errors} errors` : ''
       const cpu = f.cpuRatio === undefined ? '' : `; ${f.cpuUsPerRequest} µs CPU/request = ${pct(f.cpuRatio)} of bare by CPU`
-      rows.push([playerCallLabels[call].label + ', signed in, gzip', `${f.rps} req/s = ${pct(f.ratio)} of bare (p99 ${f.p99ms} ms${errors})${cpu}`, `≥ ${Math.round(f.goal * 100)} % of bare`])
+      const c = f.settledCost
+      const floor = c
+        ? `; accept to settled ${c.serverUsPerSubmission} µs server + ${c.postgresUsPerSubmission} µs PostgreSQL CPU per submission: the cores are full at ${c.coresFullAtPerSec}/s = ${pct(c.coresFullAtPerSec / players.bareKoa.rps)} of bare`
+        : ''
+      rows.push([playerCallLabels[call].label + ', signed in, gzip', `${f.rps} req/s = ${pct(f.ratio)} of bare (p99 ${f.p99ms} ms${errors})${cpu}${floor}`, `≥ ${Math.round(f.goal * 100)} % of bare`])
     }
   }
   const rb = r.rebuild
