@@ -1,7 +1,7 @@
 /**
  * The replay timeline (server/src/domain/scoreboard/replay/timeline.ts, docs/scoring.md#replay):
- * a seek folded from a kept cursor equals a fresh build at that moment, whatever the order of the
- * seeks and however far a cursor may fold, with divisions, non-board solvers, edits, disabled challenges and costed hint unlocks; the
+ * a seek folded from a kept cursor (forward, or back by taking solves out) equals a fresh build at
+ * that moment, whatever the order of the seeks and however far a cursor may fold, with divisions, non-board solvers, edits, disabled challenges and costed hint unlocks; the
  * last frame equals the engine's build over the current settings, every solve and every unlock.
  */
 import { describe, expect, it } from 'vitest'
@@ -83,6 +83,23 @@ describe('ReplayTimeline', () => {
       expect(folded).toBeGreaterThan(maxFold > 100 ? 20 : 5)
       if (maxFold < 100) expect(folded).toBeLessThan(60)
     }
+  })
+
+  it('seeks back by taking the later solves and unlocks out of a cursor, not by a build', () => {
+    const data = randomData(6)
+    const t = new ReplayTimeline(data)
+    // Both moments in the last epoch (after the last edit), the later one first.
+    const late = END - 60_000
+    const early = START + 9000_000 + 60_000
+    expect(t.indexAt(late)).toBeGreaterThan(t.indexAt(early))
+    expect(t.unlockIndexAt(late)).toBeGreaterThan(t.unlockIndexAt(early))
+    expect(t.frameAt(late).folded).toBe(false)
+    const back = t.frameAt(early)
+    expect(back.folded).toBe(true)
+    expect(t.keptStates()).toBe(1)
+    expect(JSON.parse(back.snapshot.json)).toEqual(JSON.parse(new ReplayTimeline(data).frameAt(early).snapshot.json))
+    // And forward again from there.
+    expect(JSON.parse(t.frameAt(late).snapshot.json)).toEqual(JSON.parse(new ReplayTimeline(data).frameAt(late).snapshot.json))
   })
 
   it('uses the settings in force at each moment', () => {

@@ -10,7 +10,7 @@
 import type { ChallengeInfo, ChallengeItem, ChallengesByTag, ScoreboardDivision, ScoreboardItem, ScoreboardModel, TopTimeLine } from '@flagwave/shared/schemas/scoreboard'
 import { toWireDate } from '@flagwave/shared/format'
 import { presentChallengeInfo, presentChallengeItem, presentRowHead, presentScoreboardDivision, presentTimeline } from '../../presenters/scoreboard.js'
-import { ScoreboardEngine, type ApplyResult, type ChallengeRecord, type GameData, type GameMeta, type HintUnlockData, type SolveData, type TeamRecord } from './engine.js'
+import { ScoreboardEngine, type ApplyResult, type ChallengeRecord, type GameData, type GameMeta, type HintUnlockData, type SolveData, type TeamRecord, type UnfoldSolve } from './engine.js'
 
 /** Per team, cells that changed (and its hint deductions when they did): the `items` of a ScoreboardDelta. */
 type CellChanges = { id: number; challenges: ChallengeItem[]; hintPenalty?: number }[]
@@ -97,6 +97,21 @@ export class ScoreboardState {
   /** Fold one settled Accepted submission in (see `ScoreboardEngine.applySolve`). */
   applySolve(s: SolveData): ApplyResult {
     return this.engine.applySolve(s)
+  }
+
+  /** Fold a batch of solves in, each challenge re-scored once (see `ScoreboardEngine.foldSolves`). */
+  foldSolves(solves: readonly SolveData[]): void {
+    this.engine.foldSolves(solves)
+  }
+
+  /** Take the latest solves out again, newest first (see `ScoreboardEngine.unfoldSolves`). */
+  unfoldSolves(solves: readonly UnfoldSolve[]): void {
+    this.engine.unfoldSolves(solves)
+  }
+
+  /** Take a folded hint unlock out again (see `ScoreboardEngine.unfoldHintUnlock`). */
+  unfoldHintUnlock(u: HintUnlockData): ApplyResult {
+    return this.engine.unfoldHintUnlock(u)
   }
 
   /** Fold one costed hint unlock in (see `ScoreboardEngine.applyHintUnlock`). */

@@ -113,6 +113,11 @@ export interface GameData {
   unlocks?: HintUnlockData[]
 }
 
+/** A counted solve to take out of a state again (`unfoldSolves`), with its challenge's counter before it. */
+export interface UnfoldSolve extends Pick<SolveData, 'participationId' | 'challengeId' | 'submissionId' | 'time'> {
+  countBefore: number
+}
+
 /** What `applySolve` did: `unknown` means the pair belongs on the board but the state does not know it (rebuild). */
 export type ApplyResult = 'applied' | 'ignored' | 'unknown'
 
@@ -223,6 +228,13 @@ function lowerBound<T>(list: T[], probe: T, cmp: (a: T, b: T) => number): number
     else hi = mid
   }
   return lo
+}
+
+/** Insert into a list sorted by `compareSolves` (at the end when it is the latest, as in time order). */
+function insertSorted(list: Solve[], solve: Solve): void {
+  const tail = list[list.length - 1]
+  if (!tail || compareSolves(tail, solve) < 0) list.push(solve)
+  else list.splice(lowerBound(list, solve, compareSolves), 0, solve)
 }
 
 export class ScoreboardEngine {
@@ -422,6 +434,113 @@ export class ScoreboardEngine {
     this.pendingLast.set(team, existing ? this.latestOf(team) : Math.max(team.last, solve.time))
     this.reorder(changed)
     return 'applied'
+  }
+
+  /**
+   * Fold a batch of counted solves in at once (a replay's seek forward, docs/scoring.md#replay):
+   * the same state as `applySolve` of each in turn, but each challenge a solve touched is re-scored
+   * once, after the whole batch, and the ranking is re-sorted once. Unlike `applySolve` it does not
+   * report pairs it does not know (a replay's state knows every board pair).
+   */
+  foldSolves(solves: readonly SolveData[]): void {
+    const changed = new Set<Team>()
+    const touched = new Set<Chal>()
+    for (const s of solves) {
+      if (s.time >= this.game.end) continue
+      const c = this.chals.get(s.challengeId)
+      if (!c) continue
+      const team = this.teams.get(s.participationId)
+      if (!team || !team.slot.has(c.data.id)) {
+        // Not on the board: only the counter may move.
+        if (s.acceptedCount !== undefined && s.acceptedCount > c.acceptedCount) {
+          c.acceptedCount = s.acceptedCount
+          touched.add(c)
+        }
+        continue
+      }
+      const existing = team.solves.get(c.data.id)
+      if (existing && compareSolves(existing, s) <= 0) {
+        if (s.acceptedCount !== undefined && s.acceptedCount > c.acceptedCount) {
+          c.acceptedCount = s.acceptedCount
+          touched.add(c)
+        }
+        continue
+      }
+      if (existing) {
+        c.solvers.splice(lowerBound(c.solvers, existing, compareSolves), 1)
+        if (existing.bloods) c.bloodSolvers.splice(lowerBound(c.bloodSolvers, existing, compareSolves), 1)
+        this.pendingDelta.set(team, (this.pendingDelta.get(team) ?? 0) - existing.points)
+      }
+      const solve = this.newSolve(s, team.data)
+      insertSorted(c.solvers, solve)
+      if (solve.bloods) insertSorted(c.bloodSolvers, solve)
+      team.solves.set(c.data.id, solve)
+      changed.add(team)
+      this.markSlot(team, c.data.id)
+      const affects = this.permissions.may(team.data.divisionId, 'AffectDynamicScore', c.data.id)
+      c.acceptedCount = s.acceptedCount !== undefined ? Math.max(c.acceptedCount, s.acceptedCount) : existing || !affects ? c.acceptedCount : c.acceptedCount + 1
+      touched.add(c)
+      if (!existing) this.noteUnlocks(team, c.data.id)
+      const last = this.pendingLast.get(team) ?? team.last
+      this.pendingLast.set(team, existing ? this.latestOf(team) : Math.max(last, solve.time))
+    }
+    for (const c of touched) this.rescoreAll(c, changed)
+    this.reorder(changed)
+  }
+
+  /**
+   * Take the latest counted solves out again (a replay's seek back, docs/scoring.md#replay), newest
+   * first, each with the challenge's counter before it: the state is then the one that held only the
+   * solves before them. A solve the state does not hold only sets the counter.
+   */
+  unfoldSolves(solves: readonly UnfoldSolve[]): void {
+    const changed = new Set<Team>()
+    const touched = new Set<Chal>()
+    const shortened = new Set<Team>()
+    for (const s of solves) {
+      if (s.time >= this.game.end) continue
+      const c = this.chals.get(s.challengeId)
+      if (!c) continue
+      if (c.acceptedCount !== s.countBefore) {
+        c.acceptedCount = s.countBefore
+        touched.add(c)
+      }
+      const team = this.teams.get(s.participationId)
+      const held = team?.solves.get(c.data.id)
+      if (!team || !held || held.submissionId !== s.submissionId) continue
+      c.solvers.splice(lowerBound(c.solvers, held, compareSolves), 1)
+      if (held.bloods) c.bloodSolvers.splice(lowerBound(c.bloodSolvers, held, compareSolves), 1)
+      team.solves.delete(c.data.id)
+      this.pendingDelta.set(team, (this.pendingDelta.get(team) ?? 0) - held.points)
+      changed.add(team)
+      shortened.add(team)
+      touched.add(c)
+      this.markSlot(team, c.data.id)
+    }
+    for (const team of shortened) this.pendingLast.set(team, this.latestOf(team))
+    for (const c of touched) this.rescoreAll(c, changed)
+    this.reorder(changed)
+  }
+
+  /** Take a folded costed hint unlock out again (a replay's seek back); `ignored` when it was not folded in. */
+  unfoldHintUnlock(u: HintUnlockData): ApplyResult {
+    if (!this.unlocks.delete(u.unlockId)) return 'ignored'
+    const team = this.teams.get(u.participationId)
+    if (!team || u.cost === 0) return 'ignored'
+    team.hintPenalty -= u.cost
+    this.pendingDelta.set(team, (this.pendingDelta.get(team) ?? 0) + u.cost)
+    this.changedPenalties.add(team)
+    this.reorder(new Set([team]))
+    return 'applied'
+  }
+
+  /** Re-score every solver of a challenge from its counter and its blood order (after a batch). */
+  private rescoreAll(c: Chal, changed: Set<Team>): void {
+    c.score = challengeScore(c.data.originalScore, c.data.minScoreRate, c.data.difficulty, c.acceptedCount)
+    this.changedChallenges.add(c)
+    this.dirty = true
+    c.bloodSolvers.forEach((solve, i) => this.rescore(c, solve, i < 3 ? (i as BloodRank) : null, changed))
+    for (const solve of c.solvers) if (!solve.bloods) this.rescore(c, solve, null, changed)
   }
 
   /**

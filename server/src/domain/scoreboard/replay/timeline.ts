@@ -13,7 +13,7 @@
  *   no cursor is close enough. Forward play therefore costs only the solves in between.
  */
 import { DivisionPermissions } from '@flagwave/shared/divisions'
-import type { ChallengeData, GameData, GameMeta, SolveData } from '../engine.js'
+import type { ChallengeData, GameData, GameMeta, SolveData, UnfoldSolve } from '../engine.js'
 import { ScoreboardState, type Snapshot } from '../board.js'
 import type { ReplayData, ReplaySolve } from './data.js'
 
@@ -52,6 +52,8 @@ export class ReplayTimeline {
   private readonly unlockTimes: Float64Array
   /** The challenge's counter right after solve i. */
   private readonly countAfter: Int32Array
+  /** The challenge's counter right before solve i. */
+  private readonly countBefore: Int32Array
   private readonly permissions: DivisionPermissions
   private readonly settingsCache = new Map<number, Omit<GameData, 'solves'>>()
   private cursors: Cursor[] = []
@@ -67,10 +69,13 @@ export class ReplayTimeline {
     this.times = Float64Array.from(data.solves, (s) => s.time)
     this.unlockTimes = Float64Array.from(data.unlocks, (u) => u.time)
     this.countAfter = new Int32Array(data.solves.length)
+    this.countBefore = new Int32Array(data.solves.length)
     const counts = new Map<number, number>()
     data.solves.forEach((s, i) => {
-      const n = (counts.get(s.challengeId) ?? 0) + (this.affects(s) ? 1 : 0)
+      const before = counts.get(s.challengeId) ?? 0
+      const n = before + (this.affects(s) ? 1 : 0)
       counts.set(s.challengeId, n)
+      this.countBefore[i] = before
       this.countAfter[i] = n
     })
   }
@@ -168,13 +173,17 @@ export class ReplayTimeline {
     const n = this.indexAt(t)
     const u = this.unlockIndexAt(t)
     let best: Cursor | null = null
-    for (const c of this.cursors) if (c.epoch === epoch && c.n <= n && c.u <= u && n - c.n <= this.maxFold && (!best || c.n > best.n)) best = c
+    let nearest = Infinity
+    for (const c of this.cursors) {
+      const distance = Math.abs(n - c.n) + Math.abs(u - c.u)
+      if (c.epoch === epoch && distance <= this.maxFold && distance < nearest) {
+        best = c
+        nearest = distance
+      }
+    }
     let folded = false
     if (best) {
-      for (let i = best.n; i < n; i++) best.state.applySolve(this.solveData(i))
-      for (let i = best.u; i < u; i++) best.state.applyHintUnlock(this.data.unlocks[i]!)
-      best.n = n
-      best.u = u
+      this.move(best, n, u)
       folded = true
     } else {
       best = { epoch, n, u, state: this.build(epoch, n, u), used: 0 }
@@ -187,6 +196,27 @@ export class ReplayTimeline {
     }
     best.used = ++this.clock
     return { snapshot: best.state.snapshot(t), solves: n, folded }
+  }
+
+  /** Fold a cursor forward or back to `solves[0 … n)` and `unlocks[0 … u)`, each challenge re-scored once. */
+  private move(cursor: Cursor, n: number, u: number): void {
+    const { state } = cursor
+    if (n > cursor.n) {
+      const batch: SolveData[] = new Array(n - cursor.n)
+      for (let i = cursor.n; i < n; i++) batch[i - cursor.n] = this.solveData(i)
+      state.foldSolves(batch)
+    } else if (n < cursor.n) {
+      const batch: UnfoldSolve[] = new Array(cursor.n - n)
+      for (let i = cursor.n - 1; i >= n; i--) {
+        const s = this.data.solves[i]!
+        batch[cursor.n - 1 - i] = { participationId: s.participationId, challengeId: s.challengeId, submissionId: s.submissionId, time: s.time, countBefore: this.countBefore[i]! }
+      }
+      state.unfoldSolves(batch)
+    }
+    for (let i = cursor.u; i < u; i++) state.applyHintUnlock(this.data.unlocks[i]!)
+    for (let i = cursor.u - 1; i >= u; i--) state.unfoldHintUnlock(this.data.unlocks[i]!)
+    cursor.n = n
+    cursor.u = u
   }
 
   /** How many states the timeline keeps (the benchmark reports their memory). */
