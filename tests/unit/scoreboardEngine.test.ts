@@ -501,13 +501,15 @@ describe('push spacing', () => {
 /**
  * A replay's batches (docs/scoring.md#replay): `foldSolves` equals `applySolve` of each solve in
  * turn, and `unfoldSolves` / `unfoldHintUnlock` back to any point equal a fresh build over what
- * is left, on random games with divisions, off-board solvers and costed hints.
+ * is left, on random games with divisions, off-board solvers and costed hints; a JSON-only state
+ * (a replay's) renders the same JSON as a full one all along.
  */
 describe('batch fold = one-by-one fold, unfold = rebuild', () => {
   function randomGame(seed: number) {
     const rnd = prng(seed)
     const pick = <T>(list: readonly T[]) => list[Math.floor(rnd() * list.length)]!
-    const challenges = Array.from({ length: 2 + Math.floor(rnd() * 8) }, (_, i) =>
+    // Up to 25 challenges: rows of more than one chunk of cells in a JSON-only state.
+    const challenges = Array.from({ length: 2 + Math.floor(rnd() * 24) }, (_, i) =>
       challenge(i + 1, { originalScore: 100 + Math.floor(rnd() * 900), minScoreRate: Math.round(rnd() * 100) / 100, difficulty: 1 + Math.floor(rnd() * 20) }),
     )
     const divisions =
@@ -540,7 +542,7 @@ describe('batch fold = one-by-one fold, unfold = rebuild', () => {
       solves.push(solve(pid, cid, time, { acceptedCount: counts.get(cid), board: !offBoard.includes(pid) }))
     }
     const countBefore = solves.map((s) => s.acceptedCount! - (may.may(divisionOf.get(s.participationId) ?? null, 'AffectDynamicScore', s.challengeId) ? 1 : 0))
-    const unlocks: HintUnlockData[] = Array.from({ length: Math.floor(rnd() * 30) }, (_, n) => ({
+    const unlocks: HintUnlockData[] = Array.from({ length: Math.floor(rnd() * 80) }, (_, n) => ({
       unlockId: n + 1,
       participationId: rnd() < 0.1 ? pick(offBoard) : pick(teams).participationId,
       challengeId: pick(challenges).id,
@@ -562,19 +564,25 @@ describe('batch fold = one-by-one fold, unfold = rebuild', () => {
       const { rnd, initial, solves, countBefore, unlocks, buildAt } = randomGame(seed)
       const batched = ScoreboardState.build(initial)
       const single = ScoreboardState.build(initial)
+      // A replay's state renders the JSON only, its rows changed in place: the same JSON throughout.
+      const lean = ScoreboardState.build(initial, { jsonOnly: true })
       batched.snapshot(NOW)
       single.snapshot(NOW)
+      lean.snapshot(NOW)
       let n = 0
       let u = 0
       let stamp = NOW
-      while (n < solves.length) {
+      while (n < solves.length || u < unlocks.length) {
         // Forward in batches of random sizes, rendered in between (the rows kept must not go stale).
-        const next = Math.min(solves.length, n + 1 + Math.floor(rnd() * 40))
+        // Some steps fold hint unlocks only.
+        const next = rnd() < 0.2 ? n : Math.min(solves.length, n + 1 + Math.floor(rnd() * 40))
         batched.foldSolves(solves.slice(n, next))
+        lean.foldSolves(solves.slice(n, next))
         for (const s of solves.slice(n, next)) single.applySolve(s)
-        const nextUnlock = Math.min(unlocks.length, u + Math.floor(rnd() * 3))
+        const nextUnlock = Math.min(unlocks.length, u + Math.floor(rnd() * 4))
         for (const h of unlocks.slice(u, nextUnlock)) {
           batched.applyHintUnlock(h)
+          lean.applyHintUnlock(h)
           single.applyHintUnlock(h)
         }
         n = next
@@ -585,18 +593,29 @@ describe('batch fold = one-by-one fold, unfold = rebuild', () => {
         expect(a.model, `seed ${seed} at ${n}`).toEqual(b.model)
         expect(a.json).toBe(b.json)
         expect(a.json).toBe(buildAt(n, u).snapshot(stamp).json)
+        const l = lean.snapshot(stamp)
+        expect(l.json).toBe(a.json)
+        expect(l.changedCells).toBeNull()
         // Now and then back to an earlier point and forward again: the same boards as fresh builds.
         if (rnd() < 0.4) {
           const back = Math.floor(rnd() * n)
           const backUnlock = Math.floor(rnd() * (u + 1))
-          batched.unfoldSolves(solves.slice(back, n).reverse().map((s, i) => ({ ...s, countBefore: countBefore[n - 1 - i]! })))
-          for (let i = u - 1; i >= backUnlock; i--) batched.unfoldHintUnlock(unlocks[i]!)
+          for (const state of [batched, lean]) {
+            state.unfoldSolves(solves.slice(back, n).reverse().map((s, i) => ({ ...s, countBefore: countBefore[n - 1 - i]! })))
+            for (let i = u - 1; i >= backUnlock; i--) state.unfoldHintUnlock(unlocks[i]!)
+          }
           stamp += 1000
           const c = batched.snapshot(stamp)
           expect(c.json, `seed ${seed} back to ${back}`).toBe(buildAt(back, backUnlock).snapshot(stamp).json)
           ScoreboardModel.parse(c.model)
-          batched.foldSolves(solves.slice(back, n))
-          for (const h of unlocks.slice(backUnlock, u)) batched.applyHintUnlock(h)
+          const cl = lean.snapshot(stamp)
+          expect(cl.json).toBe(c.json)
+          // Its model is read from its JSON.
+          expect(cl.model).toEqual(c.model)
+          for (const state of [batched, lean]) {
+            state.foldSolves(solves.slice(back, n))
+            for (const h of unlocks.slice(backUnlock, u)) state.applyHintUnlock(h)
+          }
         }
       }
     })

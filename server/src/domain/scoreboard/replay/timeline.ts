@@ -159,12 +159,16 @@ export class ReplayTimeline {
     for (let i = 0; i < n; i++) counts.set(this.data.solves[i]!.challengeId, this.countAfter[i]!)
     const solves: SolveData[] = new Array(n)
     for (let i = 0; i < n; i++) solves[i] = this.solveData(i)
-    return ScoreboardState.build({
-      ...settings,
-      challenges: settings.challenges.map((c) => ({ ...c, acceptedCount: counts.get(c.id) ?? 0 })),
-      solves,
-      unlocks: this.data.unlocks.slice(0, u),
-    })
+    return ScoreboardState.build(
+      {
+        ...settings,
+        challenges: settings.challenges.map((c) => ({ ...c, acceptedCount: counts.get(c.id) ?? 0 })),
+        solves,
+        unlocks: this.data.unlocks.slice(0, u),
+      },
+      // The replay route sends the JSON only.
+      { jsonOnly: true },
+    )
   }
 
   /** The board as it stood at `t` (epoch milliseconds), its update time `t`. */
