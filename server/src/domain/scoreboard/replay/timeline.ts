@@ -7,10 +7,13 @@
  *   challenge counting the solves so far (as the checkers count: solvers of any status whose
  *   division affects the dynamic score). So the last frame — current settings, every solve — is
  *   the live board.
- * - Seeking: a few cursors (a built state, its epoch and how many solves it holds) are kept; a seek
- *   takes the cursor of the same epoch at or before it and folds in only the solves since
- *   (`applySolve`, then a snapshot that re-renders only what changed), or builds a new state when
- *   no cursor is close enough. Forward play therefore costs only the solves in between.
+ * - Seeking: a few cursors (a built state, its epoch and how many solves and unlocks it holds) are
+ *   kept; a seek takes the nearest cursor of the same epoch, before or after it, and moves it there
+ *   in one batch — forward by folding in the solves since (`foldSolves`), back by taking the later
+ *   ones out (`unfoldSolves`), each touched challenge re-scored once — then a snapshot that
+ *   re-renders only what changed; it builds a new state when that is cheaper (`BUILD_SOLVES`). Forward
+ *   play therefore costs only the solves in between, and so does a jump near any kept cursor.
+ * - The states render the JSON only (`StateOptions.jsonOnly`): the route sends nothing else.
  */
 import { DivisionPermissions } from '@flagwave/shared/divisions'
 import type { ChallengeData, GameData, GameMeta, SolveData, UnfoldSolve } from '../engine.js'
@@ -20,13 +23,14 @@ import type { ReplayData, ReplaySolve } from './data.js'
 /** Cursors kept per game (each a board state with its rendered rows). */
 const CURSORS = 4
 /**
- * Fold in at most this many solves from a cursor; further away a new state is built at the moment.
- * Folding costs most where a game is busiest (every solve of a dynamic challenge re-scores its
- * solvers): on the large benchmark set 1,000 solves and the re-rendered rows cost about a third
- * of a build with its full render (the first fold also re-renders every row that moved), so a
- * build wins beyond about 3,000 to 4,000.
+ * When a seek moves a cursor rather than builds (the cost of each measured on the large benchmark
+ * set): a move costs about its solves (taking one out about two thirds of folding one in), with the
+ * rows they touch re-rendered; a build costs a fixed part — every team's cells, every row rendered,
+ * about what moving 8,000 solves costs — plus about half a moved solve per solve up to the moment.
+ * So a seek moves the nearest cursor of its epoch when it is at most `BUILD_SOLVES` plus half the
+ * moment's solves away, and builds otherwise (from scratch, or a far jump back to the early game).
  */
-const MAX_FOLD = 3000
+const BUILD_SOLVES = 8_000
 
 interface Cursor {
   epoch: number
@@ -40,7 +44,7 @@ interface Cursor {
 
 export interface ReplayFrame {
   snapshot: Snapshot
-  /** How many solves the frame holds, and whether it was folded from a cursor (for the benchmark). */
+  /** How many solves the frame holds, and whether it was moved from a cursor, forward or back (for the benchmark). */
   solves: number
   folded: boolean
 }
@@ -61,8 +65,8 @@ export class ReplayTimeline {
 
   constructor(
     readonly data: ReplayData,
-    /** Fold in at most this many solves from a cursor (smaller in tests, so that small games build too). */
-    private readonly maxFold = MAX_FOLD,
+    /** A build's fixed cost in solves moved (smaller in tests, so that small games build too). */
+    private readonly buildSolves = BUILD_SOLVES,
   ) {
     this.boundaries = [...new Set(data.edits.map((e) => e.at))].sort((a, b) => a - b)
     this.permissions = new DivisionPermissions(data.game.divisions)
@@ -180,7 +184,7 @@ export class ReplayTimeline {
     let nearest = Infinity
     for (const c of this.cursors) {
       const distance = Math.abs(n - c.n) + Math.abs(u - c.u)
-      if (c.epoch === epoch && distance <= this.maxFold && distance < nearest) {
+      if (c.epoch === epoch && distance <= this.buildSolves + (n + u) / 2 && distance < nearest) {
         best = c
         nearest = distance
       }
