@@ -13,7 +13,7 @@ import { toWireDate } from '@flagwave/shared/format'
 import { ChallengeChanges } from '../../server/src/domain/scoreboard/delta.js'
 import { PUSH_INTERVAL_MS, pushSpacing } from '../../server/src/domain/scoreboard/pacing.js'
 import { ScoreboardState } from '../../server/src/domain/scoreboard/board.js'
-import type { ChallengeData, DivisionMeta, GameData, HintUnlockData, SolveData, TeamData } from '../../server/src/domain/scoreboard/engine.js'
+import { ScoreboardEngine, type ChallengeData, type DivisionMeta, type GameData, type HintUnlockData, type SolveData, type TeamData } from '../../server/src/domain/scoreboard/engine.js'
 
 const START = Date.UTC(2026, 0, 1, 8)
 const END = START + 8 * 3600_000
@@ -514,7 +514,12 @@ describe('batch fold = one-by-one fold, unfold = rebuild', () => {
     )
     const divisions =
       seed % 2 === 0
-        ? [division(1, 'A'), division(2, 'B', GamePermission.All & ~GamePermission.AffectDynamicScore & ~GamePermission.GetBlood), division(3, 'C', GamePermission.All & ~GamePermission.GetScore & ~GamePermission.RankOverall)]
+        ? [
+            division(1, 'A'),
+            division(2, 'B', GamePermission.All & ~GamePermission.AffectDynamicScore & ~GamePermission.GetBlood),
+            // C may not view challenge 1: no cell for it.
+            division(3, 'C', GamePermission.All & ~GamePermission.GetScore & ~GamePermission.RankOverall, [{ challengeId: 1, permissions: GamePermission.All & ~GamePermission.ViewChallenge }]),
+          ]
         : []
     const game = { id: 1, start: START, end: END, bloodBonus: seed % 3 === 0 ? 0 : DEFAULT_BLOOD_BONUS, divisions }
     const may = new DivisionPermissions(divisions)
@@ -620,6 +625,20 @@ describe('batch fold = one-by-one fold, unfold = rebuild', () => {
       }
     })
   }
+
+  it('a build over the layout computed beforehand equals one that computes it (cells, hidden cells)', () => {
+    for (const seed of [2, 4, 6, 8]) {
+      const { initial, solves } = randomGame(seed)
+      const data = { ...initial, solves }
+      const counted = ScoreboardState.build({ ...data, challenges: data.challenges.map((c) => ({ ...c, acceptedCount: 3 })) })
+      const laid = ScoreboardState.build({ ...data, challenges: data.challenges.map((c) => ({ ...c, acceptedCount: 3 })), layout: ScoreboardEngine.layout(data) })
+      expect(laid.snapshot(NOW).json).toBe(counted.snapshot(NOW).json)
+      // A team of C holding challenge 1 has no cell for it: its solve is ignored, not unknown.
+      const c = initial.teams.find((t) => t.divisionId === 3 && initial.instances.get(t.participationId)!.includes(1))
+      expect(c).toBeDefined()
+      if (c) expect(laid.applySolve(solve(c.participationId, 1, min(5), { board: true }))).toBe('ignored')
+    }
+  })
 
   it('an unfold of a solve the state never counted (after the end) changes nothing', () => {
     const state = ScoreboardState.build(data({ challenges: [challenge(1)], teams: [team(1), team(2)], solves: [solve(1, 1, min(10), { acceptedCount: 1 })] }))

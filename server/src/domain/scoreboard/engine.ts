@@ -111,7 +111,16 @@ export interface GameData {
   solves: SolveData[]
   /** Costed hint unlocks (any order; absent: none). A board at time t passes those before t. */
   unlocks?: HintUnlockData[]
+  /**
+   * The teams' cells as `ScoreboardEngine.layout` computed them from these same teams, instances,
+   * challenges and divisions (absent: computed by the build). A replay reuses them between the builds
+   * of one epoch.
+   */
+  layout?: BoardLayout
 }
+
+/** Per participation: the cells of its row (shared by teams with the same cells), and the held challenges its division may not view. */
+export type BoardLayout = ReadonlyMap<number, { cids: number[]; slot: Map<number, number>; hidden: Set<number> | null }>
 
 /** A counted solve to take out of a state again (`unfoldSolves`), with its challenge's counter before it. */
 export interface UnfoldSolve extends Pick<SolveData, 'participationId' | 'challengeId' | 'submissionId' | 'time'> {
@@ -304,17 +313,10 @@ export class ScoreboardEngine {
         else state.dependents.set(p, [c.id])
       }
     }
-    const may = state.permissions
-    // Teams with the same cells share one `cids` array and slot map (the board renders a row of unsolved cells once per array).
-    const interned = new Map<string, { cids: number[]; slot: Map<number, number> }>()
+    const layout = data.layout ?? ScoreboardEngine.layout(data)
     for (const t of data.teams) {
-      const held = [...new Set(data.instances.get(t.participationId) ?? [])].filter((id) => state.chals.has(id))
-      const visible = held.filter((id) => may.may(t.divisionId, 'ViewChallenge', id)).sort((a, b) => a - b)
-      const key = visible.join(',')
-      let cells = interned.get(key)
-      if (!cells) interned.set(key, (cells = { cids: visible, slot: new Map(visible.map((id, i) => [id, i])) }))
-      const { cids, slot } = cells
-      if (cids.length < held.length) state.hidden.set(t.participationId, new Set(held.filter((id) => !cids.includes(id))))
+      const { cids, slot, hidden } = layout.get(t.participationId)!
+      if (hidden) state.hidden.set(t.participationId, hidden)
       if (cids.length === 0) continue
       const team: Team = {
         data: t,
@@ -376,6 +378,25 @@ export class ScoreboardEngine {
       if (list.length > 0) state.byTag.set(tag, list)
     }
     return state
+  }
+
+  /** The teams' cells (see `GameData.layout`). */
+  static layout(data: Pick<GameData, 'game' | 'challenges' | 'teams' | 'instances'>): BoardLayout {
+    const may = new DivisionPermissions(data.game.divisions)
+    const enabled = new Set(data.challenges.map((c) => c.id))
+    // Teams with the same cells share one `cids` array and slot map (the board renders a row of unsolved cells once per array).
+    const interned = new Map<string, { cids: number[]; slot: Map<number, number> }>()
+    const layout = new Map<number, { cids: number[]; slot: Map<number, number>; hidden: Set<number> | null }>()
+    for (const t of data.teams) {
+      const held = [...new Set(data.instances.get(t.participationId) ?? [])].filter((id) => enabled.has(id))
+      const visible = held.filter((id) => may.may(t.divisionId, 'ViewChallenge', id)).sort((a, b) => a - b)
+      const key = visible.join(',')
+      let cells = interned.get(key)
+      if (!cells) interned.set(key, (cells = { cids: visible, slot: new Map(visible.map((id, i) => [id, i])) }))
+      const hidden = cells.cids.length < held.length ? new Set(held.filter((id) => !cells.cids.includes(id))) : null
+      layout.set(t.participationId, { ...cells, hidden })
+    }
+    return layout
   }
 
   /** Whether something changed since the last `takeChanges()`. */

@@ -16,7 +16,7 @@
  * - The states render the JSON only (`StateOptions.jsonOnly`): the route sends nothing else.
  */
 import { DivisionPermissions } from '@flagwave/shared/divisions'
-import type { ChallengeData, GameData, GameMeta, SolveData, UnfoldSolve } from '../engine.js'
+import { ScoreboardEngine, type ChallengeData, type GameData, type GameMeta, type SolveData, type UnfoldSolve } from '../engine.js'
 import { ScoreboardState, type Snapshot } from '../board.js'
 import type { ReplayData, ReplaySolve } from './data.js'
 
@@ -145,7 +145,9 @@ export class ReplayTimeline {
     const enabled = new Set(challenges.map((c) => c.id))
     const instances = new Map<number, number[]>()
     for (const [pid, cids] of this.data.instances) instances.set(pid, cids.filter((id) => enabled.has(id)))
-    cached = { game, challenges, teams: this.data.teams, instances }
+    // The teams' cells, computed once per epoch for every build of it.
+    const layout = ScoreboardEngine.layout({ game, challenges, teams: this.data.teams, instances })
+    cached = { game, challenges, teams: this.data.teams, instances, layout }
     this.settingsCache.set(epoch, cached)
     return cached
   }
