@@ -66,7 +66,7 @@ function randomData(seed: number): ReplayData {
 }
 
 describe('ReplayTimeline', () => {
-  it.each([3, 2000])('moves cursors (a build costing a fixed %i solves moved) to the same frames as fresh builds, in any order', (buildSolves) => {
+  it.each([3, 2000])('moves cursors (a build costing a fixed %i solves folded in) to the same frames as fresh builds, in any order', (buildSolves) => {
     for (const seed of [1, 2, 3]) {
       const data = randomData(seed)
       const kept = new ReplayTimeline(data, buildSolves)
@@ -107,13 +107,13 @@ describe('ReplayTimeline', () => {
     expect(JSON.parse(t.frameAt(late).snapshot.json)).toEqual(JSON.parse(new ReplayTimeline(data).frameAt(late).snapshot.json))
   })
 
-  it('builds instead of moving back when the move takes out more than a build costs', () => {
+  it('builds instead of moving back when taking the solves out costs more than a build', () => {
     const data = randomData(7)
     // Both in the first epoch (before the first edit): a late moment, then one near the start.
     const late = START + 3600_000 - 1
     const early = START + 60_000
     const cheapBuilds = new ReplayTimeline(data, 0)
-    expect(cheapBuilds.indexAt(late) - cheapBuilds.indexAt(early)).toBeGreaterThan((cheapBuilds.indexAt(early) + cheapBuilds.unlockIndexAt(early)) / 2)
+    expect((cheapBuilds.indexAt(late) - cheapBuilds.indexAt(early)) / 4).toBeGreaterThan((cheapBuilds.indexAt(early) + cheapBuilds.unlockIndexAt(early)) / 2)
     cheapBuilds.frameAt(late)
     expect(cheapBuilds.frameAt(early).folded).toBe(false)
     expect(cheapBuilds.keptStates()).toBe(2)

@@ -23,14 +23,18 @@ import type { ReplayData, ReplaySolve } from './data.js'
 /** Cursors kept per game (each a board state with its rendered rows). */
 const CURSORS = 4
 /**
- * When a seek moves a cursor rather than builds (the cost of each measured on the large benchmark
- * set): a move costs about its solves (taking one out about two thirds of folding one in), with the
- * rows they touch re-rendered; a build costs a fixed part — every team's cells, every row rendered,
- * about what moving 8,000 solves costs — plus about half a moved solve per solve up to the moment.
- * So a seek moves the nearest cursor of its epoch when it is at most `BUILD_SOLVES` plus half the
- * moment's solves away, and builds otherwise (from scratch, or a far jump back to the early game).
+ * When a seek moves a cursor rather than builds, by what each costs on the large benchmark set: a
+ * snapshot's render of what changed (the same floor either way — the whole JSON is written), plus
+ * about 4 µs per solve folded in, a quarter of that per solve taken out (its cell turns to the shared
+ * unsolved one), or about 2.5 µs per solve a build holds (its teams' cells are computed once per
+ * epoch, `ScoreboardEngine.layout`). So a seek moves the nearest cursor of its epoch when the
+ * solves it folds in, plus a quarter of those it takes out, are at most `BUILD_SOLVES` plus half the
+ * moment's solves, and builds otherwise — a jump far forward from early on; back, about never.
+ * Beyond the render a build's own fixed part is small, but each build allocates a whole state
+ * that the collector walks afterwards; 2,000 to 8,000 measured alike on the benchmark (random
+ * jumps' p95 within noise), hence the middle.
  */
-const BUILD_SOLVES = 8_000
+const BUILD_SOLVES = 5_000
 
 interface Cursor {
   epoch: number
@@ -65,7 +69,7 @@ export class ReplayTimeline {
 
   constructor(
     readonly data: ReplayData,
-    /** A build's fixed cost in solves moved (smaller in tests, so that small games build too). */
+    /** A build's fixed cost in solves folded in (smaller in tests, so that small games build too). */
     private readonly buildSolves = BUILD_SOLVES,
   ) {
     this.boundaries = [...new Set(data.edits.map((e) => e.at))].sort((a, b) => a - b)
@@ -183,12 +187,12 @@ export class ReplayTimeline {
     const n = this.indexAt(t)
     const u = this.unlockIndexAt(t)
     let best: Cursor | null = null
-    let nearest = Infinity
+    let cheapest = Infinity
     for (const c of this.cursors) {
-      const distance = Math.abs(n - c.n) + Math.abs(u - c.u)
-      if (c.epoch === epoch && distance <= this.buildSolves + (n + u) / 2 && distance < nearest) {
+      const cost = moveCost(c.n, n) + moveCost(c.u, u)
+      if (c.epoch === epoch && cost <= this.buildSolves + (n + u) / 2 && cost < cheapest) {
         best = c
-        nearest = distance
+        cheapest = cost
       }
     }
     let folded = false
@@ -244,6 +248,11 @@ export class ReplayTimeline {
     const s = this.data.solves[i]!
     return { participationId: s.participationId, challengeId: s.challengeId, submissionId: s.submissionId, time: s.time, userName: s.userName }
   }
+}
+
+/** What moving a cursor from `from` to `to` solves (or unlocks) costs, in solves folded in (see `BUILD_SOLVES`). */
+function moveCost(from: number, to: number): number {
+  return to >= from ? to - from : (from - to) / 4
 }
 
 /** How many of the ascending `times` are at or before `t`. */
