@@ -273,7 +273,8 @@ export class ScoreboardState {
       for (const slot of all ? team.cids.keys() : slots!) {
         const id = team.cids[slot]!
         const solve = team.solves.get(id)
-        cells[slot] = solve ? cellJson(presentChallengeItem(id, solve)) : this.unsolvedCell(id).json
+        // Serialised natively into one flat string: a kept template result would be a tree of string pieces for the collector to walk.
+        cells[slot] = solve ? JSON.stringify(presentChallengeItem(id, solve)) : this.unsolvedCell(id).json
         dirty?.add(Math.floor(slot / CHUNK))
       }
       for (const k of dirty ?? chunks.keys()) chunks[k] = cells.slice(k * CHUNK, (k + 1) * CHUNK).join(',')
