@@ -250,6 +250,15 @@ describe('what counts', () => {
 })
 
 /** A small deterministic PRNG (mulberry32). */
+/** A random game's meta and 5 to 44 teams, most of them in one of `divisions` when there are some. */
+function randomTeams(rnd: () => number, divisions: DivisionMeta[], bloodBonus: number) {
+  const game = { id: 1, start: START, end: END, bloodBonus, divisions }
+  const may = new DivisionPermissions(divisions)
+  const teams = Array.from({ length: 5 + Math.floor(rnd() * 40) }, (_, i) => team(i + 1, { divisionId: divisions.length > 0 && rnd() < 0.8 ? divisions[Math.floor(rnd() * divisions.length)]!.id : null }))
+  const divisionOf = new Map(teams.map((t) => [t.participationId, t.divisionId]))
+  return { game, may, teams, divisionOf }
+}
+
 function prng(seed: number) {
   let a = seed >>> 0
   return () => {
@@ -412,10 +421,7 @@ describe('incremental = rebuild', () => {
               ),
             )
           : []
-      const game = { id: 1, start: START, end: END, bloodBonus: seed % 5 === 0 ? 0 : DEFAULT_BLOOD_BONUS, divisions }
-      const may = new DivisionPermissions(divisions)
-      const teams = Array.from({ length: 5 + Math.floor(rnd() * 40) }, (_, i) => team(i + 1, { divisionId: divisions.length > 0 && rnd() < 0.8 ? pick(divisions).id : null }))
-      const divisionOf = new Map(teams.map((t) => [t.participationId, t.divisionId]))
+      const { game, may, teams, divisionOf } = randomTeams(rnd, divisions, seed % 5 === 0 ? 0 : DEFAULT_BLOOD_BONUS)
       // Off-board participations (suspended, pending): they hold instances and solve, which moves the counters.
       const offBoard = [9001, 9002, 9003]
       const holds = new Map<number, number[]>()
@@ -521,10 +527,7 @@ describe('batch fold = one-by-one fold, unfold = rebuild', () => {
             division(3, 'C', GamePermission.All & ~GamePermission.GetScore & ~GamePermission.RankOverall, [{ challengeId: 1, permissions: GamePermission.All & ~GamePermission.ViewChallenge }]),
           ]
         : []
-    const game = { id: 1, start: START, end: END, bloodBonus: seed % 3 === 0 ? 0 : DEFAULT_BLOOD_BONUS, divisions }
-    const may = new DivisionPermissions(divisions)
-    const teams = Array.from({ length: 5 + Math.floor(rnd() * 40) }, (_, i) => team(i + 1, { divisionId: divisions.length > 0 && rnd() < 0.8 ? pick(divisions).id : null }))
-    const divisionOf = new Map(teams.map((t) => [t.participationId, t.divisionId]))
+    const { game, may, teams, divisionOf } = randomTeams(rnd, divisions, seed % 3 === 0 ? 0 : DEFAULT_BLOOD_BONUS)
     const offBoard = [9001, 9002]
     const holds = new Map<number, number[]>()
     for (const t of [...teams.map((t) => t.participationId), ...offBoard]) holds.set(t, challenges.filter(() => rnd() < 0.8).map((c) => c.id))

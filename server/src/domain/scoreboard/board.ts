@@ -5,7 +5,9 @@
  * snapshot, and keeps the serialised pieces of the others.
  *
  * Snapshots are immutable: a row or item that changes gets a new object, unchanged ones are
- * shared between versions, so a caller may keep an old `model` while the state moves on.
+ * shared between versions, so a caller may keep an old `model` while the state moves on. A
+ * JSON-only state (a replay's, `StateOptions.jsonOnly`) keeps no model and changes its rows' pieces
+ * in place; its snapshots' JSON strings are immutable all the same.
  */
 import type { ChallengeInfo, ChallengeItem, ChallengesByTag, ScoreboardDivision, ScoreboardItem, ScoreboardModel, TopTimeLine } from '@flagwave/shared/schemas/scoreboard'
 import { toWireDate } from '@flagwave/shared/format'

@@ -6,8 +6,10 @@
  * `applySolve()` folds one counted solve in, touching only the teams whose points change — the
  * solver, the up to three blood holders whose rank shifts, and, when the challenge's current score
  * moved, every solver of that challenge — and re-places them in the ranking with binary searches
- * (O(changed · log teams) comparisons). `takeChanges()` tells a reader which cells and challenges
- * changed since it last asked, so it re-renders only those.
+ * (O(changed · log teams) comparisons). `foldSolves()` folds a batch in with each touched challenge
+ * re-scored once, and `unfoldSolves()` takes the latest solves out again (a replay's seeks,
+ * docs/scoring.md#replay). `takeChanges()` tells a reader which cells and challenges changed since
+ * it last asked, so it re-renders only those.
  *
  * Rules (docs/scoring.md#dynamic-score): only the earliest `Accepted` submission before the game end per team and challenge
  * counts; the board lists accepted teams that hold an instance of an enabled challenge, one
@@ -429,21 +431,7 @@ export class ScoreboardEngine {
       }
       return 'ignored'
     }
-    if (existing) {
-      // An earlier submission of the same pair arrived late: it replaces the known one.
-      c.solvers.splice(lowerBound(c.solvers, existing, compareSolves), 1)
-      if (existing.bloods) c.bloodSolvers.splice(lowerBound(c.bloodSolvers, existing, compareSolves), 1)
-      this.pendingDelta.set(team, (this.pendingDelta.get(team) ?? 0) - existing.points)
-    }
-    const solve = this.newSolve(s, team.data)
-    c.solvers.splice(lowerBound(c.solvers, solve, compareSolves), 0, solve)
-    if (solve.bloods) c.bloodSolvers.splice(lowerBound(c.bloodSolvers, solve, compareSolves), 0, solve)
-    team.solves.set(c.data.id, solve)
-    changed.add(team)
-    this.markSlot(team, c.data.id)
-    // Without the checker's counter, this solve counts when its division affects the dynamic score.
-    const affects = this.permissions.may(team.data.divisionId, 'AffectDynamicScore', c.data.id)
-    const count = s.acceptedCount !== undefined ? Math.max(c.acceptedCount, s.acceptedCount) : existing || !affects ? c.acceptedCount : c.acceptedCount + 1
+    const { solve, count } = this.placeSolve(c, team, s, existing, changed)
     if (!this.setAcceptedCount(c, count, changed)) {
       // Same base score: only the new solve, the blood holders and the one pushed out of the bloods can change.
       for (let i = 0; i < Math.min(4, c.bloodSolvers.length); i++) this.rescore(c, c.bloodSolvers[i]!, i < 3 ? (i as BloodRank) : null, changed)
@@ -487,19 +475,8 @@ export class ScoreboardEngine {
         }
         continue
       }
-      if (existing) {
-        c.solvers.splice(lowerBound(c.solvers, existing, compareSolves), 1)
-        if (existing.bloods) c.bloodSolvers.splice(lowerBound(c.bloodSolvers, existing, compareSolves), 1)
-        this.pendingDelta.set(team, (this.pendingDelta.get(team) ?? 0) - existing.points)
-      }
-      const solve = this.newSolve(s, team.data)
-      insertSorted(c.solvers, solve)
-      if (solve.bloods) insertSorted(c.bloodSolvers, solve)
-      team.solves.set(c.data.id, solve)
-      changed.add(team)
-      this.markSlot(team, c.data.id)
-      const affects = this.permissions.may(team.data.divisionId, 'AffectDynamicScore', c.data.id)
-      c.acceptedCount = s.acceptedCount !== undefined ? Math.max(c.acceptedCount, s.acceptedCount) : existing || !affects ? c.acceptedCount : c.acceptedCount + 1
+      const { solve, count } = this.placeSolve(c, team, s, existing, changed)
+      c.acceptedCount = count
       touched.add(c)
       if (!existing) this.noteUnlocks(team, c.data.id)
       const last = this.pendingLast.get(team) ?? team.last
@@ -553,6 +530,29 @@ export class ScoreboardEngine {
     this.changedPenalties.add(team)
     this.reorder(new Set([team]))
     return 'applied'
+  }
+
+  /**
+   * Put a team's counted solve of `c` in its lists, in place of `existing` (an earlier submission of
+   * the same pair that arrived late replaces the known one); returns it and the challenge's counter
+   * after it. Points and totals are left to the caller's re-scoring.
+   */
+  private placeSolve(c: Chal, team: Team, s: SolveData, existing: Solve | undefined, changed: Set<Team>): { solve: Solve; count: number } {
+    if (existing) {
+      c.solvers.splice(lowerBound(c.solvers, existing, compareSolves), 1)
+      if (existing.bloods) c.bloodSolvers.splice(lowerBound(c.bloodSolvers, existing, compareSolves), 1)
+      this.pendingDelta.set(team, (this.pendingDelta.get(team) ?? 0) - existing.points)
+    }
+    const solve = this.newSolve(s, team.data)
+    insertSorted(c.solvers, solve)
+    if (solve.bloods) insertSorted(c.bloodSolvers, solve)
+    team.solves.set(c.data.id, solve)
+    changed.add(team)
+    this.markSlot(team, c.data.id)
+    // Without the checker's counter, this solve counts when its division affects the dynamic score.
+    const affects = this.permissions.may(team.data.divisionId, 'AffectDynamicScore', c.data.id)
+    const count = s.acceptedCount !== undefined ? Math.max(c.acceptedCount, s.acceptedCount) : existing || !affects ? c.acceptedCount : c.acceptedCount + 1
+    return { solve, count }
   }
 
   /** Re-score every solver of a challenge from its counter and its blood order (after a batch). */
