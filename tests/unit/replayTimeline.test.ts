@@ -1,7 +1,7 @@
 /**
  * The replay timeline (server/src/domain/scoreboard/replay/timeline.ts, docs/scoring.md#replay):
- * a seek folded from a kept cursor equals a fresh build at that moment, whatever the order of the
- * seeks and however far a cursor may fold, with divisions, non-board solvers, edits, disabled challenges and costed hint unlocks; the
+ * a seek folded from a kept cursor (forward, or back by taking solves out) equals a fresh build at
+ * that moment, whatever the order of the seeks and however far a cursor may fold, with divisions, non-board solvers, edits, disabled challenges and costed hint unlocks; the
  * last frame equals the engine's build over the current settings, every solve and every unlock.
  */
 import { describe, expect, it } from 'vitest'
@@ -66,23 +66,61 @@ function randomData(seed: number): ReplayData {
 }
 
 describe('ReplayTimeline', () => {
-  it.each([3, 2000])('folds seeks from cursors (at most %i solves) to the same frames as fresh builds, in any order', (maxFold) => {
+  it.each([3, 2000])('moves cursors (a build costing a fixed %i solves folded in) to the same frames as fresh builds, in any order', (buildSolves) => {
     for (const seed of [1, 2, 3]) {
       const data = randomData(seed)
-      const kept = new ReplayTimeline(data, maxFold)
+      const kept = new ReplayTimeline(data, buildSolves)
       const r = rng(seed + 100)
       let folded = 0
+      let back = 0
+      let previous = 0
       for (let i = 0; i < 60; i++) {
         // Mostly forward play with jumps back, across every epoch.
         const t = i % 7 === 0 ? START + Math.floor(r() * (END - START)) : START + Math.floor(((i % 30) / 30) * (END - START) + r() * 60_000)
         const frame = kept.frameAt(t)
         if (frame.folded) folded++
+        if (frame.folded && i > 0 && t < previous) back++
+        previous = t
         expect(JSON.parse(frame.snapshot.json), `seed ${seed} seek ${i}`).toEqual(JSON.parse(new ReplayTimeline(data).frameAt(t).snapshot.json))
       }
-      // Forward play folds; with a short reach, jumps further away build.
-      expect(folded).toBeGreaterThan(maxFold > 100 ? 20 : 5)
-      if (maxFold < 100) expect(folded).toBeLessThan(60)
+      // Builds only for a new epoch (five of them, four cursors) or the first seek: the rest moved a cursor, some of them back.
+      expect(folded).toBeGreaterThan(40)
+      expect(folded).toBeLessThan(60)
+      expect(back).toBeGreaterThan(2)
     }
+  })
+
+  it('seeks back by taking the later solves and unlocks out of a cursor, not by a build', () => {
+    const data = randomData(6)
+    const t = new ReplayTimeline(data)
+    // Both moments in the last epoch (after the last edit), the later one first.
+    const late = END - 60_000
+    const early = START + 9000_000 + 60_000
+    expect(t.indexAt(late)).toBeGreaterThan(t.indexAt(early))
+    expect(t.unlockIndexAt(late)).toBeGreaterThan(t.unlockIndexAt(early))
+    expect(t.frameAt(late).folded).toBe(false)
+    const back = t.frameAt(early)
+    expect(back.folded).toBe(true)
+    expect(t.keptStates()).toBe(1)
+    expect(JSON.parse(back.snapshot.json)).toEqual(JSON.parse(new ReplayTimeline(data).frameAt(early).snapshot.json))
+    // And forward again from there.
+    expect(JSON.parse(t.frameAt(late).snapshot.json)).toEqual(JSON.parse(new ReplayTimeline(data).frameAt(late).snapshot.json))
+  })
+
+  it('builds instead of moving back when taking the solves out costs more than a build', () => {
+    const data = randomData(7)
+    // Both in the first epoch (before the first edit): a late moment, then one near the start.
+    const late = START + 3600_000 - 1
+    const early = START + 60_000
+    const cheapBuilds = new ReplayTimeline(data, 0)
+    expect((cheapBuilds.indexAt(late) - cheapBuilds.indexAt(early)) / 4).toBeGreaterThan((cheapBuilds.indexAt(early) + cheapBuilds.unlockIndexAt(early)) / 2)
+    cheapBuilds.frameAt(late)
+    expect(cheapBuilds.frameAt(early).folded).toBe(false)
+    expect(cheapBuilds.keptStates()).toBe(2)
+    const dearBuilds = new ReplayTimeline(data, 2000)
+    dearBuilds.frameAt(late)
+    expect(dearBuilds.frameAt(early).folded).toBe(true)
+    expect(dearBuilds.keptStates()).toBe(1)
   })
 
   it('uses the settings in force at each moment', () => {

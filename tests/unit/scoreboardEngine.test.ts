@@ -13,7 +13,7 @@ import { toWireDate } from '@flagwave/shared/format'
 import { ChallengeChanges } from '../../server/src/domain/scoreboard/delta.js'
 import { PUSH_INTERVAL_MS, pushSpacing } from '../../server/src/domain/scoreboard/pacing.js'
 import { ScoreboardState } from '../../server/src/domain/scoreboard/board.js'
-import type { ChallengeData, DivisionMeta, GameData, HintUnlockData, SolveData, TeamData } from '../../server/src/domain/scoreboard/engine.js'
+import { ScoreboardEngine, type ChallengeData, type DivisionMeta, type GameData, type HintUnlockData, type SolveData, type TeamData } from '../../server/src/domain/scoreboard/engine.js'
 
 const START = Date.UTC(2026, 0, 1, 8)
 const END = START + 8 * 3600_000
@@ -250,6 +250,15 @@ describe('what counts', () => {
 })
 
 /** A small deterministic PRNG (mulberry32). */
+/** A random game's meta and 5 to 44 teams, most of them in one of `divisions` when there are some. */
+function randomTeams(rnd: () => number, divisions: DivisionMeta[], bloodBonus: number) {
+  const game = { id: 1, start: START, end: END, bloodBonus, divisions }
+  const may = new DivisionPermissions(divisions)
+  const teams = Array.from({ length: 5 + Math.floor(rnd() * 40) }, (_, i) => team(i + 1, { divisionId: divisions.length > 0 && rnd() < 0.8 ? divisions[Math.floor(rnd() * divisions.length)]!.id : null }))
+  const divisionOf = new Map(teams.map((t) => [t.participationId, t.divisionId]))
+  return { game, may, teams, divisionOf }
+}
+
 function prng(seed: number) {
   let a = seed >>> 0
   return () => {
@@ -412,10 +421,7 @@ describe('incremental = rebuild', () => {
               ),
             )
           : []
-      const game = { id: 1, start: START, end: END, bloodBonus: seed % 5 === 0 ? 0 : DEFAULT_BLOOD_BONUS, divisions }
-      const may = new DivisionPermissions(divisions)
-      const teams = Array.from({ length: 5 + Math.floor(rnd() * 40) }, (_, i) => team(i + 1, { divisionId: divisions.length > 0 && rnd() < 0.8 ? pick(divisions).id : null }))
-      const divisionOf = new Map(teams.map((t) => [t.participationId, t.divisionId]))
+      const { game, may, teams, divisionOf } = randomTeams(rnd, divisions, seed % 5 === 0 ? 0 : DEFAULT_BLOOD_BONUS)
       // Off-board participations (suspended, pending): they hold instances and solve, which moves the counters.
       const offBoard = [9001, 9002, 9003]
       const holds = new Map<number, number[]>()
@@ -495,5 +501,152 @@ describe('push spacing', () => {
     expect(pushSpacing(78, 0.6)).toBeCloseTo(130)
     expect(pushSpacing(78, 0.1)).toBeCloseTo(780)
     expect(pushSpacing(5_000, 0.6)).toBe(2000)
+  })
+})
+
+/**
+ * A replay's batches (docs/scoring.md#replay): `foldSolves` equals `applySolve` of each solve in
+ * turn, and `unfoldSolves` / `unfoldHintUnlock` back to any point equal a fresh build over what
+ * is left, on random games with divisions, off-board solvers and costed hints; a JSON-only state
+ * (a replay's) renders the same JSON as a full one all along.
+ */
+describe('batch fold = one-by-one fold, unfold = rebuild', () => {
+  function randomGame(seed: number) {
+    const rnd = prng(seed)
+    const pick = <T>(list: readonly T[]) => list[Math.floor(rnd() * list.length)]!
+    // Up to 25 challenges: rows of more than one chunk of cells in a JSON-only state.
+    const challenges = Array.from({ length: 2 + Math.floor(rnd() * 24) }, (_, i) =>
+      challenge(i + 1, { originalScore: 100 + Math.floor(rnd() * 900), minScoreRate: Math.round(rnd() * 100) / 100, difficulty: 1 + Math.floor(rnd() * 20) }),
+    )
+    const divisions =
+      seed % 2 === 0
+        ? [
+            division(1, 'A'),
+            division(2, 'B', GamePermission.All & ~GamePermission.AffectDynamicScore & ~GamePermission.GetBlood),
+            // C may not view challenge 1: no cell for it.
+            division(3, 'C', GamePermission.All & ~GamePermission.GetScore & ~GamePermission.RankOverall, [{ challengeId: 1, permissions: GamePermission.All & ~GamePermission.ViewChallenge }]),
+          ]
+        : []
+    const { game, may, teams, divisionOf } = randomTeams(rnd, divisions, seed % 3 === 0 ? 0 : DEFAULT_BLOOD_BONUS)
+    const offBoard = [9001, 9002]
+    const holds = new Map<number, number[]>()
+    for (const t of [...teams.map((t) => t.participationId), ...offBoard]) holds.set(t, challenges.filter(() => rnd() < 0.8).map((c) => c.id))
+    // A replay's solves: each pair's first, in time order (ties on the same millisecond too), with the counter after it.
+    const solves: SolveData[] = []
+    const seen = new Set<string>()
+    const counts = new Map<number, number>()
+    let time = START
+    for (let n = 0; n < 40 + Math.floor(rnd() * 300); n++) {
+      const pid = rnd() < 0.1 ? pick(offBoard) : pick(teams).participationId
+      const held = holds.get(pid)!
+      if (held.length === 0) continue
+      const cid = pick(held)
+      if (seen.has(`${pid}:${cid}`)) continue
+      seen.add(`${pid}:${cid}`)
+      if (rnd() < 0.8) time += Math.floor(rnd() * 60_000)
+      const affects = may.may(divisionOf.get(pid) ?? null, 'AffectDynamicScore', cid)
+      const before = counts.get(cid) ?? 0
+      counts.set(cid, before + (affects ? 1 : 0))
+      solves.push(solve(pid, cid, time, { acceptedCount: counts.get(cid), board: !offBoard.includes(pid) }))
+    }
+    const countBefore = solves.map((s) => s.acceptedCount! - (may.may(divisionOf.get(s.participationId) ?? null, 'AffectDynamicScore', s.challengeId) ? 1 : 0))
+    const unlocks: HintUnlockData[] = Array.from({ length: Math.floor(rnd() * 80) }, (_, n) => ({
+      unlockId: n + 1,
+      participationId: rnd() < 0.1 ? pick(offBoard) : pick(teams).participationId,
+      challengeId: pick(challenges).id,
+      time: START + Math.floor(rnd() * (END - START)),
+      cost: Math.floor(rnd() * 100),
+    }))
+    const initial: GameData = { game, challenges, teams, instances: holds, solves: [] }
+    /** A fresh build over the first `n` solves and the first `u` unlocks. */
+    const buildAt = (n: number, u: number) => {
+      const at = new Map<number, number>()
+      for (const s of solves.slice(0, n)) at.set(s.challengeId, s.acceptedCount!)
+      return ScoreboardState.build({ ...initial, challenges: challenges.map((c) => ({ ...c, acceptedCount: at.get(c.id) ?? 0 })), solves: solves.slice(0, n), unlocks: unlocks.slice(0, u) })
+    }
+    return { rnd, initial, solves, countBefore, unlocks, buildAt }
+  }
+
+  for (let seed = 1; seed <= 30; seed++) {
+    it(`random game #${seed}`, () => {
+      const { rnd, initial, solves, countBefore, unlocks, buildAt } = randomGame(seed)
+      const batched = ScoreboardState.build(initial)
+      const single = ScoreboardState.build(initial)
+      // A replay's state renders the JSON only, its rows changed in place: the same JSON throughout.
+      const lean = ScoreboardState.build(initial, { jsonOnly: true })
+      batched.snapshot(NOW)
+      single.snapshot(NOW)
+      lean.snapshot(NOW)
+      let n = 0
+      let u = 0
+      let stamp = NOW
+      while (n < solves.length || u < unlocks.length) {
+        // Forward in batches of random sizes, rendered in between (the rows kept must not go stale).
+        // Some steps fold hint unlocks only.
+        const next = rnd() < 0.2 ? n : Math.min(solves.length, n + 1 + Math.floor(rnd() * 40))
+        batched.foldSolves(solves.slice(n, next))
+        lean.foldSolves(solves.slice(n, next))
+        for (const s of solves.slice(n, next)) single.applySolve(s)
+        const nextUnlock = Math.min(unlocks.length, u + Math.floor(rnd() * 4))
+        for (const h of unlocks.slice(u, nextUnlock)) {
+          batched.applyHintUnlock(h)
+          lean.applyHintUnlock(h)
+          single.applyHintUnlock(h)
+        }
+        n = next
+        u = nextUnlock
+        stamp += 1000
+        const a = batched.snapshot(stamp)
+        const b = single.snapshot(stamp)
+        expect(a.model, `seed ${seed} at ${n}`).toEqual(b.model)
+        expect(a.json).toBe(b.json)
+        expect(a.json).toBe(buildAt(n, u).snapshot(stamp).json)
+        const l = lean.snapshot(stamp)
+        expect(l.json).toBe(a.json)
+        expect(l.changedCells).toBeNull()
+        // Now and then back to an earlier point and forward again: the same boards as fresh builds.
+        if (rnd() < 0.4) {
+          const back = Math.floor(rnd() * n)
+          const backUnlock = Math.floor(rnd() * (u + 1))
+          for (const state of [batched, lean]) {
+            state.unfoldSolves(solves.slice(back, n).reverse().map((s, i) => ({ ...s, countBefore: countBefore[n - 1 - i]! })))
+            for (let i = u - 1; i >= backUnlock; i--) state.unfoldHintUnlock(unlocks[i]!)
+          }
+          stamp += 1000
+          const c = batched.snapshot(stamp)
+          expect(c.json, `seed ${seed} back to ${back}`).toBe(buildAt(back, backUnlock).snapshot(stamp).json)
+          ScoreboardModel.parse(c.model)
+          const cl = lean.snapshot(stamp)
+          expect(cl.json).toBe(c.json)
+          // Its model is read from its JSON.
+          expect(cl.model).toEqual(c.model)
+          for (const state of [batched, lean]) {
+            state.foldSolves(solves.slice(back, n))
+            for (const h of unlocks.slice(backUnlock, u)) state.applyHintUnlock(h)
+          }
+        }
+      }
+    })
+  }
+
+  it('a build over the layout computed beforehand equals one that computes it (cells, hidden cells)', () => {
+    for (const seed of [2, 4, 6, 8]) {
+      const { initial, solves } = randomGame(seed)
+      const data = { ...initial, solves }
+      const counted = ScoreboardState.build({ ...data, challenges: data.challenges.map((c) => ({ ...c, acceptedCount: 3 })) })
+      const laid = ScoreboardState.build({ ...data, challenges: data.challenges.map((c) => ({ ...c, acceptedCount: 3 })), layout: ScoreboardEngine.layout(data) })
+      expect(laid.snapshot(NOW).json).toBe(counted.snapshot(NOW).json)
+      // A team of C holding challenge 1 has no cell for it: its solve is ignored, not unknown.
+      const c = initial.teams.find((t) => t.divisionId === 3 && initial.instances.get(t.participationId)!.includes(1))
+      expect(c).toBeDefined()
+      if (c) expect(laid.applySolve(solve(c.participationId, 1, min(5), { board: true }))).toBe('ignored')
+    }
+  })
+
+  it('an unfold of a solve the state never counted (after the end) changes nothing', () => {
+    const state = ScoreboardState.build(data({ challenges: [challenge(1)], teams: [team(1), team(2)], solves: [solve(1, 1, min(10), { acceptedCount: 1 })] }))
+    const before = state.snapshot(NOW).json
+    state.unfoldSolves([{ participationId: 2, challengeId: 1, submissionId: 999, time: END + 1, countBefore: 0 }])
+    expect(state.snapshot(NOW).json).toBe(before)
   })
 })

@@ -5,12 +5,14 @@
  * snapshot, and keeps the serialised pieces of the others.
  *
  * Snapshots are immutable: a row or item that changes gets a new object, unchanged ones are
- * shared between versions, so a caller may keep an old `model` while the state moves on.
+ * shared between versions, so a caller may keep an old `model` while the state moves on. A
+ * JSON-only state (a replay's, `StateOptions.jsonOnly`) keeps no model and changes its rows' pieces
+ * in place; its snapshots' JSON strings are immutable all the same.
  */
 import type { ChallengeInfo, ChallengeItem, ChallengesByTag, ScoreboardDivision, ScoreboardItem, ScoreboardModel, TopTimeLine } from '@flagwave/shared/schemas/scoreboard'
 import { toWireDate } from '@flagwave/shared/format'
 import { presentChallengeInfo, presentChallengeItem, presentRowHead, presentScoreboardDivision, presentTimeline } from '../../presenters/scoreboard.js'
-import { ScoreboardEngine, type ApplyResult, type ChallengeRecord, type GameData, type GameMeta, type HintUnlockData, type SolveData, type TeamRecord } from './engine.js'
+import { ScoreboardEngine, type ApplyResult, type ChallengeRecord, type GameData, type GameMeta, type HintUnlockData, type SolveData, type TeamRecord, type UnfoldSolve } from './engine.js'
 
 /** Per team, cells that changed (and its hint deductions when they did): the `items` of a ScoreboardDelta. */
 type CellChanges = { id: number; challenges: ChallengeItem[]; hintPenalty?: number }[]
@@ -41,6 +43,33 @@ interface RenderedRow {
   json: string
 }
 
+/**
+ * What the last snapshot of a JSON-only state rendered of a team (see `StateOptions.jsonOnly`): its
+ * cells' JSON, kept in place, and joined by chunks of `CHUNK` cells, so a changed cell re-joins only
+ * its chunk. `cells` and `chunks` are null while the row is the shared row of unsolved cells.
+ */
+interface JsonRow {
+  rank: number
+  divisionRank: number | null
+  hintPenalty: number
+  cells: string[] | null
+  chunks: string[] | null
+  challengesJson: string
+  json: string
+}
+
+/** Cells per chunk of a JSON-only row. */
+const CHUNK = 10
+
+export interface StateOptions {
+  /**
+   * Render the JSON only (a replay's states, docs/scoring.md#replay): no model objects nor cell
+   * changes are kept, rows are re-rendered in place, and a snapshot's `model` is parsed from its JSON
+   * when read; `changedCells` is always null.
+   */
+  jsonOnly?: boolean
+}
+
 interface RenderedChallenge {
   info: ChallengeInfo
   json: string
@@ -61,6 +90,7 @@ const LIVE_VIEW: BoardView = { frozen: false, freezeTime: null, live: false }
 
 export class ScoreboardState {
   private readonly rows = new Map<TeamRecord, RenderedRow>()
+  private readonly jsonRows = new Map<TeamRecord, JsonRow>()
   private readonly infos = new Map<ChallengeRecord, RenderedChallenge>()
   /** Challenge id → its unsolved cell, the same in every row (most cells of a large board). */
   private readonly unsolved = new Map<number, { item: ChallengeItem; json: string }>()
@@ -74,15 +104,18 @@ export class ScoreboardState {
   private readonly divisions: ScoreboardDivision[]
   private readonly divisionsJson: string
 
-  private constructor(private readonly engine: ScoreboardEngine) {
+  private constructor(
+    private readonly engine: ScoreboardEngine,
+    private readonly jsonOnly = false,
+  ) {
     this.divisionNames = new Map(engine.game.divisions.map((d) => [d.id, d.name]))
     this.divisions = engine.game.divisions.map(presentScoreboardDivision)
     this.divisionsJson = JSON.stringify(this.divisions)
   }
 
   /** The full rebuild. */
-  static build(data: GameData): ScoreboardState {
-    return new ScoreboardState(ScoreboardEngine.build(data))
+  static build(data: GameData, options: StateOptions = {}): ScoreboardState {
+    return new ScoreboardState(ScoreboardEngine.build(data), options.jsonOnly ?? false)
   }
 
   get game(): GameMeta {
@@ -97,6 +130,21 @@ export class ScoreboardState {
   /** Fold one settled Accepted submission in (see `ScoreboardEngine.applySolve`). */
   applySolve(s: SolveData): ApplyResult {
     return this.engine.applySolve(s)
+  }
+
+  /** Fold a batch of solves in, each challenge re-scored once (see `ScoreboardEngine.foldSolves`). */
+  foldSolves(solves: readonly SolveData[]): void {
+    this.engine.foldSolves(solves)
+  }
+
+  /** Take the latest solves out again, newest first (see `ScoreboardEngine.unfoldSolves`). */
+  unfoldSolves(solves: readonly UnfoldSolve[]): void {
+    this.engine.unfoldSolves(solves)
+  }
+
+  /** Take a folded hint unlock out again (see `ScoreboardEngine.unfoldHintUnlock`). */
+  unfoldHintUnlock(u: HintUnlockData): ApplyResult {
+    return this.engine.unfoldHintUnlock(u)
   }
 
   /** Fold one costed hint unlock in (see `ScoreboardEngine.applyHintUnlock`). */
@@ -114,6 +162,15 @@ export class ScoreboardState {
     for (let index = 0; index < ranked.length; index++) {
       const team = ranked[index]!
       const slots = changes.cells.get(team)
+      if (this.jsonOnly) {
+        let row = this.jsonRows.get(team)
+        if (!row || slots || row.hintPenalty !== team.hintPenalty || row.rank !== team.rank || row.divisionRank !== team.divisionRank) {
+          row = this.renderJsonRow(team, row, slots)
+          this.jsonRows.set(team, row)
+        }
+        rowJsons[index] = row.json
+        continue
+      }
       let rendered = this.rows.get(team)
       if (!rendered || slots || changes.penalties.has(team) || rendered.rank !== team.rank || rendered.divisionRank !== team.divisionRank) {
         rendered = this.renderRow(team, rendered, slots, changedCells)
@@ -158,11 +215,12 @@ export class ScoreboardState {
 
     const { bloodBonus } = this.engine.game
     const updateTimeUTC = toWireDate(now)
+    const modelItems = this.jsonOnly ? [] : items
     const model: ScoreboardModel = {
       updateTimeUTC,
       bloodBonus,
       timeLines,
-      items,
+      items: modelItems,
       challenges,
       updateTimeUtc: updateTimeUTC,
       timelines,
@@ -179,9 +237,59 @@ export class ScoreboardState {
       `{"updateTimeUTC":${time},"bloodBonus":${bloodBonus},"timeLines":${timeLinesJson},` +
       `"items":[${rowJsons.join(',')}],"challenges":{${challengeParts.join(',')}},` +
       `"updateTimeUtc":${time},"timelines":${JSON.stringify(timelines)},"challengeCount":${infos.length},"divisions":${this.divisionsJson},${viewJson}}`
-    const delta = this.fresh ? null : changedCells
+    const delta = this.fresh || this.jsonOnly ? null : changedCells
     this.fresh = false
+    if (this.jsonOnly) {
+      let parsed: ScoreboardModel | undefined
+      return {
+        get model() {
+          return (parsed ??= JSON.parse(json) as ScoreboardModel)
+        },
+        json,
+        changedCells: null,
+        challenges: infos,
+        unlocked: changes.unlocked,
+      }
+    }
     return { model, json, changedCells: delta, challenges: infos, unlocked: changes.unlocked }
+  }
+
+  /** A JSON-only state's row: its changed cells (all of them the first time) re-rendered in place, and its head. */
+  private renderJsonRow(team: TeamRecord, before: JsonRow | undefined, slots: Set<number> | undefined): JsonRow {
+    let row: JsonRow
+    if (!before && team.solves.size === 0) {
+      row = { rank: 0, divisionRank: null, hintPenalty: 0, cells: null, chunks: null, challengesJson: this.unsolvedRow(team.cids).challengesJson, json: '' }
+    } else if (!before || slots) {
+      row = before ?? { rank: 0, divisionRank: null, hintPenalty: 0, cells: null, chunks: null, challengesJson: '', json: '' }
+      let cells = row.cells
+      let chunks = row.chunks
+      const all = !before || !cells || !chunks
+      if (!cells || !chunks) {
+        // From the shared row of unsolved cells, to be changed in place from now on.
+        cells = this.unsolvedRow(team.cids).itemJsons.slice()
+        chunks = new Array<string>(Math.ceil(cells.length / CHUNK))
+        row.cells = cells
+        row.chunks = chunks
+      }
+      const dirty = all ? null : new Set<number>()
+      for (const slot of all ? team.cids.keys() : slots!) {
+        const id = team.cids[slot]!
+        const solve = team.solves.get(id)
+        // Serialised natively into one flat string: a kept template result would be a tree of string pieces for the collector to walk.
+        cells[slot] = solve ? JSON.stringify(presentChallengeItem(id, solve)) : this.unsolvedCell(id).json
+        dirty?.add(Math.floor(slot / CHUNK))
+      }
+      for (const k of dirty ?? chunks.keys()) chunks[k] = cells.slice(k * CHUNK, (k + 1) * CHUNK).join(',')
+      row.challengesJson = `[${chunks.join(',')}]`
+    } else {
+      row = before
+    }
+    row.rank = team.rank
+    row.divisionRank = team.divisionRank
+    row.hintPenalty = team.hintPenalty
+    const head = presentRowHead(team.data, team.data.divisionId === null ? null : (this.divisionNames.get(team.data.divisionId) ?? null), team)
+    row.json = `${JSON.stringify(head).slice(0, -1)},"challenges":${row.challengesJson},"solvedChallenges":${row.challengesJson}}`
+    return row
   }
 
   /**

@@ -6,8 +6,10 @@
  * `applySolve()` folds one counted solve in, touching only the teams whose points change — the
  * solver, the up to three blood holders whose rank shifts, and, when the challenge's current score
  * moved, every solver of that challenge — and re-places them in the ranking with binary searches
- * (O(changed · log teams) comparisons). `takeChanges()` tells a reader which cells and challenges
- * changed since it last asked, so it re-renders only those.
+ * (O(changed · log teams) comparisons). `foldSolves()` folds a batch in with each touched challenge
+ * re-scored once, and `unfoldSolves()` takes the latest solves out again (a replay's seeks,
+ * docs/scoring.md#replay). `takeChanges()` tells a reader which cells and challenges changed since
+ * it last asked, so it re-renders only those.
  *
  * Rules (docs/scoring.md#dynamic-score): only the earliest `Accepted` submission before the game end per team and challenge
  * counts; the board lists accepted teams that hold an instance of an enabled challenge, one
@@ -111,6 +113,20 @@ export interface GameData {
   solves: SolveData[]
   /** Costed hint unlocks (any order; absent: none). A board at time t passes those before t. */
   unlocks?: HintUnlockData[]
+  /**
+   * The teams' cells as `ScoreboardEngine.layout` computed them from these same teams, instances,
+   * challenges and divisions (absent: computed by the build). A replay reuses them between the builds
+   * of one epoch.
+   */
+  layout?: BoardLayout
+}
+
+/** Per participation: the cells of its row (shared by teams with the same cells), and the held challenges its division may not view. */
+export type BoardLayout = ReadonlyMap<number, { cids: number[]; slot: Map<number, number>; hidden: Set<number> | null }>
+
+/** A counted solve to take out of a state again (`unfoldSolves`), with its challenge's counter before it. */
+export interface UnfoldSolve extends Pick<SolveData, 'participationId' | 'challengeId' | 'submissionId' | 'time'> {
+  countBefore: number
 }
 
 /** What `applySolve` did: `unknown` means the pair belongs on the board but the state does not know it (rebuild). */
@@ -225,6 +241,13 @@ function lowerBound<T>(list: T[], probe: T, cmp: (a: T, b: T) => number): number
   return lo
 }
 
+/** Insert into a list sorted by `compareSolves` (at the end when it is the latest, as in time order). */
+function insertSorted(list: Solve[], solve: Solve): void {
+  const tail = list[list.length - 1]
+  if (!tail || compareSolves(tail, solve) < 0) list.push(solve)
+  else list.splice(lowerBound(list, solve, compareSolves), 0, solve)
+}
+
 export class ScoreboardEngine {
   readonly game: GameMeta
   private readonly chals = new Map<number, Chal>()
@@ -292,17 +315,10 @@ export class ScoreboardEngine {
         else state.dependents.set(p, [c.id])
       }
     }
-    const may = state.permissions
-    // Teams with the same cells share one `cids` array and slot map (the board renders a row of unsolved cells once per array).
-    const interned = new Map<string, { cids: number[]; slot: Map<number, number> }>()
+    const layout = data.layout ?? ScoreboardEngine.layout(data)
     for (const t of data.teams) {
-      const held = [...new Set(data.instances.get(t.participationId) ?? [])].filter((id) => state.chals.has(id))
-      const visible = held.filter((id) => may.may(t.divisionId, 'ViewChallenge', id)).sort((a, b) => a - b)
-      const key = visible.join(',')
-      let cells = interned.get(key)
-      if (!cells) interned.set(key, (cells = { cids: visible, slot: new Map(visible.map((id, i) => [id, i])) }))
-      const { cids, slot } = cells
-      if (cids.length < held.length) state.hidden.set(t.participationId, new Set(held.filter((id) => !cids.includes(id))))
+      const { cids, slot, hidden } = layout.get(t.participationId)!
+      if (hidden) state.hidden.set(t.participationId, hidden)
       if (cids.length === 0) continue
       const team: Team = {
         data: t,
@@ -366,6 +382,25 @@ export class ScoreboardEngine {
     return state
   }
 
+  /** The teams' cells (see `GameData.layout`). */
+  static layout(data: Pick<GameData, 'game' | 'challenges' | 'teams' | 'instances'>): BoardLayout {
+    const may = new DivisionPermissions(data.game.divisions)
+    const enabled = new Set(data.challenges.map((c) => c.id))
+    // Teams with the same cells share one `cids` array and slot map (the board renders a row of unsolved cells once per array).
+    const interned = new Map<string, { cids: number[]; slot: Map<number, number> }>()
+    const layout = new Map<number, { cids: number[]; slot: Map<number, number>; hidden: Set<number> | null }>()
+    for (const t of data.teams) {
+      const held = [...new Set(data.instances.get(t.participationId) ?? [])].filter((id) => enabled.has(id))
+      const visible = held.filter((id) => may.may(t.divisionId, 'ViewChallenge', id)).sort((a, b) => a - b)
+      const key = visible.join(',')
+      let cells = interned.get(key)
+      if (!cells) interned.set(key, (cells = { cids: visible, slot: new Map(visible.map((id, i) => [id, i])) }))
+      const hidden = cells.cids.length < held.length ? new Set(held.filter((id) => !cells.cids.includes(id))) : null
+      layout.set(t.participationId, { ...cells, hidden })
+    }
+    return layout
+  }
+
   /** Whether something changed since the last `takeChanges()`. */
   get changed(): boolean {
     return this.dirty
@@ -396,21 +431,7 @@ export class ScoreboardEngine {
       }
       return 'ignored'
     }
-    if (existing) {
-      // An earlier submission of the same pair arrived late: it replaces the known one.
-      c.solvers.splice(lowerBound(c.solvers, existing, compareSolves), 1)
-      if (existing.bloods) c.bloodSolvers.splice(lowerBound(c.bloodSolvers, existing, compareSolves), 1)
-      this.pendingDelta.set(team, (this.pendingDelta.get(team) ?? 0) - existing.points)
-    }
-    const solve = this.newSolve(s, team.data)
-    c.solvers.splice(lowerBound(c.solvers, solve, compareSolves), 0, solve)
-    if (solve.bloods) c.bloodSolvers.splice(lowerBound(c.bloodSolvers, solve, compareSolves), 0, solve)
-    team.solves.set(c.data.id, solve)
-    changed.add(team)
-    this.markSlot(team, c.data.id)
-    // Without the checker's counter, this solve counts when its division affects the dynamic score.
-    const affects = this.permissions.may(team.data.divisionId, 'AffectDynamicScore', c.data.id)
-    const count = s.acceptedCount !== undefined ? Math.max(c.acceptedCount, s.acceptedCount) : existing || !affects ? c.acceptedCount : c.acceptedCount + 1
+    const { solve, count } = this.placeSolve(c, team, s, existing, changed)
     if (!this.setAcceptedCount(c, count, changed)) {
       // Same base score: only the new solve, the blood holders and the one pushed out of the bloods can change.
       for (let i = 0; i < Math.min(4, c.bloodSolvers.length); i++) this.rescore(c, c.bloodSolvers[i]!, i < 3 ? (i as BloodRank) : null, changed)
@@ -422,6 +443,125 @@ export class ScoreboardEngine {
     this.pendingLast.set(team, existing ? this.latestOf(team) : Math.max(team.last, solve.time))
     this.reorder(changed)
     return 'applied'
+  }
+
+  /**
+   * Fold a batch of counted solves in at once (a replay's seek forward, docs/scoring.md#replay):
+   * the same state as `applySolve` of each in turn, but each challenge a solve touched is re-scored
+   * once, after the whole batch, and the ranking is re-sorted once. Unlike `applySolve` it does not
+   * report pairs it does not know (a replay's state knows every board pair).
+   */
+  foldSolves(solves: readonly SolveData[]): void {
+    const changed = new Set<Team>()
+    const touched = new Set<Chal>()
+    for (const s of solves) {
+      if (s.time >= this.game.end) continue
+      const c = this.chals.get(s.challengeId)
+      if (!c) continue
+      const team = this.teams.get(s.participationId)
+      if (!team || !team.slot.has(c.data.id)) {
+        // Not on the board: only the counter may move.
+        if (s.acceptedCount !== undefined && s.acceptedCount > c.acceptedCount) {
+          c.acceptedCount = s.acceptedCount
+          touched.add(c)
+        }
+        continue
+      }
+      const existing = team.solves.get(c.data.id)
+      if (existing && compareSolves(existing, s) <= 0) {
+        if (s.acceptedCount !== undefined && s.acceptedCount > c.acceptedCount) {
+          c.acceptedCount = s.acceptedCount
+          touched.add(c)
+        }
+        continue
+      }
+      const { solve, count } = this.placeSolve(c, team, s, existing, changed)
+      c.acceptedCount = count
+      touched.add(c)
+      if (!existing) this.noteUnlocks(team, c.data.id)
+      const last = this.pendingLast.get(team) ?? team.last
+      this.pendingLast.set(team, existing ? this.latestOf(team) : Math.max(last, solve.time))
+    }
+    for (const c of touched) this.rescoreAll(c, changed)
+    this.reorder(changed)
+  }
+
+  /**
+   * Take the latest counted solves out again (a replay's seek back, docs/scoring.md#replay), newest
+   * first, each with the challenge's counter before it: the state is then the one that held only the
+   * solves before them. A solve the state does not hold only sets the counter.
+   */
+  unfoldSolves(solves: readonly UnfoldSolve[]): void {
+    const changed = new Set<Team>()
+    const touched = new Set<Chal>()
+    const shortened = new Set<Team>()
+    for (const s of solves) {
+      if (s.time >= this.game.end) continue
+      const c = this.chals.get(s.challengeId)
+      if (!c) continue
+      if (c.acceptedCount !== s.countBefore) {
+        c.acceptedCount = s.countBefore
+        touched.add(c)
+      }
+      const team = this.teams.get(s.participationId)
+      const held = team?.solves.get(c.data.id)
+      if (!team || !held || held.submissionId !== s.submissionId) continue
+      c.solvers.splice(lowerBound(c.solvers, held, compareSolves), 1)
+      if (held.bloods) c.bloodSolvers.splice(lowerBound(c.bloodSolvers, held, compareSolves), 1)
+      team.solves.delete(c.data.id)
+      this.pendingDelta.set(team, (this.pendingDelta.get(team) ?? 0) - held.points)
+      changed.add(team)
+      shortened.add(team)
+      touched.add(c)
+      this.markSlot(team, c.data.id)
+    }
+    for (const team of shortened) this.pendingLast.set(team, this.latestOf(team))
+    for (const c of touched) this.rescoreAll(c, changed)
+    this.reorder(changed)
+  }
+
+  /** Take a folded costed hint unlock out again (a replay's seek back); `ignored` when it was not folded in. */
+  unfoldHintUnlock(u: HintUnlockData): ApplyResult {
+    if (!this.unlocks.delete(u.unlockId)) return 'ignored'
+    const team = this.teams.get(u.participationId)
+    if (!team || u.cost === 0) return 'ignored'
+    team.hintPenalty -= u.cost
+    this.pendingDelta.set(team, (this.pendingDelta.get(team) ?? 0) + u.cost)
+    this.changedPenalties.add(team)
+    this.reorder(new Set([team]))
+    return 'applied'
+  }
+
+  /**
+   * Put a team's counted solve of `c` in its lists, in place of `existing` (an earlier submission of
+   * the same pair that arrived late replaces the known one); returns it and the challenge's counter
+   * after it. Points and totals are left to the caller's re-scoring.
+   */
+  private placeSolve(c: Chal, team: Team, s: SolveData, existing: Solve | undefined, changed: Set<Team>): { solve: Solve; count: number } {
+    if (existing) {
+      c.solvers.splice(lowerBound(c.solvers, existing, compareSolves), 1)
+      if (existing.bloods) c.bloodSolvers.splice(lowerBound(c.bloodSolvers, existing, compareSolves), 1)
+      this.pendingDelta.set(team, (this.pendingDelta.get(team) ?? 0) - existing.points)
+    }
+    const solve = this.newSolve(s, team.data)
+    insertSorted(c.solvers, solve)
+    if (solve.bloods) insertSorted(c.bloodSolvers, solve)
+    team.solves.set(c.data.id, solve)
+    changed.add(team)
+    this.markSlot(team, c.data.id)
+    // Without the checker's counter, this solve counts when its division affects the dynamic score.
+    const affects = this.permissions.may(team.data.divisionId, 'AffectDynamicScore', c.data.id)
+    const count = s.acceptedCount !== undefined ? Math.max(c.acceptedCount, s.acceptedCount) : existing || !affects ? c.acceptedCount : c.acceptedCount + 1
+    return { solve, count }
+  }
+
+  /** Re-score every solver of a challenge from its counter and its blood order (after a batch). */
+  private rescoreAll(c: Chal, changed: Set<Team>): void {
+    c.score = challengeScore(c.data.originalScore, c.data.minScoreRate, c.data.difficulty, c.acceptedCount)
+    this.changedChallenges.add(c)
+    this.dirty = true
+    c.bloodSolvers.forEach((solve, i) => this.rescore(c, solve, i < 3 ? (i as BloodRank) : null, changed))
+    for (const solve of c.solvers) if (!solve.bloods) this.rescore(c, solve, null, changed)
   }
 
   /**

@@ -12,7 +12,7 @@ import { ReplayTimeline } from './timeline.js'
 /** How long a timeline is trusted: a running game's history grows, an ended one's hardly moves. */
 const RUNNING_TTL_MS = 2_000
 const ENDED_TTL_MS = 30_000
-/** Games kept per node: each timeline holds up to four board states (about 15 MB each on the large benchmark set). */
+/** Games kept per node: each timeline holds up to four board states (about 9 MB each on the large benchmark set). */
 const MAX_GAMES = 2
 
 interface Entry {

@@ -7,26 +7,34 @@
  *   challenge counting the solves so far (as the checkers count: solvers of any status whose
  *   division affects the dynamic score). So the last frame — current settings, every solve — is
  *   the live board.
- * - Seeking: a few cursors (a built state, its epoch and how many solves it holds) are kept; a seek
- *   takes the cursor of the same epoch at or before it and folds in only the solves since
- *   (`applySolve`, then a snapshot that re-renders only what changed), or builds a new state when
- *   no cursor is close enough. Forward play therefore costs only the solves in between.
+ * - Seeking: a few cursors (a built state, its epoch and how many solves and unlocks it holds) are
+ *   kept; a seek takes the nearest cursor of the same epoch, before or after it, and moves it there
+ *   in one batch — forward by folding in the solves since (`foldSolves`), back by taking the later
+ *   ones out (`unfoldSolves`), each touched challenge re-scored once — then a snapshot that
+ *   re-renders only what changed; it builds a new state when that is cheaper (`BUILD_SOLVES`). Forward
+ *   play therefore costs only the solves in between, and so does a jump near any kept cursor.
+ * - The states render the JSON only (`StateOptions.jsonOnly`): the route sends nothing else.
  */
 import { DivisionPermissions } from '@flagwave/shared/divisions'
-import type { ChallengeData, GameData, GameMeta, SolveData } from '../engine.js'
+import { ScoreboardEngine, type ChallengeData, type GameData, type GameMeta, type SolveData, type UnfoldSolve } from '../engine.js'
 import { ScoreboardState, type Snapshot } from '../board.js'
 import type { ReplayData, ReplaySolve } from './data.js'
 
 /** Cursors kept per game (each a board state with its rendered rows). */
 const CURSORS = 4
 /**
- * Fold in at most this many solves from a cursor; further away a new state is built at the moment.
- * Folding costs most where a game is busiest (every solve of a dynamic challenge re-scores its
- * solvers): on the large benchmark set 1,000 solves and the re-rendered rows cost about a third
- * of a build with its full render (the first fold also re-renders every row that moved), so a
- * build wins beyond about 3,000 to 4,000.
+ * When a seek moves a cursor rather than builds, by what each costs on the large benchmark set: a
+ * snapshot's render of what changed (the same floor either way — the whole JSON is written), plus
+ * about 4 µs per solve folded in, a quarter of that per solve taken out (its cell turns to the shared
+ * unsolved one), or about 2.5 µs per solve a build holds (its teams' cells are computed once per
+ * epoch, `ScoreboardEngine.layout`). So a seek moves the nearest cursor of its epoch when the
+ * solves it folds in, plus a quarter of those it takes out, are at most `BUILD_SOLVES` plus half the
+ * moment's solves, and builds otherwise — a jump far forward from early on; back, about never.
+ * Beyond the render a build's own fixed part is small, but each build allocates a whole state
+ * that the collector walks afterwards; 2,000 to 8,000 measured alike on the benchmark (random
+ * jumps' p95 within noise), hence the middle.
  */
-const MAX_FOLD = 3000
+const BUILD_SOLVES = 5_000
 
 interface Cursor {
   epoch: number
@@ -40,7 +48,7 @@ interface Cursor {
 
 export interface ReplayFrame {
   snapshot: Snapshot
-  /** How many solves the frame holds, and whether it was folded from a cursor (for the benchmark). */
+  /** How many solves the frame holds, and whether it was moved from a cursor, forward or back (for the benchmark). */
   solves: number
   folded: boolean
 }
@@ -52,6 +60,8 @@ export class ReplayTimeline {
   private readonly unlockTimes: Float64Array
   /** The challenge's counter right after solve i. */
   private readonly countAfter: Int32Array
+  /** The challenge's counter right before solve i. */
+  private readonly countBefore: Int32Array
   private readonly permissions: DivisionPermissions
   private readonly settingsCache = new Map<number, Omit<GameData, 'solves'>>()
   private cursors: Cursor[] = []
@@ -59,18 +69,21 @@ export class ReplayTimeline {
 
   constructor(
     readonly data: ReplayData,
-    /** Fold in at most this many solves from a cursor (smaller in tests, so that small games build too). */
-    private readonly maxFold = MAX_FOLD,
+    /** A build's fixed cost in solves folded in (smaller in tests, so that small games build too). */
+    private readonly buildSolves = BUILD_SOLVES,
   ) {
     this.boundaries = [...new Set(data.edits.map((e) => e.at))].sort((a, b) => a - b)
     this.permissions = new DivisionPermissions(data.game.divisions)
     this.times = Float64Array.from(data.solves, (s) => s.time)
     this.unlockTimes = Float64Array.from(data.unlocks, (u) => u.time)
     this.countAfter = new Int32Array(data.solves.length)
+    this.countBefore = new Int32Array(data.solves.length)
     const counts = new Map<number, number>()
     data.solves.forEach((s, i) => {
-      const n = (counts.get(s.challengeId) ?? 0) + (this.affects(s) ? 1 : 0)
+      const before = counts.get(s.challengeId) ?? 0
+      const n = before + (this.affects(s) ? 1 : 0)
       counts.set(s.challengeId, n)
+      this.countBefore[i] = before
       this.countAfter[i] = n
     })
   }
@@ -136,7 +149,9 @@ export class ReplayTimeline {
     const enabled = new Set(challenges.map((c) => c.id))
     const instances = new Map<number, number[]>()
     for (const [pid, cids] of this.data.instances) instances.set(pid, cids.filter((id) => enabled.has(id)))
-    cached = { game, challenges, teams: this.data.teams, instances }
+    // The teams' cells, computed once per epoch for every build of it.
+    const layout = ScoreboardEngine.layout({ game, challenges, teams: this.data.teams, instances })
+    cached = { game, challenges, teams: this.data.teams, instances, layout }
     this.settingsCache.set(epoch, cached)
     return cached
   }
@@ -154,12 +169,16 @@ export class ReplayTimeline {
     for (let i = 0; i < n; i++) counts.set(this.data.solves[i]!.challengeId, this.countAfter[i]!)
     const solves: SolveData[] = new Array(n)
     for (let i = 0; i < n; i++) solves[i] = this.solveData(i)
-    return ScoreboardState.build({
-      ...settings,
-      challenges: settings.challenges.map((c) => ({ ...c, acceptedCount: counts.get(c.id) ?? 0 })),
-      solves,
-      unlocks: this.data.unlocks.slice(0, u),
-    })
+    return ScoreboardState.build(
+      {
+        ...settings,
+        challenges: settings.challenges.map((c) => ({ ...c, acceptedCount: counts.get(c.id) ?? 0 })),
+        solves,
+        unlocks: this.data.unlocks.slice(0, u),
+      },
+      // The replay route sends the JSON only.
+      { jsonOnly: true },
+    )
   }
 
   /** The board as it stood at `t` (epoch milliseconds), its update time `t`. */
@@ -168,13 +187,17 @@ export class ReplayTimeline {
     const n = this.indexAt(t)
     const u = this.unlockIndexAt(t)
     let best: Cursor | null = null
-    for (const c of this.cursors) if (c.epoch === epoch && c.n <= n && c.u <= u && n - c.n <= this.maxFold && (!best || c.n > best.n)) best = c
+    let cheapest = Infinity
+    for (const c of this.cursors) {
+      const cost = moveCost(c.n, n) + moveCost(c.u, u)
+      if (c.epoch === epoch && cost <= this.buildSolves + (n + u) / 2 && cost < cheapest) {
+        best = c
+        cheapest = cost
+      }
+    }
     let folded = false
     if (best) {
-      for (let i = best.n; i < n; i++) best.state.applySolve(this.solveData(i))
-      for (let i = best.u; i < u; i++) best.state.applyHintUnlock(this.data.unlocks[i]!)
-      best.n = n
-      best.u = u
+      this.move(best, n, u)
       folded = true
     } else {
       best = { epoch, n, u, state: this.build(epoch, n, u), used: 0 }
@@ -187,6 +210,27 @@ export class ReplayTimeline {
     }
     best.used = ++this.clock
     return { snapshot: best.state.snapshot(t), solves: n, folded }
+  }
+
+  /** Fold a cursor forward or back to `solves[0 … n)` and `unlocks[0 … u)`, each challenge re-scored once. */
+  private move(cursor: Cursor, n: number, u: number): void {
+    const { state } = cursor
+    if (n > cursor.n) {
+      const batch: SolveData[] = new Array(n - cursor.n)
+      for (let i = cursor.n; i < n; i++) batch[i - cursor.n] = this.solveData(i)
+      state.foldSolves(batch)
+    } else if (n < cursor.n) {
+      const batch: UnfoldSolve[] = new Array(cursor.n - n)
+      for (let i = cursor.n - 1; i >= n; i--) {
+        const s = this.data.solves[i]!
+        batch[cursor.n - 1 - i] = { participationId: s.participationId, challengeId: s.challengeId, submissionId: s.submissionId, time: s.time, countBefore: this.countBefore[i]! }
+      }
+      state.unfoldSolves(batch)
+    }
+    for (let i = cursor.u; i < u; i++) state.applyHintUnlock(this.data.unlocks[i]!)
+    for (let i = cursor.u - 1; i >= u; i--) state.unfoldHintUnlock(this.data.unlocks[i]!)
+    cursor.n = n
+    cursor.u = u
   }
 
   /** How many states the timeline keeps (the benchmark reports their memory). */
@@ -204,6 +248,11 @@ export class ReplayTimeline {
     const s = this.data.solves[i]!
     return { participationId: s.participationId, challengeId: s.challengeId, submissionId: s.submissionId, time: s.time, userName: s.userName }
   }
+}
+
+/** What moving a cursor from `from` to `to` solves (or unlocks) costs, in solves folded in (see `BUILD_SOLVES`). */
+function moveCost(from: number, to: number): number {
+  return to >= from ? to - from : (from - to) / 4
 }
 
 /** How many of the ascending `times` are at or before `t`. */
