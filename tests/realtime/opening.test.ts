@@ -3,7 +3,8 @@
  * the rebuilt board is announced (`{ gameId, version, refetch: true }`), not pushed whole to every
  * socket, and a watching client following the Flagwave client's rules (`applyScoreboardUpdate`:
  * fold differences, read an announced version over REST) reaches the board with the new column;
- * versions stay gap-free across the announcement (the next difference is based on it), and the
+ * versions stay gap-free across the announcement (the next difference is based on it), a watcher
+ * on another node (with Redis) reads the announced version from that node, and the
  * frozen and division views are the server's own (the announcement carries nothing of the board,
  * so while the board is frozen the players read the frozen board with the new column and no
  * post-freeze solve, while staff hear the live board's versions).
@@ -11,7 +12,7 @@
  * The server announces every whole board here (`SCOREBOARD_PUSH_MAX_BYTES=0`), so a board of a few
  * teams stands for one of a thousand; tests/bench/run.ts (`BENCH_ONLY=opening`) times the real size.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest'
 import { rooms, type ScoreboardUpdate } from '@flagwave/shared/events'
 import type { GameNotice } from '@flagwave/shared/schemas/games'
 import { ScoreboardModel, type ChallengeInfo } from '@flagwave/shared/schemas/scoreboard'
@@ -21,7 +22,7 @@ import type { Challenge } from '../../server/src/entities/Challenge.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { createUser, type TestUser } from '../support/factories/users.js'
 import { createChallenge, createDivision, createGame } from '../support/factories/games.js'
-import { createInstances, createPlayer, isolateIds, settled, submit, type Player } from '../support/factories/play.js'
+import { createInstances, createPlayer, isolateIds, sameSessionOn, settled, startSecondNode, submit, type Player } from '../support/factories/play.js'
 import { closeAllSockets, connect, joined, type ReceivedEvent } from '../support/sockets.js'
 import type { ApiClient } from '../support/client.js'
 
@@ -162,6 +163,34 @@ describe('opening a challenge while players watch a large board', () => {
     const final = await readBoard(server.client(), game.id)
     await until(() => screen.held.version === final.version)
     expect(timeless(screen.held.scoreboard)).toEqual(timeless(final.scoreboard))
+  })
+
+  it.skipIf(!inject('redisUrl'))('a watcher on another node reads the announced version there', async () => {
+    const second = await startSecondNode(server)
+    try {
+      const game: Game = await createGame(server, { practiceMode: false })
+      const web = await createChallenge(server, game, { title: 'SQLi', tag: 'Web' })
+      const a = await createPlayer(server, game)
+      await createInstances(server, [a.participation], [web])
+      await solve(a, game.id, web)
+      await readBoard(server.client(), game.id) // this node owns the engine
+      const there: ReceivedEvent[] = []
+      const theirs = await connect(second, '/hub/user', { game: game.id, record: there })
+      await joined(second, '/hub/user', theirs, rooms.game(game.id))
+      const screen = new Follower(sameSessionOn(second, server.client()), game.id)
+      await screen.start()
+      theirs.on('ReceivedScoreboardUpdate', (u: ScoreboardUpdate) => screen.push(u))
+
+      const fresh = await createChallenge(server, game, { title: 'Fresh', tag: 'Misc', isEnabled: false, flags: ['flag{test}'] })
+      const admin = await server.admin()
+      expect((await admin.put(`/api/edit/games/${game.id}/challenges/${fresh.id}`, { isEnabled: true })).status).toBe(200)
+      await until(() => listed(screen.held.scoreboard, fresh.id))
+      expect(boards(there).filter((u) => 'scoreboard' in u)).toEqual([])
+      expect(boards(there).some((u) => 'refetch' in u && u.version === screen.held.version)).toBe(true)
+      expect(timeless(screen.held.scoreboard)).toEqual(timeless((await readBoard(server.client(), game.id)).scoreboard))
+    } finally {
+      await second.close()
+    }
   })
 
   it('while the board is frozen, players read the frozen board with the new column and no post-freeze solve; staff read the live one', async () => {

@@ -65,8 +65,12 @@ const TOAST_TITLES: Partial<Record<NoticeType, string>> = {
   NewHint: t('题目提示更新'),
 }
 
-/** How long to wait before reading an announced version again while an older one answers (another node may not hold it yet). */
-const ANNOUNCED_RETRY_MS = [0, 200, 500, 1000]
+/**
+ * How long to wait before reading an announced version again while an older one answers: another
+ * node drops its copy when the owner's announcement reaches it through Redis, at the latest when
+ * the copy expires (5 s, domain/scoreboard/service.ts).
+ */
+const ANNOUNCED_RETRY_MS = [0, 200, 500, 1000, 2000, 4000]
 
 /** The team's row and challenges from a newer scoreboard (pushed, or read after an announcement). */
 function foldIntoTeamBoard(gameId: number, scoreboard: ScoreboardModel): void {
