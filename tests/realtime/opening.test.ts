@@ -165,6 +165,30 @@ describe('opening a challenge while players watch a large board', () => {
     expect(timeless(screen.held.scoreboard)).toEqual(timeless(final.scoreboard))
   })
 
+  it('a timed release is announced the same way, before its NewChallenge notice', async () => {
+    const game: Game = await createGame(server, { practiceMode: false })
+    const web = await createChallenge(server, game, { title: 'SQLi', tag: 'Web' })
+    const a = await createPlayer(server, game)
+    await createInstances(server, [a.participation], [web])
+    await readBoard(server.client(), game.id)
+    const events: ReceivedEvent[] = []
+    const socket = await connect(server, '/hub/user', { game: game.id, record: events })
+    await joined(server, '/hub/user', socket, rooms.game(game.id))
+    const screen = new Follower(server.client(), game.id)
+    await screen.start()
+    socket.on('ReceivedScoreboardUpdate', (u: ScoreboardUpdate) => screen.push(u))
+
+    const midnight = await createChallenge(server, game, { title: 'Midnight', tag: 'Misc', isEnabled: false, flags: ['flag{test}'] })
+    const admin = await server.admin()
+    expect((await admin.put(`/api/edit/games/${game.id}/challenges/${midnight.id}`, { releaseTimeUtc: Date.now() + 1000 })).status).toBe(200)
+    await until(() => listed(screen.held.scoreboard, midnight.id), 10_000)
+    expect(boards(events).filter((u) => 'scoreboard' in u)).toEqual([])
+    const notice = await until(() => events.findIndex((e) => e.event === 'ReceivedGameNotice' && (e.payload as GameNotice).type === 'NewChallenge') + 1)
+    const announced = events.findIndex((e) => e.event === 'ReceivedScoreboardUpdate' && 'refetch' in (e.payload as ScoreboardUpdate) && (e.payload as ScoreboardUpdate).version === screen.held.version)
+    expect(announced).toBeGreaterThanOrEqual(0)
+    expect(announced).toBeLessThan(notice - 1)
+  })
+
   it.skipIf(!inject('redisUrl'))('a watcher on another node reads the announced version there', async () => {
     const second = await startSecondNode(server)
     try {
