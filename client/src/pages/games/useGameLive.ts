@@ -2,9 +2,9 @@
  * `useGameLive(gameId, { board, scoreboard, notices, toasts })` — the one place where a game
  * screen subscribes to its room (`/hub/user?game={id}`) and keeps its queries current:
  *
- * - `ReceivedScoreboardUpdate` → the scoreboard query (versioned differences; a gap triggers a
- *   refetch; an announced version — a large board after a rebuild, e.g. an opening — is read over
- *   REST) and, from the folded or read board, the team's row and challenges in the board query (the
+ * - `ReceivedScoreboardUpdate` → the scoreboard query (versioned differences; a gap, or an
+ *   announced version — a large board after a rebuild, e.g. an opening — is read over REST until
+ *   the answer has that version) and, from the folded or read board, the team's row and challenges in the board query (the
  *   scoreboard is followed whenever the team's board is, so differences have something to apply to);
  * - `ReceivedChallengeUpdate` → both (a challenge the board does not know yet → refetch the board);
  * - `ReceivedGameNotice` → the notices query (+ toasts for Normal, NewChallenge, NewHint); new
@@ -84,11 +84,13 @@ function foldIntoTeamBoard(gameId: number, scoreboard: ScoreboardModel): void {
 }
 
 /**
- * A version announced without its board (docs/realtime.md#scoreboard-versions-and-gap-repair):
- * read the board over REST — again after a moment while an older version answers — then fold it
- * into the team's board as a pushed board would be.
+ * A version announced without its board, or a difference from a version not held
+ * (docs/realtime.md#scoreboard-versions-and-gap-repair): read the board over REST until the answer
+ * is at least that version — a read already on its way is joined, and may answer an older one;
+ * another node may not hold the version yet — then fold it into the team's board as a pushed
+ * board would be.
  */
-async function readAnnounced(gameId: number, version: number): Promise<void> {
+async function readAtLeast(gameId: number, version: number): Promise<void> {
   const key = queryKeys.game.scoreboard(gameId)
   for (const wait of ANNOUNCED_RETRY_MS) {
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
@@ -125,8 +127,9 @@ export function useGameLive(gameId: number | null, options: GameLiveOptions = {}
         })
         const scoreboard = board?.scoreboard
         if (outcome === 'applied' && scoreboard) foldIntoTeamBoard(update.gameId, scoreboard)
-        if (outcome === 'gap') void refetchIfShown(queryKeys.game.scoreboard(update.gameId))
-        if (outcome === 'fetch') void readAnnounced(update.gameId, update.version)
+        // A whole board that skipped versions is the newest already; it is read again all the same.
+        if (outcome === 'gap' && 'scoreboard' in update) void refetchIfShown(queryKeys.game.scoreboard(update.gameId))
+        else if (outcome === 'gap' || outcome === 'fetch') void readAtLeast(update.gameId, update.version)
       },
       ReceivedChallengeUpdate: (update) => {
         if (update.gameId !== gameId) return
