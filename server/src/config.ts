@@ -99,6 +99,12 @@ const EnvSchema = z.object({
   CAPTCHA_RECAPTCHA_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.5),
   /** How often expired and void login sessions are deleted (workers/purge.ts). */
   SESSION_PURGE_INTERVAL_MS: z.coerce.number().int().min(200).max(86_400_000).default(3_600_000),
+  /**
+   * A whole scoreboard (after a rebuild: an opening, an edit, a freeze) larger than this many bytes
+   * of JSON is announced to watchers, who read it over REST, instead of pushed to each socket
+   * (docs/realtime.md#scoreboard-versions-and-gap-repair). 0 announces every whole board.
+   */
+  SCOREBOARD_PUSH_MAX_BYTES: z.coerce.number().int().min(0).max(1_073_741_824).default(32 * 1024),
   /** How often a node looks for the next challenge opening time (workers/release.ts; docs/challenge-rules.md#timed-release). */
   CHALLENGE_RELEASE_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   /** Number of submission-checker workers in this process. */

@@ -27,9 +27,18 @@ export const rooms = {
 /**
  * A new version of a game's scoreboard. Usually the difference from version `base` (fold it with
  * `applyScoreboardDelta`; a client holding another version refetches the board); after a rebuild
- * (an edit, a review, a restart) the full board.
+ * (an edit, an opening, a review, a freeze, a restart) the full board — or, when the full board is
+ * large, only its announcement: read version `version` over REST (`GET /api/game/{id}/scoreboard`,
+ * served gzipped from the read cache), docs/realtime.md#scoreboard-versions-and-gap-repair.
  */
-export type ScoreboardUpdate = ScoreboardDeltaUpdate | ScoreboardFullUpdate
+export type ScoreboardUpdate = ScoreboardDeltaUpdate | ScoreboardFullUpdate | ScoreboardAnnouncement
+
+interface ScoreboardAnnouncement {
+  gameId: number
+  version: number
+  /** The board changed in a way a difference cannot carry (e.g. a new challenge column): fetch it. */
+  refetch: true
+}
 
 interface ScoreboardDeltaUpdate {
   gameId: number

@@ -168,13 +168,16 @@ export interface HeldScoreboard {
 
 /**
  * `applied`: the update is now held; `gap`: versions were missed (refetch the board — after a
- * delta the held board is kept, a whole board is taken anyway); `stale`: older than what is held.
+ * delta the held board is kept, a whole board is taken anyway); `stale`: older than what is held;
+ * `fetch`: a newer version was announced without its board (refetch it; the held board is kept
+ * until the answer arrives).
  */
-export type UpdateOutcome = 'applied' | 'gap' | 'stale'
+export type UpdateOutcome = 'applied' | 'gap' | 'stale' | 'fetch'
 
 /** What a client holds after a pushed `ReceivedScoreboardUpdate` (shared/src/events.ts). */
 export function applyScoreboardUpdate(held: HeldScoreboard, update: ScoreboardUpdate): HeldScoreboard & { outcome: UpdateOutcome } {
   if (held.version >= 0 && update.version <= held.version) return { ...held, outcome: 'stale' }
+  if ('refetch' in update) return { ...held, outcome: 'fetch' }
   if ('delta' in update) {
     if (held.version !== update.base || !held.scoreboard) return { ...held, outcome: 'gap' }
     return { version: update.version, scoreboard: applyScoreboardDelta(held.scoreboard, update.delta), outcome: 'applied' }

@@ -210,6 +210,35 @@ describe('GET /api/game/{id}/scoreboard', () => {
     }
   })
 
+  it('answers a new version before Koa even while its gzipped copy is still being made (an announced board is read by every watcher at once)', async () => {
+    const raw = (headers: Record<string, string>) =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        http
+          .get(server.url + path(game.id), { headers }, (res) => {
+            const chunks: Buffer[] = []
+            res.on('data', (d) => chunks.push(d))
+            res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }))
+          })
+          .on('error', reject)
+      })
+    await raw({ 'accept-encoding': 'gzip' }) // the value is known to the fast path
+    // A new version (the rebuild publishes it at once), read before its gzipped copy exists.
+    const before = server.services.scoreboard.inMemory(game.id)!.version
+    await server.services.scoreboard.rebuild(game.id)
+    const fresh = server.services.scoreboard.inMemory(game.id)!
+    expect(fresh.version).toBeGreaterThan(before)
+    expect(Buffer.byteLength(fresh.json)).toBeGreaterThanOrEqual(2048)
+    expect(fresh.gzippedNow()).toBeUndefined()
+    const reads = await Promise.all([raw({ 'accept-encoding': 'gzip' }), raw({ 'accept-encoding': 'gzip' })])
+    for (const read of reads) {
+      expect(read.status).toBe(200)
+      expect(read.headers['x-request-id']).toBeUndefined()
+      expect(read.headers['content-encoding']).toBe('gzip')
+      expect(read.headers['x-scoreboard-version']).toBe(String(fresh.version))
+      expect(gunzipSync(read.body).toString('utf8')).toBe(fresh.json)
+    }
+  })
+
   it('counts the global rate limit per forwarded address before Koa, and answers its 429 through the route', async () => {
     const limited = await startTestServer({ env: { DISABLE_RATE_LIMIT: 'false', TRUST_PROXY: 'true', TRUSTED_PROXIES: '127.0.0.1/8' } })
     try {

@@ -159,7 +159,7 @@ export async function largeDataSet(pool: pg.Pool): Promise<BenchGame> {
 }
 
 /** Set `accepted_count` from the submissions (teams whose first correct answer came before the end). */
-async function recount(pool: pg.Pool, gameId: number): Promise<void> {
+export async function recount(pool: pg.Pool, gameId: number): Promise<void> {
   await pool.query(
     `update challenges c set accepted_count = coalesce(x.n, 0)
        from challenges c2 left join (

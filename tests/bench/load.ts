@@ -6,7 +6,10 @@
  *   WebSocket client on raw TCP (a big screen's browser parses the board on
  *   its own CPU; here a thousand of them share two cores with the server, so they only read the
  *   event name and `version` from each frame and count the rest of its bytes). Records when each
- *   socket had received each version completely.
+ *   socket had received each version completely; an announced version (`refetch`, a large board
+ *   after a rebuild) when the socket's REST read of the board (gzipped, as a browser asks) answered
+ *   it. Also records when each socket heard each `ReceivedGameNotice`, and answers `have`: how
+ *   many sockets hold a version at least as new as the one asked.
  * - `drive`: submits correct flags at a fixed rate over HTTP (each a first solve of its team and
  *   challenge) and runs one full `socket.io-client` that parses every push (delta or whole board)
  *   to learn which version first contains each solve.
@@ -15,6 +18,7 @@
  */
 import { io } from 'socket.io-client'
 import net from 'node:net'
+import http from 'node:http'
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 
@@ -49,7 +53,8 @@ class RawSocket {
     private readonly socket: net.Socket,
     host: string,
     pathAndQuery: string,
-    private readonly onBoard: (version: number) => void,
+    private readonly onBoard: (version: number, announced: boolean) => void,
+    private readonly onNotice: () => void = () => undefined,
   ) {
     this.ready = new Promise((resolve) => (this.resolveReady = resolve))
     socket.setNoDelay(true)
@@ -103,7 +108,7 @@ class RawSocket {
       offset += headerSize
       this.remaining = length
       this.head = ''
-      this.headWanted = Math.min(length, 96)
+      this.headWanted = Math.min(length, 160)
       if (length === 0) this.onMessage('')
     }
     if (offset < data.length) this.buffered = Buffer.from(data.subarray(offset))
@@ -111,42 +116,84 @@ class RawSocket {
 
   private onMessage(head: string): void {
     if (head.startsWith(BOARD_PREFIX)) {
-      const m = /"version":(\d+)/.exec(head)
-      if (m) this.onBoard(Number(m[1]))
-    } else if (head === '2') this.send('3')
+      const m = /"version":(\d+)(,"refetch":true)?/.exec(head)
+      if (m) this.onBoard(Number(m[1]), m[2] !== undefined)
+    } else if (head.startsWith(NOTICE_PREFIX)) this.onNotice()
+    else if (head === '2') this.send('3')
     else if (head.startsWith('0{')) this.send('40/hub/user,')
     else if (head.startsWith('40/hub/user,')) this.resolveReady()
   }
 }
 
 const BOARD_PREFIX = '42/hub/user,["ReceivedScoreboardUpdate",{"gameId":'
+const NOTICE_PREFIX = '42/hub/user,["ReceivedGameNotice",'
+
+/** Each load process reads boards over a few kept-alive connections per socket pool, as browsers keep theirs. */
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 })
+
+/** GET the board as a browser does (gzip); resolves with the answered version once the whole body arrived. */
+function readBoard(url: string, gameId: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(`${url}/api/game/${gameId}/scoreboard`, { agent, headers: { 'accept-encoding': 'gzip' } }, (res) => {
+      res.on('data', () => undefined)
+      res.on('end', () => resolve(Number(res.headers['x-scoreboard-version'])))
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+  })
+}
 
 async function watch({ url, gameId, count, path }: WatchArgs): Promise<void> {
   const arrivals = new Map<number, number[]>()
+  const notices: number[][] = []
   const { hostname, port, host } = new URL(url)
   const sockets: RawSocket[] = []
+  /** Per socket, the newest version it holds. */
+  const held: number[] = []
+  let readErrors = 0
   const open = () =>
     new Promise<void>((resolve, reject) => {
       const seen = new Set<number>()
-      const tcp = net.connect(Number(port), hostname)
-      tcp.on('error', reject)
-      const socket = new RawSocket(tcp, host, path ?? `/socket.io/?EIO=4&transport=websocket&game=${gameId}`, (version) => {
+      const index = held.push(-1) - 1
+      const heard: number[] = []
+      notices.push(heard)
+      const have = (version: number) => {
         const at = now()
+        held[index] = Math.max(held[index]!, version)
         if (seen.has(version)) return
         seen.add(version)
         let list = arrivals.get(version)
         if (!list) arrivals.set(version, (list = []))
         list.push(at)
-      })
+      }
+      /** An announced version: read it over REST, again shortly while an older one answers. */
+      const read = async (version: number) => {
+        for (let attempt = 0; attempt < 20 && held[index]! < version; attempt++) {
+          if (attempt > 0) await new Promise((r) => setTimeout(r, 50))
+          const answered = await readBoard(url, gameId).catch(() => (readErrors++, -1))
+          if (answered >= version) have(answered)
+        }
+      }
+      const tcp = net.connect(Number(port), hostname)
+      tcp.on('error', reject)
+      const socket = new RawSocket(
+        tcp,
+        host,
+        path ?? `/socket.io/?EIO=4&transport=websocket&game=${gameId}`,
+        (version, announced) => (announced ? void read(version) : have(version)),
+        () => heard.push(now()),
+      )
       sockets.push(socket)
       socket.ready.then(resolve, reject)
     })
   for (let i = 0; i < count; i += 50) await Promise.all(Array.from({ length: Math.min(50, count - i) }, open))
   send({ type: 'ready', connected: sockets.length })
-  process.on('message', (message: { type: string }) => {
+  process.on('message', (message: { type: string; version?: number }) => {
+    if (message.type === 'have') send({ type: 'have', count: held.filter((v) => v >= message.version!).length })
     if (message.type !== 'stop') return
     for (const socket of sockets) socket.close()
-    send({ type: 'arrivals', arrivals: [...arrivals] })
+    agent.destroy()
+    send({ type: 'arrivals', arrivals: [...arrivals], notices, readErrors })
   })
 }
 

@@ -8,7 +8,10 @@
  *    status transitions), plus the HTTP submit rate;
  * 4. solve-to-screen latency (submit → first pushed board containing the solve) on many watching sockets;
  * 5. container start and destroy, one at a time and 50 at once, beside plain `docker run`;
- * each beside its baseline measured in the same run (bare Koa, pgbench-style inserts, docker run).
+ * 6. an opening (an admin enabling a challenge) while many sockets watch a large board: the PUT and
+ *    the time until every socket holds the new board version, with the whole board pushed to each
+ *    socket (as before announcements) beside the announcement read over REST, alternating on one game;
+ * each beside its baseline measured in the same run (bare Koa, pgbench-style inserts, docker run, whole-board push).
  *
  * Environment: DATABASE_URL (a PostgreSQL server; a scratch database is created on it, else an
  * embedded server is started), REDIS_URL (optional, used like production), BENCH_SOCKETS (5000),
@@ -16,9 +19,10 @@
  * round), BENCH_READ_ROUNDS (3), BENCH_QUEUE (20000),
  * BENCH_LATENCY (solve-to-screen runs `via:rate:sockets[:nodes],…`, default `queue:200:1000,queue:200:5000,http:50:100`;
  * `queue:200:5000:2` puts half the sockets on a second node, which needs REDIS_URL),
- * BENCH_ONLY (sections read, outside, players, rebuild, replay, queue, latency, containers; e.g. `queue,latency`: run some sections and print JSON without writing results.json),
+ * BENCH_ONLY (sections read, outside, players, rebuild, replay, queue, latency, opening, containers; e.g. `queue,latency`: run some sections and print JSON without writing results.json),
  * BENCH_DIVISIONS (0; n splits the small and large sets' teams over n divisions, tests/bench/data.ts),
  * BENCH_READ_SET (small; `large` measures the scoreboard reads on the large set's board),
+ * BENCH_OPENING (`teams:challenges:sockets:rounds`, default `250:16:1000:3`, `npm run simulate`'s event: the opening section's board, watchers and openings per way),
  * BENCH_PROFILE (a directory: CPU profiles of the server during each latency run),
  * BENCH_DUMP (a file: each measured solve's send time and solve-to-push latency, of the last latency run),
  * DOCKER_HOST (the engine of section 5, skipped when none answers).
@@ -52,7 +56,8 @@ import { cpuWindow } from './cpu.js'
 import { markdownTable, updateReadme } from './report.js'
 import { dockerAvailable } from '../support/docker.js'
 import { startNodeProcess } from '../support/process.js'
-import { createBenchChallenges, createBenchGame, createBenchInstances, createBenchTeams, largeDataSet, smallDataSet, type BenchTeam } from './data.js'
+import { createBenchChallenges, createBenchGame, createBenchInstances, createBenchTeams, largeDataSet, recount, smallDataSet, type BenchTeam } from './data.js'
+import { ApiClient } from '../support/client.js'
 
 const HERE = path.dirname(fileURLToPath(import.meta.url))
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
@@ -638,6 +643,152 @@ async function containers(): Promise<Record<string, unknown>> {
 
 /* ---------------------------------------------------------------- profiling */
 
+/* ---------------------------------------------------------------- 6. opening */
+
+const [OPENING_TEAMS, OPENING_CHALLENGES, OPENING_SOCKETS, OPENING_ROUNDS] = (process.env.BENCH_OPENING ?? '250:16:1000:3').split(':').map(Number) as [number, number, number, number]
+
+/**
+ * Openings of challenges in a running game of OPENING_TEAMS teams, watched by OPENING_SOCKETS
+ * sockets (two load processes): each opening is the admin's `PUT .../challenges/{id}` with
+ * `isEnabled: true`, timed from the request to its answer, to every socket holding the new board
+ * version (a whole board received, or an announcement's REST read answered) and to every socket's
+ * NewChallenge notice. The two ways alternate on the same game, server and sockets: `whole` pushes
+ * the rebuilt board to every socket (the engine's threshold lifted, as before announcements),
+ * `announced` is the default. One opening of each way goes first unmeasured (warm-up), and one
+ * before the sockets connect gives the PUT's own cost (`putNoWatchersMs`).
+ */
+async function openings(server: RunningServer, pool: pg.Pool) {
+  log(`opening: ${OPENING_TEAMS} teams × ${OPENING_CHALLENGES} challenges, ${OPENING_SOCKETS} sockets, ${OPENING_ROUNDS} openings each way…`)
+  const gameId = await createBenchGame(pool, 'bench opening')
+  const challengeIds = await createBenchChallenges(pool, gameId, OPENING_CHALLENGES, 'StaticAttachment')
+  const teams = await createBenchTeams(pool, gameId, OPENING_TEAMS)
+  await createBenchInstances(pool, teams, challengeIds, false)
+  // Team i has solved challenges 0 … i mod n: the board of an event under way.
+  await pool.query(
+    `insert into submissions (game_id, challenge_id, participation_id, user_id, answer, status, submit_time, settled_at)
+     select $1, c.id, t.p, t.u, 'flag{ok}', 'Accepted', now() - interval '50 minutes' + c.i * interval '1 minute' + t.i * interval '10 milliseconds', now()
+       from unnest($2::int[], $3::uuid[]) with ordinality as t(p, u, i)
+       join unnest($4::int[]) with ordinality as c(id, i) on c.i - 1 <= (t.i - 1) % $5`,
+    [gameId, teams.map((t) => t.participationId), teams.map((t) => t.userId), challengeIds, OPENING_CHALLENGES],
+  )
+  await recount(pool, gameId)
+  // The challenges to open, closed for now (with their flags).
+  const closed = await createBenchChallenges(pool, gameId, 2 * OPENING_ROUNDS + 3, 'StaticAttachment')
+  await pool.query('update challenges set is_enabled = false where id = any($1::int[])', [closed])
+  await server.services.scoreboard.rebuild(gameId)
+  const shown = server.services.scoreboard.inMemory(gameId)!
+  const board = { jsonBytes: Buffer.byteLength(shown.json), gzipBytes: (await shown.gzipped()).length }
+  const admin = new ApiClient(server.url)
+  await admin.login('Admin', 'Bench#Passw0rd')
+  const open = async (challengeId: number) => {
+    const t0 = now()
+    const res = await admin.put(`/api/edit/games/${gameId}/challenges/${challengeId}`, { isEnabled: true })
+    if (res.status !== 200) throw new Error(`opening failed: ${res.status} ${res.text}`)
+    return { t0, putMs: now() - t0 }
+  }
+  const putNoWatchersMs = round((await open(closed.pop()!)).putMs)
+
+  const watchers = await startWatchers([server.url, server.url], gameId, OPENING_SOCKETS)
+  const hub = server.services.realtime.server!.of('/hub/user')
+  await until(async () => (hub.adapter.rooms.get(rooms.game(gameId))?.size ?? 0) >= OPENING_SOCKETS, 60_000, 50)
+  await sleep(3000)
+  const have = async (version: number) => {
+    for (const p of watchers.procs) p.send({ type: 'have', version })
+    return (await Promise.all(watchers.procs.map((p) => nextMessage<{ count: number }>(p, 'have')))).reduce((a, r) => a + r.count, 0)
+  }
+
+  // The board pushes to the game room as they leave, and how long each held the event loop: a board
+  // and its challenge update are written together (`together`), their frames leaving each socket when it ends.
+  const pushes: { version: number; at: number; kind: string; ms: number }[] = []
+  const realtime = server.services.realtime
+  const publish = realtime.publish.bind(realtime)
+  const together = realtime.together.bind(realtime)
+  const gameRoom = rooms.game(gameId)
+  realtime.publish = ((namespace: 'user', room: string, event: 'ReceivedScoreboardUpdate', update: ScoreboardUpdate) => {
+    const started = now()
+    publish(namespace, room, event, update)
+    if (namespace === 'user' && room === gameRoom && event === 'ReceivedScoreboardUpdate') {
+      pushes.push({ version: update.version, at: started, kind: 'refetch' in update ? 'announced' : 'delta' in update ? 'delta' : 'whole', ms: now() - started })
+    }
+  }) as typeof realtime.publish
+  realtime.together = (write: () => void) => {
+    const started = now()
+    const before = pushes.length
+    together(write)
+    if (pushes.length > before) pushes[before]!.ms = now() - started
+  }
+  // The engine's threshold (`SCOREBOARD_PUSH_MAX_BYTES`), lifted for the `whole` openings.
+  const engine = server.services.scoreboard as unknown as { deps: { wholePushMaxBytes?: number } }
+  const configured = engine.deps.wholePushMaxBytes
+  const rounds: { way: 'whole' | 'announced'; warmup: boolean; t0: number; putMs: number; version: number; push: string; pushMs: number; everySocketMs: number | null; loopMaxMs: number }[] = []
+  try {
+    for (let r = 0; r < closed.length; r++) {
+      const way = r % 2 === 0 ? 'whole' : 'announced'
+      engine.deps.wholePushMaxBytes = way === 'whole' ? Infinity : configured
+      pushes.length = 0
+      const loop = monitorEventLoopDelay({ resolution: 10 })
+      loop.enable()
+      const { t0, putMs } = await open(closed[r]!)
+      await until(async () => pushes.length > 0, 30_000)
+      const pushed = pushes[0]!
+      const all = await until(async () => (await have(pushed.version)) >= OPENING_SOCKETS, 60_000, 25)
+      const everySocketMs = all ? now() - t0 : null
+      loop.disable()
+      rounds.push({ way, warmup: r < 2, t0, putMs: round(putMs), version: pushed.version, push: pushed.kind, pushMs: round(pushed.ms), everySocketMs: everySocketMs && round(everySocketMs), loopMaxMs: round(loop.max / 1e6) })
+      log(`opening ${r + 1} (${way}${r < 2 ? ', warm-up' : ''}): PUT ${round(putMs)} ms, every socket ${everySocketMs === null ? 'never' : `${round(everySocketMs)} ms`}, push ${pushed.kind} ${round(pushed.ms)} ms`)
+      await sleep(2000)
+    }
+  } finally {
+    engine.deps.wholePushMaxBytes = configured
+    delete (realtime as { publish?: unknown }).publish
+    delete (realtime as { together?: unknown }).together
+  }
+  const procs = watchers.procs
+  for (const p of procs) p.send({ type: 'stop' })
+  const parts = await Promise.all(procs.map((p) => nextMessage<{ arrivals: [number, number[]][]; notices: number[][]; readErrors: number }>(p, 'arrivals')))
+  for (const p of procs) p.kill()
+  const arrivals = new Map<number, number[]>()
+  for (const part of parts) for (const [v, list] of part.arrivals) arrivals.set(v, [...(arrivals.get(v) ?? []), ...list])
+  const notices = parts.flatMap((part) => part.notices)
+  const sorted = (xs: number[]) => Float64Array.from(xs).sort()
+  const perRound = rounds.map((o, r) => {
+    const board = sorted((arrivals.get(o.version) ?? []).map((t) => t - o.t0))
+    // Every notice of the game is an opening's NewChallenge: the r-th each socket heard is this round's.
+    const heard = sorted(notices.flatMap((list) => (list[r] === undefined ? [] : [list[r]! - o.t0])))
+    return {
+      ...o,
+      boardP50ms: round(percentile(board, 50)),
+      boardP99ms: round(percentile(board, 99)),
+      noticeP50ms: round(percentile(heard, 50)),
+      noticeMaxMs: round(heard[heard.length - 1] ?? NaN),
+      noticesHeard: heard.length,
+    }
+  })
+  const summary = (way: string) => {
+    const of = perRound.filter((o) => o.way === way && !o.warmup)
+    const med = (pick: (o: (typeof of)[number]) => number | null) => round(median(of.map((o) => pick(o) ?? NaN)))
+    return {
+      putMs: med((o) => o.putMs),
+      everySocketMs: med((o) => o.everySocketMs),
+      boardP50ms: med((o) => o.boardP50ms),
+      noticeP50ms: med((o) => o.noticeP50ms),
+      noticeMaxMs: med((o) => o.noticeMaxMs),
+      loopMaxMs: med((o) => o.loopMaxMs),
+      pushMs: med((o) => o.pushMs),
+    }
+  }
+  return {
+    teams: OPENING_TEAMS,
+    sockets: OPENING_SOCKETS,
+    board,
+    putNoWatchersMs,
+    readErrors: parts.reduce((a, p) => a + p.readErrors, 0),
+    whole: summary('whole'),
+    announced: summary('announced'),
+    rounds: perRound.map(({ t0: _t0, ...o }) => o),
+  }
+}
+
 /** With BENCH_PROFILE=dir, the server's CPU profile of a section is written there (open it in Chrome's DevTools). */
 async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
   const dir = process.env.BENCH_PROFILE
@@ -707,7 +858,7 @@ async function main() {
   machine.postgres = (await pool.query<{ server_version: string }>('show server_version')).rows[0]!.server_version
   const results: Record<string, unknown> = { date: new Date().toISOString(), machine }
   try {
-    const only = new Set((process.env.BENCH_ONLY ?? 'read,outside,players,rebuild,replay,queue,latency,containers').split(','))
+    const only = new Set((process.env.BENCH_ONLY ?? 'read,outside,players,rebuild,replay,queue,latency,opening,containers').split(','))
     if (only.has('read')) results.scoreboardRead = await readThroughput(server, pool)
     if (only.has('outside')) results.outside = await outsideRead({ rounds: READ_ROUNDS, seconds: READ_SECONDS, log })
     if (only.has('players')) {
@@ -739,6 +890,7 @@ async function main() {
       }
       results.latency = runs
     }
+    if (only.has('opening')) results.opening = await profiled('opening', () => openings(server, pool))
     if (only.has('containers')) results.containers = await containers()
   } finally {
     results.loadAverageAtEnd = os.loadavg().map((x) => round(x, 2))

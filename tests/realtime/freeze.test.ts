@@ -43,7 +43,8 @@ async function solve(p: Player, challenge: Challenge) {
 
 /** Whether a push tells that team `teamId` solved `challengeId`. */
 function tells(update: ScoreboardUpdate, teamId: number, challengeId: number): boolean {
-  const items = 'delta' in update ? update.delta.items : update.scoreboard.items
+  // An announcement (a large whole board, read over REST) carries no rows.
+  const items = 'delta' in update ? update.delta.items : 'scoreboard' in update ? update.scoreboard.items : []
   return items.some((i) => i.id === teamId && i.challenges.some((c) => c.id === challengeId && c.type !== 'Unaccepted'))
 }
 const boards = (events: ReceivedEvent[]) => events.filter((e) => e.event === 'ReceivedScoreboardUpdate').map((e) => e.payload as ScoreboardUpdate)

@@ -93,6 +93,16 @@ describe('applyScoreboardUpdate', () => {
     expect(held.scoreboard!.items[0]!.score).toBe(70)
   })
 
+  it('keeps the board it shows on an announced version (to be read over REST), and ignores an old announcement', () => {
+    const shown = held.scoreboard
+    expect(push({ gameId: GAME, version: 6, refetch: true })).toBe('fetch')
+    expect(held).toEqual({ version: 5, scoreboard: shown })
+    expect(push({ gameId: GAME, version: 5, refetch: true })).toBe('stale')
+    held = { ...held, version: -1 }
+    expect(push({ gameId: GAME, version: 3, refetch: true })).toBe('fetch')
+    expect(held.scoreboard).toBe(shown)
+  })
+
   it('with an unknown version (after reconnecting) takes only a whole board', () => {
     held = { ...held, version: -1 }
     expect(push(solveDelta(6, 5))).toBe('gap')

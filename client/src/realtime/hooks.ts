@@ -8,7 +8,8 @@
  * const { connected } = useGameRoom(gameId, {
  *   events: {
  *     ReceivedGameNotice: (notice) => notices.mutate((list = []) => [notice, ...list]),
- *     ReceivedScoreboardUpdate: (update) => scoreboard.mutate(update.scoreboard),
+ *     // a whole board, else a difference or an announced version (useGameLive.ts folds or reads them)
+ *     ReceivedScoreboardUpdate: (update) => ('scoreboard' in update ? scoreboard.mutate(update.scoreboard) : void scoreboard.revalidate()),
  *   },
  *   // after every (re)connection: refetch what may have been missed
  *   onResync: () => void scoreboard.revalidate(),

@@ -47,18 +47,22 @@ export async function sendSnapshot(ctx: Context, snapshot: ScoreboardSnapshot): 
  * headers; the others govern documents), and Koa's own per-request work was half of this path's CPU
  * time (docs/scoring.md#scoreboard-fast-path). Every other case goes to Koa unchanged — no local
  * snapshot, a game not started, a query string, an `X-GZCTF-Compat` opt-in, an `Accept-Encoding`
- * value not seen yet (Koa's negotiation learns it), a gzipped copy not ready — and so does a caller
- * whom the global rate limit refuses, to get the contract's 429. The limit still applies here, per
- * address: the session is not read.
+ * value not seen yet (Koa's negotiation learns it) — and so does a caller whom the global rate
+ * limit refuses, to get the contract's 429. The limit still applies here, per address: the session
+ * is not read. A gzipped copy not ready yet is waited for here (it is being computed once, off the
+ * event loop): when a large board's new version is announced, every watcher reads it at once
+ * (docs/realtime.md#scoreboard-versions-and-gap-repair), and a thousand of them going through Koa
+ * meanwhile cost the node more than the wait.
  */
 export function scoreboardReads(services: Services, trust: ProxyTrust, next: RequestListener): RequestListener {
   return (req, res) => {
     const snapshot = boardOf(services, req)
     if (!snapshot) return next(req, res)
     const gzip = snapshot.json.length >= GZIP_MIN_BYTES ? gzipByHeader.get(req.headers['accept-encoding'] ?? '') : false
-    if (gzip === undefined || (gzip && !snapshot.gzippedNow())) return next(req, res)
+    if (gzip === undefined) return next(req, res)
     const started = performance.now()
-    const respond = () => services.metrics.request(SCOREBOARD_ROUTE, (performance.now() - started) / 1000, answer(req, res, snapshot, gzip))
+    const write = () => services.metrics.request(SCOREBOARD_ROUTE, (performance.now() - started) / 1000, answer(req, res, snapshot, gzip))
+    const respond = () => (!gzip || snapshot.gzippedNow() ? write() : void snapshot.gzipped().then(write, () => next(req, res)))
     const address = resolveClientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trust)
     if (!services.limits.enabled || (!address.forwarded && isLoopback(address.peer))) return respond()
     services.limits.consume('Global', `ip:${address.ip}`).then(respond, () => next(req, res))

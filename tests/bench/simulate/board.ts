@@ -2,7 +2,7 @@
  * The scoreboard as a screen follows it (client/src/live/reducers.ts; docs/realtime.md#scoreboard-versions-and-gap-repair):
  * the version read over REST, then each push — a whole board sets the version, a difference applies
  * only to its base version, and a difference from another base means a version was missed, so the
- * board is read again. A read joins one already in flight.
+ * board is read again; an announced version is read over REST. A read joins one already in flight.
  */
 import type { Browser } from './http.js'
 import type { BoardUpdate } from './pushes.js'
@@ -33,6 +33,10 @@ export class ScoreboardFollower {
   }
 
   fold(update: BoardUpdate): void {
+    if (update.refetch) {
+      if (this.version === null || update.version > this.version) void this.read().catch(() => undefined)
+      return
+    }
     if (update.scoreboard || this.version === null) {
       this.version = update.version
       return

@@ -16,6 +16,8 @@ interface Row {
 }
 export interface BoardUpdate {
   version: number
+  /** An announced version (a large board after a rebuild): read it over REST. */
+  refetch?: true
   base?: number
   delta?: { items: Row[] }
   scoreboard?: { items: Row[] }

@@ -98,7 +98,7 @@ export function printReport(r: RunReport): void {
       out.push(`    row ${x.rowId} challenge ${x.challengeId}: sent ${x.sentAt.toFixed(1)}, shown ${x.at.toFixed(1)} by ${x.whole ? 'a whole board' : 'a difference'} (version ${x.version})`)
     }
   }
-  if (r.event.wholeBoardsAt.length) out.push(`  whole boards reached the big screen at ${r.event.wholeBoardsAt.map((t) => t.toFixed(1)).join(', ')} s`)
+  if (r.event.wholeBoardsAt.length) out.push(`  whole boards (pushed or announced) reached the big screen at ${r.event.wholeBoardsAt.map((t) => t.toFixed(1)).join(', ')} s`)
   if (s.missingOnBoard !== null) out.push(`  accepted solves missing from the final scoreboard: ${s.missingOnBoard}`)
   out.push(`  the server lists: ${s.server ? Object.entries(s.server).map(([k, n]) => `${k} ${n}`).join(', ') || 'none' : 'could not be read'}`, '')
   if (Object.keys(r.event.counters).length) {

@@ -38,7 +38,7 @@ export class BigScreen {
       onConnect: () => void this.scoreboard.read().catch(() => undefined),
     })
     this.socket.on('ReceivedScoreboardUpdate', (update: BoardUpdate) => {
-      if (update.scoreboard) this.wholeBoardsAt.push(performance.now())
+      if (update.scoreboard || update.refetch) this.wholeBoardsAt.push(performance.now())
       world.solves.observe(update, `screen${this.index}`, 'big screen')
       this.scoreboard.fold(update)
     })

@@ -2,8 +2,9 @@
  * `useGameLive(gameId, { board, scoreboard, notices, toasts })` — the one place where a game
  * screen subscribes to its room (`/hub/user?game={id}`) and keeps its queries current:
  *
- * - `ReceivedScoreboardUpdate` → the scoreboard query (versioned differences; a gap triggers a
- *   refetch) and, from the folded board, the team's row and challenges in the board query (the
+ * - `ReceivedScoreboardUpdate` → the scoreboard query (versioned differences; a gap, or an
+ *   announced version — a large board after a rebuild, e.g. an opening — is read over REST until
+ *   the answer has that version) and, from the folded or read board, the team's row and challenges in the board query (the
  *   scoreboard is followed whenever the team's board is, so differences have something to apply to);
  * - `ReceivedChallengeUpdate` → both (a challenge the board does not know yet → refetch the board);
  * - `ReceivedGameNotice` → the notices query (+ toasts for Normal, NewChallenge, NewHint); new
@@ -18,6 +19,7 @@
 import { useEffect, useRef } from 'react'
 import { notifications } from '@mantine/notifications'
 import type { GameDetailModel, GameNotice } from '@flagwave/shared/schemas/games'
+import type { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
 import type { UpdateOutcome } from '@flagwave/shared/scoreboardDelta'
 import type { NoticeType } from '@flagwave/shared/enums'
 import { queryClient, refetchIfShown } from '../../api/queryClient'
@@ -63,6 +65,45 @@ const TOAST_TITLES: Partial<Record<NoticeType, string>> = {
   NewHint: t('题目提示更新'),
 }
 
+/**
+ * How long to wait before reading an announced version again while an older one answers: another
+ * node drops its copy when the owner's announcement reaches it through Redis, at the latest when
+ * the copy expires (5 s, domain/scoreboard/service.ts).
+ */
+const ANNOUNCED_RETRY_MS = [0, 200, 500, 1000, 2000, 4000]
+
+/** The team's row and challenges from a newer scoreboard (pushed, or read after an announcement). */
+function foldIntoTeamBoard(gameId: number, scoreboard: ScoreboardModel): void {
+  const detailsKey = queryKeys.game.details(gameId)
+  // A board refetch already on its way (a NewChallenge notice's, which can arrive before this
+  // push from another node) may answer an older board and would land after this: fetch anew
+  // (docs/challenge-rules.md#timed-release).
+  const refetching = queryClient.isFetching({ queryKey: detailsKey, exact: true }) > 0
+  queryClient.setQueryData<GameDetailModel>(detailsKey, (details) => details && boardWithScoreboard(details, scoreboard))
+  if (refetching) void queryClient.refetchQueries({ queryKey: detailsKey, exact: true }, { cancelRefetch: true })
+}
+
+/**
+ * A version announced without its board, or a difference from a version not held
+ * (docs/realtime.md#scoreboard-versions-and-gap-repair): read the board over REST until the answer
+ * is at least that version — a read already on its way is joined, and may answer an older one;
+ * another node may not hold the version yet — then fold it into the team's board as a pushed
+ * board would be.
+ */
+async function readAtLeast(gameId: number, version: number): Promise<void> {
+  const key = queryKeys.game.scoreboard(gameId)
+  for (const wait of ANNOUNCED_RETRY_MS) {
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
+    // Nobody shows the board any more: whoever does later reads it anyway.
+    if (!queryClient.getQueryCache().find({ queryKey: key, exact: true })?.getObserversCount()) return
+    // A newer push may have brought it meanwhile (and folded it already).
+    if ((queryClient.getQueryData<LiveScoreboard>(key)?.version ?? -1) >= version) return
+    await refetchIfShown(key)
+    const held = queryClient.getQueryData<LiveScoreboard>(key)
+    if (held?.scoreboard && held.version >= version) return foldIntoTeamBoard(gameId, held.scoreboard)
+  }
+}
+
 export function useGameLive(gameId: number | null, options: GameLiveOptions = {}) {
   const optionsRef = useRef(options)
   optionsRef.current = options
@@ -85,16 +126,10 @@ export function useGameLive(gameId: number | null, options: GameLiveOptions = {}
           return next.held
         })
         const scoreboard = board?.scoreboard
-        if (outcome === 'applied' && scoreboard) {
-          const detailsKey = queryKeys.game.details(update.gameId)
-          // A board refetch already on its way (a NewChallenge notice's, which can arrive before this
-          // push from another node) may answer an older board and would land after this: fetch anew
-          // (docs/challenge-rules.md#timed-release).
-          const refetching = queryClient.isFetching({ queryKey: detailsKey, exact: true }) > 0
-          queryClient.setQueryData<GameDetailModel>(detailsKey, (details) => details && boardWithScoreboard(details, scoreboard))
-          if (refetching) void queryClient.refetchQueries({ queryKey: detailsKey, exact: true }, { cancelRefetch: true })
-        }
-        if (outcome === 'gap') void refetchIfShown(queryKeys.game.scoreboard(update.gameId))
+        if (outcome === 'applied' && scoreboard) foldIntoTeamBoard(update.gameId, scoreboard)
+        // A whole board that skipped versions is the newest already; it is read again all the same.
+        if (outcome === 'gap' && 'scoreboard' in update) void refetchIfShown(queryKeys.game.scoreboard(update.gameId))
+        else if (outcome === 'gap' || outcome === 'fetch') void readAtLeast(update.gameId, update.version)
       },
       ReceivedChallengeUpdate: (update) => {
         if (update.gameId !== gameId) return

@@ -17,8 +17,10 @@
  * `flagwave_scoreboard` NOTIFY and after reconnecting, applies solves (its own checkers call
  * `applySolve`, other nodes' checkers reach it through the `flagwave_solves` NOTIFY sent inside
  * their transaction, solveChannel.ts), and publishes versioned `ReceivedScoreboardUpdate`s paced by
- * pacing.ts — the difference from the previous version, or the whole board after a rebuild
- * (shared/src/events.ts) — followed by `ReceivedChallengeUpdate` when challenges changed (delta.ts).
+ * pacing.ts — the difference from the previous version, or after a rebuild the whole board, or
+ * when that board is large only its announcement (`refetch`: watchers read it over REST, gzipped,
+ * from the read cache; shared/src/events.ts) — followed by `ReceivedChallengeUpdate` when
+ * challenges changed (delta.ts).
  * Every version is serialised once (snapshot.ts) and shared through Redis when there is one
  * (sharedCopy.ts), so any node can serve it; other nodes keep a local copy, dropped when the owner
  * announces a newer version. A node taking a game over continues its version sequence.
@@ -27,7 +29,7 @@ import type pg from 'pg'
 import type { Redis } from 'ioredis'
 import type { Logger } from 'pino'
 import type { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
-import { rooms } from '@flagwave/shared/events'
+import { rooms, type ScoreboardUpdate } from '@flagwave/shared/events'
 import type { Orm } from '../../db/orm.js'
 import type { ImmediatePublish } from '../../realtime/sink.js'
 import type { Metrics } from '../../lib/metrics.js'
@@ -50,6 +52,14 @@ import { boardDigest, readFrozenVersion, writeFrozenVersion } from './frozenVers
 const SHARED_COPY_TTL_MS = 5000
 /** A non-owner's locally built copy (no Redis) is reused this long. */
 const LOCAL_COPY_TTL_MS = 1000
+/**
+ * A whole board larger than this (bytes of JSON) is announced, not pushed (docs/realtime.md#scoreboard-versions-and-gap-repair):
+ * writing it uncompressed to every watching socket costs the node sockets × board (a thousand
+ * watchers of a 1 MB board: a gigabyte, seconds of the event loop), while each watcher reading it
+ * over REST gets the ~20 KB gzipped copy the read cache computed once. Below it the board rides
+ * along, saving the round trip.
+ */
+const WHOLE_PUSH_MAX_BYTES = 32 * 1024
 
 /** A frozen board found on taking a game: its version, and whether a board built now is the same. */
 interface PriorFrozen {
@@ -97,6 +107,8 @@ export interface ScoreboardDeps {
   log: Logger
   /** Where solve→push latencies go (lib/metrics.ts); absent in tools that run the engine alone. */
   metrics?: Pick<Metrics, 'solvePushed'>
+  /** Whole boards larger than this are announced instead (`SCOREBOARD_PUSH_MAX_BYTES`); WHOLE_PUSH_MAX_BYTES by default. */
+  wholePushMaxBytes?: number
 }
 
 export class ScoreboardService {
@@ -444,7 +456,7 @@ export class ScoreboardService {
     writeFrozenVersion(this.pool!, own.gameId, frozen.at, { version: snapshot.version, digest: boardDigest(built.json) }).catch((err: unknown) =>
       this.deps.log.warn({ err, gameId: own.gameId }, 'recording the frozen board version failed'),
     )
-    if (push) this.deps.realtime.publish('user', rooms.game(own.gameId), 'ReceivedScoreboardUpdate', { gameId: own.gameId, version: snapshot.version, scoreboard: snapshot.model })
+    if (push) this.deps.realtime.publish('user', rooms.game(own.gameId), 'ReceivedScoreboardUpdate', this.whole(snapshot))
   }
 
   /** The frozen board a previous owner made: Redis' copy, else the version recorded in the database. */
@@ -504,7 +516,7 @@ export class ScoreboardService {
         base,
         delta: { updateTimeUTC: snapshot.model.updateTimeUTC, challenges: changed, items: built.changedCells },
       })
-    } else own.pacer.pushBoard({ gameId: own.gameId, version: snapshot.version, scoreboard: snapshot.model })
+    } else own.pacer.pushBoard(this.whole(snapshot))
     // After the board that shows the solves: each team whose solve unlocked challenges hears which (docs/challenge-rules.md#prerequisites).
     for (const [participationId, challengeIds] of built.unlocked) {
       this.deps.realtime.publish('user', rooms.team(own.gameId, participationId), 'ReceivedChallengeUnlock', { gameId: own.gameId, challengeIds })
@@ -514,6 +526,19 @@ export class ScoreboardService {
       for (const time of own.unpushed) this.deps.metrics?.solvePushed(time, pushed)
       own.unpushed.length = 0
     }
+  }
+
+  /**
+   * How watchers hear of a version they cannot get as a difference: the whole board when it is
+   * small, else its announcement — the gzipped copy the watchers' reads will want is started now,
+   * once, off the event loop (the reads that come before it is ready wait for the same one).
+   */
+  private whole(snapshot: ScoreboardSnapshot): ScoreboardUpdate {
+    if (Buffer.byteLength(snapshot.json) <= (this.deps.wholePushMaxBytes ?? WHOLE_PUSH_MAX_BYTES)) {
+      return { gameId: snapshot.gameId, version: snapshot.version, scoreboard: snapshot.model }
+    }
+    snapshot.gzippedNow()
+    return { gameId: snapshot.gameId, version: snapshot.version, refetch: true }
   }
 
   /** Another node published a newer version: drop the local copy. */

@@ -1,0 +1,80 @@
+/**
+ * An opening reaches open pages when the board is announced, not pushed (Chromium against the real
+ * server; docs/realtime.md#scoreboard-versions-and-gap-repair): with every whole board announced
+ * (`SCOREBOARD_PUSH_MAX_BYTES=0`, standing for a thousand-team board), an admin enabling a
+ * challenge makes the player's open scoreboard page show the new challenge's column and the open
+ * challenge board its card, without a reload — the scoreboard read over REST on the announcement
+ * (the 10-second refresh is paused while the socket is up, and the NewChallenge notice refetches
+ * only the challenge board). The old board stays on screen until the new one arrives.
+ */
+import { randomBytes } from 'node:crypto'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { NAMESPACES, rooms } from '@flagwave/shared/events'
+import { startTestServer, type TestServer } from '../support/server.js'
+import { browserAvailable, launchBrowser, newSession, runInSession, screenshot, signIn } from '../support/browser.js'
+import { createChallenge, createGame } from '../support/factories/games.js'
+import { createInstances, createPlayer, settled, submit, type Player } from '../support/factories/play.js'
+import type { Game } from '../../server/src/entities/Game.js'
+import type { Challenge } from '../../server/src/entities/Challenge.js'
+
+const E2E_TIMEOUT = 180_000
+/** Far below the 10-second refresh (paused anyway while the socket is up), generous for 2 shared cores. */
+const LIVE_TIMEOUT = 5_000
+
+const cell = (page: Page, teamId: number, challengeId: number) =>
+  page.locator(`[data-testid="scoreboard-row"][data-team-id="${teamId}"] [data-testid="scoreboard-cell"][data-challenge-id="${challengeId}"]`)
+
+describe.skipIf(!browserAvailable())('an opening on an announced board (Chromium)', () => {
+  let server: TestServer
+  let browser: Browser
+  let game: Game
+  let sanity: Challenge
+  let alpha: Player
+
+  beforeAll(async () => {
+    ;[server, browser] = await Promise.all([startTestServer({ env: { SCOREBOARD_PUSH_MAX_BYTES: '0' } }), launchBrowser()])
+    game = await createGame(server, { title: `Opening ${randomBytes(2).toString('hex')}`, practiceMode: false })
+    sanity = await createChallenge(server, game, { title: 'Sanity', tag: 'Misc', flags: ['flag{sanity}'] })
+    alpha = await createPlayer(server, game, { teamName: 'Alpha' })
+    await createInstances(server, [alpha.participation], [sanity])
+    expect(await settled(alpha.client, game.id, sanity.id, await submit(alpha.client, game.id, sanity.id, 'flag{sanity}'))).toBe('Accepted')
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+  })
+
+  it(
+    'shows the new column on the open scoreboard and the new card on the open challenge board',
+    async () => {
+      const fresh = await createChallenge(server, game, { title: 'Fresh', tag: 'Web', isEnabled: false, flags: ['flag{fresh}'] })
+      const session = await newSession(browser, server.url)
+      await signIn(session.context, alpha.client, server.url)
+      await runInSession(session, 'opening-player', async (page) => {
+        const board = await session.context.newPage()
+        await page.goto(`/games/${game.id}/scoreboard`)
+        await cell(page, alpha.team.id, sanity.id).waitFor()
+        await board.goto(`/games/${game.id}/challenges`)
+        await board.locator(`[data-testid="challenge-card"][data-challenge-id="${sanity.id}"]`).waitFor()
+        // Both pages' sockets watch the game before the opening.
+        const room = () => server.services.realtime.server!.of(NAMESPACES.user).adapter.rooms.get(rooms.game(game.id))?.size ?? 0
+        await expect.poll(room, { timeout: LIVE_TIMEOUT }).toBeGreaterThanOrEqual(2)
+        expect(await cell(page, alpha.team.id, fresh.id).count()).toBe(0)
+
+        const admin = await server.admin()
+        const started = Date.now()
+        expect((await admin.put(`/api/edit/games/${game.id}/challenges/${fresh.id}`, { isEnabled: true })).status).toBe(200)
+        await cell(page, alpha.team.id, fresh.id).waitFor({ state: 'attached', timeout: LIVE_TIMEOUT })
+        await expect(cell(page, alpha.team.id, fresh.id).getAttribute('data-type')).resolves.toBe('Unaccepted')
+        // The board kept what it showed: alpha's solve is still there.
+        await cell(page, alpha.team.id, sanity.id).waitFor()
+        await board.locator(`[data-testid="challenge-card"][data-challenge-id="${fresh.id}"]`).waitFor({ timeout: LIVE_TIMEOUT })
+        console.log(`[opening] new column on the open scoreboard ${Date.now() - started} ms after the admin's request`)
+        await screenshot(page, 'opening-01-scoreboard')
+      })
+    },
+    E2E_TIMEOUT,
+  )
+})
