@@ -115,7 +115,7 @@ export async function createServices(config: Config, orm: Orm, log: Logger): Pro
     metrics,
     readCache,
     visits,
-    scoreboard: new ScoreboardService({ orm, redis, realtime, log, metrics, wholePushMaxBytes: config.SCOREBOARD_PUSH_MAX_BYTES }),
+    scoreboard: new ScoreboardService({ orm, redis, realtime, log, metrics, readCache, wholePushMaxBytes: config.SCOREBOARD_PUSH_MAX_BYTES }),
     containers,
     submissions,
     async close() {

@@ -36,6 +36,21 @@ describe('ReadCache', () => {
     expect(gates).toHaveLength(1)
   })
 
+  it('tells its listeners of every invalidation once the entries went, until they unsubscribe', async () => {
+    const cache = new ReadCache()
+    const { load, gates } = gatedLoad<string>(['Game:1'])
+    const kept = cache.read('game:1', load)
+    gates[0]!.resolve('row')
+    await kept
+    const heard: { tags: readonly string[]; kept: unknown }[] = []
+    const stop = cache.onInvalidate((tags) => heard.push({ tags, kept: cache.peek('game:1') }))
+    cache.invalidate(new Set(['Game:1', 'Team:2']))
+    expect(heard).toEqual([{ tags: ['Game:1', 'Team:2'], kept: undefined }])
+    stop()
+    cache.invalidate(['Game:1'])
+    expect(heard).toHaveLength(1)
+  })
+
   it('does not share a load between keys', async () => {
     const cache = new ReadCache()
     const { load, gates } = gatedLoad<string>(['T'])

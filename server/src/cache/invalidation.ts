@@ -40,6 +40,12 @@ const derived: Record<string, (row: Row) => string[]> = {
 /** The entities some cached read is built from; changes to others (submissions, logs…) cost nothing. */
 const CACHED = new Set(['User', 'Session', 'ApiToken', 'Game', 'Registration', 'Participation', 'Team', 'Challenge', 'GameNotice', 'Post', 'Division', 'GameInstance'])
 
+/** The game a `tags.game` tag names (the game row itself, not one of its lists), else null. */
+export function gameOfTag(tag: string): number | null {
+  const match = /^Game:(\d+)$/.exec(tag)
+  return match ? Number(match[1]) : null
+}
+
 /** Tag names, one place for writers and readers. */
 export const tags = {
   entity: (name: string, id: unknown) => `${name}:${String(id)}`,

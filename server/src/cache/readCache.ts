@@ -36,6 +36,7 @@ export interface Loaded<T> {
 
 export class ReadCache {
   private readonly entries = new Map<string, Entry>()
+  private readonly listeners = new Set<(tags: readonly string[]) => void>()
   private readonly keysByTag = new Map<string, Set<string>>()
   /** Moves with every invalidation; a load notes where it stood when it started (its mark). */
   private generation = 0
@@ -122,10 +123,20 @@ export class ReadCache {
     return entry.value as T
   }
 
+  /**
+   * Hear every invalidation on this node (a local write, or another node's commit), after the
+   * entries went; for state kept outside the cache that depends on the same rows. Returns the unsubscribe.
+   */
+  onInvalidate(listener: (tags: readonly string[]) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
   /** Drop every entry that carries one of `tags`. */
   invalidate(tags: Iterable<string>): void {
+    const list = [...tags]
     this.generation += 1
-    for (const tag of tags) {
+    for (const tag of list) {
       // Re-inserted, so the map stays in the order of the last invalidations (the oldest are forgotten first).
       this.invalidatedAt.delete(tag)
       this.invalidatedAt.set(tag, this.generation)
@@ -134,6 +145,7 @@ export class ReadCache {
       for (const key of [...keys]) this.drop(key)
     }
     this.forgetOldInvalidations()
+    for (const listener of this.listeners) listener(list)
   }
 
   /** Forget everything (the invalidation channel was down: some invalidations may be lost). */

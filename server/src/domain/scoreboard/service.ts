@@ -44,6 +44,8 @@ import { ChallengeChanges } from './delta.js'
 import { ScoreboardSnapshot } from './snapshot.js'
 import { SOLVE_CHANNEL, parseSolveMessage } from './solveChannel.js'
 import { SharedCopies } from './sharedCopy.js'
+import { gameOfTag } from '../../cache/invalidation.js'
+import type { ReadCache } from '../../cache/readCache.js'
 import { Ownership } from './ownership.js'
 import { PushPacer, type PacedGame } from './pacing.js'
 import { boardDigest, readFrozenVersion, writeFrozenVersion } from './frozenVersion.js'
@@ -109,12 +111,17 @@ export interface ScoreboardDeps {
   metrics?: Pick<Metrics, 'solvePushed'>
   /** Whole boards larger than this are announced instead (`SCOREBOARD_PUSH_MAX_BYTES`); WHOLE_PUSH_MAX_BYTES by default. */
   wholePushMaxBytes?: number
+  /** The node's read cache: a committed game edit (a freeze now, an unfreeze) drops this node's copies of that game's board. */
+  readCache?: Pick<ReadCache, 'onInvalidate'>
 }
 
 export class ScoreboardService {
   private readonly owned = new Map<number, Owned>()
   private readonly cache = new Map<number, Cached>()
   private readonly loading = new Map<number, Promise<ScoreboardSnapshot | null>>()
+  private stopWatchingGames: (() => void) | undefined
+  /** Game edits heard per game, so a copy loaded across one is not kept (`load`). */
+  private readonly edits = new Map<number, number>()
   /** Non-owner local builds of frozen games' live boards (staff reads). */
   private readonly liveCache = new Map<number, Cached>()
   private pool: pg.Pool | null = null
@@ -129,6 +136,18 @@ export class ScoreboardService {
     this.running = true
     const pool = (this.pool = await nativePool(this.deps.orm))
     const db = await pool.query<{ id: string }>(`select current_database() || '@' || coalesce(inet_server_port(), 0)::text as id`)
+    // A copy (another node's board read from Redis, or built here) may predate a game edit that
+    // changes what it must show — a freeze now — for its whole lifetime: the edit's commit drops it.
+    this.stopWatchingGames = this.deps.readCache?.onInvalidate((tags) => {
+      for (const tag of tags) {
+        const gameId = gameOfTag(tag)
+        if (gameId !== null && !this.owned.has(gameId)) {
+          this.cache.delete(gameId)
+          this.liveCache.delete(gameId)
+          this.edits.set(gameId, (this.edits.get(gameId) ?? 0) + 1)
+        }
+      }
+    })
     if (this.deps.redis) {
       this.shared = new SharedCopies(this.deps.redis, db.rows[0]!.id, this.deps.log)
       await this.shared.start((gameId, version) => this.onAnnounce(gameId, version))
@@ -148,6 +167,7 @@ export class ScoreboardService {
   /** Push what is pending, release every game and close the connections. */
   async stop(): Promise<void> {
     this.running = false
+    this.stopWatchingGames?.()
     await this.ownership?.stopTaking()
     for (const own of this.owned.values()) {
       await own.building?.catch(() => undefined)
@@ -296,18 +316,24 @@ export class ScoreboardService {
     if (((await this.ownership?.acquire([gameId])) ?? []).length > 0) {
       const own = this.owned.get(gameId)!
       await own.building
-      return this.owned.get(gameId)?.snapshot ?? null
+      // The public board: the frozen one while frozen (the live one is `liveSnapshot`'s).
+      const after = this.owned.get(gameId)
+      return after ? publicOf(after) : null
+    }
+    const edits = this.edits.get(gameId)
+    const keep = (copy: Cached) => {
+      if (this.edits.get(gameId) === edits) this.cache.set(gameId, copy)
     }
     const shared = await this.shared?.read(gameId)
     if (shared?.servable()) {
       // Dropped early when the owner announces a newer version; re-read now and then in case an announcement was missed.
-      this.cache.set(gameId, { snapshot: shared, expires: Date.now() + SHARED_COPY_TTL_MS })
+      keep({ snapshot: shared, expires: Date.now() + SHARED_COPY_TTL_MS })
       return shared
     }
     // No copy anywhere (no Redis, or it lost the key), or one a freeze time has passed: build a short-lived local one.
     const snapshot = await buildPublicBoard(this.pool!, gameId)
     if (!snapshot) return null
-    this.cache.set(gameId, { snapshot, expires: Date.now() + LOCAL_COPY_TTL_MS })
+    keep({ snapshot, expires: Date.now() + LOCAL_COPY_TTL_MS })
     return snapshot
   }
 
