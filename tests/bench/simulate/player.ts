@@ -92,7 +92,7 @@ export class Player {
     const n = index + 1
     this.browser = new Browser(world.pool, `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`)
     this.key = `p${index}`
-    this.scoreboard = new ScoreboardFollower(this.browser, world.plan.gameId, world.stats, 'players')
+    this.scoreboard = new ScoreboardFollower(this.browser, world.plan.gameId, () => world.stats, 'players')
   }
 
   private get stats(): Stats {

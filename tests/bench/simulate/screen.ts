@@ -23,7 +23,7 @@ export class BigScreen {
     private readonly index: number,
   ) {
     this.browser = new Browser(world.pool, `10.254.0.${index + 1}`)
-    this.scoreboard = new ScoreboardFollower(this.browser, world.plan.gameId, world.stats, 'big screens')
+    this.scoreboard = new ScoreboardFollower(this.browser, world.plan.gameId, () => world.stats, 'big screens')
   }
 
   async open(): Promise<void> {
