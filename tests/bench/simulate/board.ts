@@ -37,7 +37,8 @@ export class ScoreboardFollower {
   }
 
   private async fetch(): Promise<void> {
-    const res = await this.browser.read(`/api/game/${this.gameId}/scoreboard`, 'GET /api/game/{id}/scoreboard')
+    // Only the version is followed here: the body is received, not parsed (simulate/http.ts `discardBody`).
+    const res = await this.browser.read(`/api/game/${this.gameId}/scoreboard`, 'GET /api/game/{id}/scoreboard', true)
     const version = Number(res.headers['x-scoreboard-version'])
     if (res.status === 200 && Number.isFinite(version)) this.version = Math.max(this.version ?? 0, version)
   }

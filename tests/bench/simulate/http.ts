@@ -63,6 +63,12 @@ export interface CallOptions {
   label: string
   /** Statuses that are the expected answer for this call and not worth an example (2xx always are). */
   expect?: number[]
+  /**
+   * Receive the body but do not decode it (`body` undefined, `text` empty): a board a thousand
+   * simulated screens read at once, which one process could not parse without slowing every
+   * measurement down (each screen's own browser would).
+   */
+  discardBody?: boolean
 }
 
 /** One simulated person's browser: cookies, address, and the shared pool. */
@@ -98,7 +104,7 @@ export class Browser {
     const stats = this.pool.stats
     const started = performance.now()
     try {
-      const answer = await this.send<T>(method, path, options.json, false)
+      const answer = await this.send<T>(method, path, options.json, false, options.discardBody ?? false)
       stats.call(options.label, answer.ms, answer.status)
       if (answer.status >= 300 && !options.expect?.includes(answer.status)) stats.example(`${options.label} → ${answer.status}`, answer.text)
       return answer
@@ -118,10 +124,10 @@ export class Browser {
    * A read as the SPA's query client makes it (client/src/api/queryClient.ts): a transport error or
    * a 5xx is retried three times, about 1, 2 and 4 s apart. Every attempt is recorded.
    */
-  async read<T = any>(path: string, label: string): Promise<Answer<T>> {
+  async read<T = any>(path: string, label: string, discardBody = false): Promise<Answer<T>> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const answer = await this.get<T>(path, label)
+        const answer = await this.call<T>('GET', path, { label, discardBody })
         if (answer.status < 500 || attempt > READ_RETRIES) return answer
       } catch (error) {
         if (attempt > READ_RETRIES) throw error
@@ -139,7 +145,7 @@ export class Browser {
     return this.call<T>('PUT', path, { json, label, expect })
   }
 
-  private send<T>(method: string, path: string, json: unknown, retried: boolean): Promise<Answer<T>> {
+  private send<T>(method: string, path: string, json: unknown, retried: boolean, discardBody: boolean): Promise<Answer<T>> {
     const payload = json === undefined ? undefined : Buffer.from(JSON.stringify(json))
     const headers: http.OutgoingHttpHeaders = { 'accept-encoding': 'gzip', accept: 'application/json' }
     if (this.cookies.size) headers.cookie = this.cookieHeader
@@ -160,6 +166,7 @@ export class Browser {
           // The time to the last byte; decoding and parsing are the browser's work, not the server's.
           const ms = performance.now() - started
           this.remember(res.headers['set-cookie'])
+          if (discardBody) return resolve({ status: res.statusCode ?? 0, body: undefined as T, text: '', headers: res.headers, ms })
           const raw = Buffer.concat(chunks)
           const decoded = res.headers['content-encoding'] === 'gzip' ? gunzip(raw) : Promise.resolve(raw)
           decoded.then((buf) => {
@@ -181,7 +188,7 @@ export class Browser {
         // Nothing reached the server, so the request is sent again once on a new connection.
         if (!retried && req.reusedSocket && error.code === 'ECONNRESET') {
           this.pool.stats.count('client: keep-alive connection reset, request re-sent')
-          this.send<T>(method, path, json, true).then(resolve, reject)
+          this.send<T>(method, path, json, true, discardBody).then(resolve, reject)
         } else reject(error)
       })
       req.end(payload)
