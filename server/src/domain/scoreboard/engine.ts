@@ -222,6 +222,9 @@ interface Team extends TeamRecord {
 const compareSolves = (a: { time: number; submissionId: number }, b: { time: number; submissionId: number }): number =>
   a.time !== b.time ? a.time - b.time : a.submissionId - b.submissionId
 
+/** A settled solve carrying a higher counter than the challenge holds: the counter moves, whatever happens to the solve. */
+const raisesCounter = (c: Chal, s: SolveData): boolean => s.acceptedCount !== undefined && s.acceptedCount > c.acceptedCount
+
 /** Ranking order: score descending, last submission ascending, team id ascending. */
 function compareTeams(a: Team, b: Team): number {
   if (a.score !== b.score) return b.score - a.score
@@ -415,7 +418,7 @@ export class ScoreboardEngine {
     const changed = new Set<Team>()
     if (!team || !team.slot.has(c.data.id)) {
       // Not on the board (suspended team, no instance): only the challenge's counter may move.
-      const moved = s.acceptedCount !== undefined && s.acceptedCount > c.acceptedCount
+      const moved = raisesCounter(c, s)
       if (moved) this.setAcceptedCount(c, s.acceptedCount!, changed)
       this.reorder(changed)
       // A board team whose division may not view the challenge has no cell for it: nothing unknown.
@@ -424,8 +427,8 @@ export class ScoreboardEngine {
     }
     const existing = team.solves.get(c.data.id)
     if (existing && compareSolves(existing, s) <= 0) {
-      if (s.acceptedCount !== undefined && s.acceptedCount > c.acceptedCount) {
-        this.setAcceptedCount(c, s.acceptedCount, changed)
+      if (raisesCounter(c, s)) {
+        this.setAcceptedCount(c, s.acceptedCount!, changed)
         this.reorder(changed)
         return 'applied'
       }
@@ -459,18 +462,12 @@ export class ScoreboardEngine {
       const c = this.chals.get(s.challengeId)
       if (!c) continue
       const team = this.teams.get(s.participationId)
-      if (!team || !team.slot.has(c.data.id)) {
-        // Not on the board: only the counter may move.
-        if (s.acceptedCount !== undefined && s.acceptedCount > c.acceptedCount) {
-          c.acceptedCount = s.acceptedCount
-          touched.add(c)
-        }
-        continue
-      }
-      const existing = team.solves.get(c.data.id)
-      if (existing && compareSolves(existing, s) <= 0) {
-        if (s.acceptedCount !== undefined && s.acceptedCount > c.acceptedCount) {
-          c.acceptedCount = s.acceptedCount
+      const onBoard = team !== undefined && team.slot.has(c.data.id)
+      const existing = onBoard ? team.solves.get(c.data.id) : undefined
+      // Not on the board, or no earlier than the solve held: only the counter may move.
+      if (!onBoard || (existing && compareSolves(existing, s) <= 0)) {
+        if (raisesCounter(c, s)) {
+          c.acceptedCount = s.acceptedCount!
           touched.add(c)
         }
         continue
