@@ -17,6 +17,7 @@ import { ATTEMPTS_EXHAUSTED, deadlineRefusal, isPendingRelease } from '../challe
 import { lockedRefusal } from '../challenges/prerequisites.js'
 import { divisionPermissionsSql } from '../divisions/permissionsSql.js'
 import { inTransaction } from '../../db/pg.js'
+import { Batcher } from '../../db/batcher.js'
 import { tags } from '../../cache/invalidation.js'
 import type { Services } from '../../services.js'
 
@@ -52,12 +53,22 @@ interface Facts {
 
 const ms = (column: string) => `floor(extract(epoch from ${column}) * 1000)::float8`
 
+/** Where a statement takes each input of a submission: `$n` parameters, or the columns of a batch's row. */
+interface Inputs {
+  game: string
+  challenge: string
+  participation: string
+  user: string
+  /** The submission's time in epoch ms. */
+  now: string
+}
+
 /**
- * $1 game, $2 challenge, $3 participation, $4 user, $5 answer, $6 time, $7 ip, $8 the time in ms.
- * A prerequisite locks while it is enabled and the team has no accepted submission to it
- * (`assertUnlocked`, domain/challenges/prerequisites.ts). Referenced twice, the CTE is computed once.
+ * What the rules need, read in one row whatever is missing. A prerequisite locks while it is
+ * enabled and the team has no accepted submission to it (`assertUnlocked`,
+ * domain/challenges/prerequisites.ts).
  */
-const FACTS = `
+const factsSql = (i: Inputs) => `
   select g.id is not null as game_found, ${ms('g.start')} as start_ms, ${ms('g."end"')} as end_ms, g.practice_mode,
          p.id as participation_id, p.status,
          c.id is not null as challenge_found, c.is_enabled, ${ms('c.release_time_utc')} as release_ms, ${ms('c.deadline_utc')} as deadline_ms,
@@ -66,37 +77,41 @@ const FACTS = `
                    join challenges pc on pc.id = pr.id::int and pc.game_id = c.game_id and pc.is_enabled and pc.id <> c.id
                   where not exists (select 1 from submissions a where a.participation_id = p.id and a.challenge_id = pc.id and a.status = 'Accepted')) as locked
     from (values (1)) as one (x)
-    left join games g on g.id = $1
-    left join registrations r on r.game_id = g.id and r.user_id = $4
+    left join games g on g.id = ${i.game}
+    left join registrations r on r.game_id = g.id and r.user_id = ${i.user}
     left join participations p on p.id = r.participation_id
-    left join challenges c on c.id = $2 and c.game_id = g.id
+    left join challenges c on c.id = ${i.challenge} and c.game_id = g.id
     left join divisions d on d.id = p.division_id`
 
 const MAY_SUBMIT = GamePermission.ViewChallenge | GamePermission.SubmitFlags
 
 /** The rules of `submissionRefusal` in SQL, on the facts; the limit's clause is the caller's. */
-const RULES = `game_found and participation_id = $3 and status = 'Accepted'
-     and $8 >= start_ms and (practice_mode or $8 <= end_ms)
+const rulesSql = (i: Inputs) => `game_found and participation_id = ${i.participation} and status = 'Accepted'
+     and ${i.now} >= start_ms and (practice_mode or ${i.now} <= end_ms)
      and challenge_found and permissions & ${MAY_SUBMIT} = ${MAY_SUBMIT}
      and (is_enabled or release_ms is null)
-     and (deadline_ms is null or $8 <= deadline_ms)
+     and (deadline_ms is null or ${i.now} <= deadline_ms)
      and not locked`
 
+/** $1 game, $2 challenge, $3 participation, $4 user, $5 answer, $6 time, $7 ip, $8 the time in ms. */
+const PARAMETERS: Inputs = { game: '$1', challenge: '$2', participation: '$3', user: '$4', now: '$8' }
+
+/** One submission: the facts, and the row inserted when the rules hold. Referenced twice, the CTE is computed once. */
 const statement = (limitClause: string) => `
-  with facts as (${FACTS}
+  with facts as (${factsSql(PARAMETERS)}
   ), accepted as (
     insert into submissions (game_id, challenge_id, participation_id, user_id, answer, status, submit_time, ip)
     select $1, $2, $3, $4, $5, 'FlagSubmitted', $6, $7 from facts
-     where ${RULES} and ${limitClause}
+     where ${rulesSql(PARAMETERS)} and ${limitClause}
     returning id
   )
   select (select id from accepted) as id, facts.* from facts`
 
 /*
- * Both are named, so each pooled connection parses and plans them once (docs/performance.md#flag-submission):
- * planning this statement costs PostgreSQL more than running it.
+ * Named, so each pooled connection parses and plans them once (docs/performance.md#flag-submission):
+ * planning these statements costs PostgreSQL more than running them.
  */
-/** Without an attempt limit: one autocommitted statement, the hot path of a contest. */
+/** Without an attempt limit: one autocommitted statement. */
 const UNLIMITED = { name: 'flagwave-submission-accept', text: statement('submission_limit = 0') }
 /** With one: counted under the (team, challenge) lock taken before it (see `insertWithinLimit`). */
 const WITHIN_LIMIT = {
@@ -104,7 +119,60 @@ const WITHIN_LIMIT = {
   text: statement(`(submission_limit = 0 or (select count(*) from submissions s where s.challenge_id = $2 and s.participation_id = $3) < submission_limit)`),
 }
 
+/** A batch's row, as `BATCH` reads it from its arrays. */
+const ROW: Inputs = { game: 'v.game', challenge: 'v.challenge', participation: 'v.participation', user: 'v.uid', now: 'v.now_ms' }
+
+/**
+ * Many submissions without an attempt limit in one autocommitted statement (acceptBatch.ts): each
+ * row's facts as `UNLIMITED` reads them, an id drawn for each row whose rules hold, those rows
+ * inserted, and every row's id (or null) and facts returned in the arrays' order.
+ */
+const BATCH = {
+  name: 'flagwave-submission-accept-batch',
+  text: `
+  with facts as materialized (
+    select v.ord, v.game, v.challenge, v.participation, v.uid, v.answer, v.time, v.ip, f.*,
+           case when ${rulesSql(ROW)} and f.submission_limit = 0 then nextval('submissions_id_seq')::int end as new_id
+      from unnest($1::int[], $2::int[], $3::int[], $4::uuid[], $5::text[], $6::timestamptz[], $7::text[], $8::float8[])
+             with ordinality as v (game, challenge, participation, uid, answer, time, ip, now_ms, ord)
+      cross join lateral (${factsSql(ROW)}) as f
+  ), accepted as (
+    insert into submissions (id, game_id, challenge_id, participation_id, user_id, answer, status, submit_time, ip)
+    select new_id, game, challenge, participation, uid, answer, 'FlagSubmitted', time, ip from facts where new_id is not null order by ord
+  )
+  select new_id as id, game_found, start_ms, end_ms, practice_mode, participation_id, status, challenge_found, is_enabled,
+         release_ms, deadline_ms, submission_limit, permissions, locked
+    from facts order by ord`,
+}
+
 const valuesOf = (s: SubmissionInput) => [s.gameId, s.challengeId, s.participationId, s.userId, s.answer, s.time, s.ip, s.time.getTime()]
+
+/** The arrays of `BATCH`: one per input, in `valuesOf`'s order. */
+const columnsOf = (batch: SubmissionInput[]) => valuesOf(batch[0]!).map((_, column) => batch.map((s) => valuesOf(s)[column]))
+
+/*
+ * Statements in flight at once, and the most submissions one carries. Measured on 2 cores
+ * (docs/performance.md#flag-submission): more in flight makes smaller batches, each with its commit.
+ */
+const ACCEPT_IN_FLIGHT = 2
+const ACCEPT_BATCH_MAX = 64
+
+/** The accepts of one pool (the ORM's, on every node): gathered while earlier ones are in flight. */
+const batchers = new WeakMap<pg.Pool, Batcher<SubmissionInput, Facts>>()
+
+function unlimitedAccepts(pool: pg.Pool): Batcher<SubmissionInput, Facts> {
+  let batcher = batchers.get(pool)
+  if (!batcher) {
+    batcher = new Batcher<SubmissionInput, Facts>({
+      one: async (s) => (await pool.query<Facts>({ ...UNLIMITED, values: valuesOf(s) })).rows[0]!,
+      many: async (batch) => (await pool.query<Facts>({ ...BATCH, values: columnsOf(batch) })).rows,
+      inFlight: ACCEPT_IN_FLIGHT,
+      maxBatch: ACCEPT_BATCH_MAX,
+    })
+    batchers.set(pool, batcher)
+  }
+  return batcher
+}
 
 /**
  * Insert the submission while every rule holds; returns its id, or throws the refusal. `limited`:
@@ -116,7 +184,7 @@ export async function acceptSubmission(pool: pg.Pool, input: SubmissionInput, li
   let submission = input
   let withinLimit = limited
   for (let round = 1; ; round++) {
-    const facts = withinLimit ? await insertWithinLimit(pool, submission) : (await pool.query<Facts>({ ...UNLIMITED, values: valuesOf(submission) })).rows[0]!
+    const facts = withinLimit ? await insertWithinLimit(pool, submission) : await unlimitedAccepts(pool).run(submission)
     if (facts.id !== null) return facts.id
     const refusal = submissionRefusal(facts, submission.time.getTime()) ?? (withinLimit && facts.submission_limit! > 0 ? badRequest(ATTEMPTS_EXHAUSTED) : null)
     if (refusal) throw refusal
