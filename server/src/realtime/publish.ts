@@ -14,19 +14,35 @@ interface ConnectionWriteState {
   transport?: { writable?: boolean }
 }
 
+interface Emitter {
+  emit: (event: string, ...args: unknown[]) => void
+}
+
+/** A publish carried to the other nodes in a relay message: namespace, room, event, arguments. */
+type Relayed = [NamespaceName, string, string, unknown[]]
+
+/** The server-side event that carries a `relayed` call's publishes to the other nodes. */
+const RELAY = 'flagwave:relay'
+
 export class Realtime implements ImmediatePublish {
   private io: Server | null = null
   private recheck: ((gameId: number) => Promise<void>) | null = null
   /** The events published inside the `together` call in progress, or null outside one. */
   private joined: string[] | null = null
+  /** Whether other nodes hear this node's publishes (the Redis adapter is installed). */
+  private clustered = false
+  /** The publishes of the `relayed` call in progress, or null outside one. */
+  private relay: Relayed[] | null = null
 
   /** `pushed` hears how long each push took to write to this node's sockets (the fan-out metric). */
   constructor(private readonly pushed: (event: string, seconds: number) => void = () => undefined) {}
 
   /** Start emitting on `io`; `recheck` re-decides the sockets of a game (realtime/server.ts). */
-  attach(io: Server, recheck: (gameId: number) => Promise<void>): void {
+  attach(io: Server, recheck: (gameId: number) => Promise<void>, clustered = false): void {
     this.io = io
     this.recheck = recheck
+    this.clustered = clustered
+    if (clustered) io.on(RELAY, (message: unknown) => this.replay(message))
   }
 
   get server(): Server | null {
@@ -36,8 +52,11 @@ export class Realtime implements ImmediatePublish {
   publish<N extends NamespaceName, E extends EventOf<N>>(namespace: N, room: string, event: E, ...args: ArgsOf<N, E>): void {
     if (!this.io) return
     const started = performance.now()
-    const target = this.io.of(NAMESPACES[namespace]).to(room) as unknown as { emit: (event: string, ...args: unknown[]) => void }
+    const hub = this.io.of(NAMESPACES[namespace])
+    // Inside `relayed`, the other nodes get it with the call's other publishes, in one message.
+    const target = (this.relay ? hub.local : hub).to(room) as unknown as Emitter
     target.emit(event, ...(args as unknown[]))
+    this.relay?.push([namespace, room, event, args as unknown[]])
     // Inside `together` the writes happen when it ends: measured there, once.
     if (this.joined) this.joined.push(event)
     else this.pushed(event, (performance.now() - started) / 1000)
@@ -57,6 +76,34 @@ export class Realtime implements ImmediatePublish {
     } finally {
       this.joined = null
       if (events.length > 0) this.pushed(events[0]!, (performance.now() - started) / 1000)
+    }
+  }
+
+  /**
+   * Run `write`, several publishes: this node's sockets get each at once, as always; the other
+   * nodes get them all in one Redis message when it returns, instead of one message each
+   * (docs/realtime.md#relay). The checkers publish a settled batch this way: four pushes per
+   * submission, each of which cost an encoding, a Redis command and its echo to this node.
+   * Relayed publishes keep their order on every node: the message travels on the adapter's own
+   * connections, behind the publishes made before it and ahead of those made after it.
+   */
+  relayed(write: () => void): void {
+    if (this.relay || !this.clustered || !this.io) return write()
+    const relay: Relayed[] = (this.relay = [])
+    try {
+      write()
+    } finally {
+      this.relay = null
+      if (relay.length > 0) this.io.serverSideEmit(RELAY, JSON.stringify(relay))
+    }
+  }
+
+  /** Another node's relayed publishes, to this node's sockets, in their order. */
+  private replay(message: unknown): void {
+    if (!this.io || typeof message !== 'string') return
+    for (const [namespace, room, event, args] of JSON.parse(message) as Relayed[]) {
+      if (!Object.hasOwn(NAMESPACES, namespace)) continue
+      ;(this.io.of(NAMESPACES[namespace]).local.to(room) as unknown as Emitter).emit(event, ...args)
     }
   }
 

@@ -182,7 +182,7 @@ export function attachRealtime(http: HttpServer, services: Services): Server {
     }
   }
 
-  services.realtime.attach(io, recheckGame)
+  services.realtime.attach(io, recheckGame, services.redis !== null)
   services.metrics.registerSockets('socket.io', () => Object.values(NAMESPACES).map((namespace) => ({ namespace, count: io.of(namespace).sockets.size })))
   return io
 }

@@ -42,4 +42,6 @@ export interface ImmediatePublish extends Publish {
   backlogged(namespace: NamespaceName, room: string): boolean
   /** Run `write`, several publishes whose frames leave each socket together (one system call, realtime/fanOut.ts). */
   together(write: () => void): void
+  /** Run `write`, several publishes that reach the other nodes in one message (docs/realtime.md#relay). */
+  relayed(write: () => void): void
 }

@@ -123,17 +123,20 @@ class Checker implements Worker {
 
   private publish(batch: Settled[]): void {
     const { realtime, scoreboard } = this.services
-    for (const s of batch) {
-      this.services.metrics.settledSubmission(s.status)
-      try {
-        publishSettled(realtime, s)
-        if (s.solve) scoreboard.applySolve(s.gameId, s.solve)
-      } catch (err) {
-        this.services.log.error({ err, submission: s.id }, 'publishing a settled submission failed')
+    // The batch's pushes reach the other nodes in one message (docs/realtime.md#relay).
+    realtime.relayed(() => {
+      for (const s of batch) {
+        this.services.metrics.settledSubmission(s.status)
+        try {
+          publishSettled(realtime, s)
+          if (s.solve) scoreboard.applySolve(s.gameId, s.solve)
+        } catch (err) {
+          this.services.log.error({ err, submission: s.id }, 'publishing a settled submission failed')
+        }
+        // The audit entry was stored with the settlement; admins get it live like every other (docs/realtime.md#admin-hub-events).
+        this.services.log.info({ audit: s.audit.message, user: s.audit.userName, status: s.audit.status }, 'audit')
+        publishSettledAudit(realtime, s)
       }
-      // The audit entry was stored with the settlement; admins get it live like every other (docs/realtime.md#admin-hub-events).
-      this.services.log.info({ audit: s.audit.message, user: s.audit.userName, status: s.audit.status }, 'audit')
-      publishSettledAudit(realtime, s)
-    }
+    })
   }
 }
