@@ -50,6 +50,24 @@ async function client(transport: 'websocket' | 'polling'): Promise<{ socket: Cli
   return { socket, seen }
 }
 
+/** The system calls that write to a client's WebSocket from now on: `write` or `writev`. */
+function recordWrites(clientSocket: ClientSocket): string[] {
+  const { socket } = engineCount(clientSocket)
+  const raw = (socket.conn as unknown as { transport: { socket: { _socket: { _writev: unknown; _write: unknown } } } }).transport.socket._socket
+  const writes: string[] = []
+  const write = raw._write as (...args: unknown[]) => void
+  const writev = raw._writev as (...args: unknown[]) => void
+  raw._write = function (...args: unknown[]) {
+    writes.push('write')
+    return write.apply(this, args)
+  }
+  raw._writev = function (...args: unknown[]) {
+    writes.push('writev')
+    return writev.apply(this, args)
+  }
+  return writes
+}
+
 /** The server side of a client, and how many packets engine.io created for it from now on. */
 function engineCount(clientSocket: ClientSocket): { socket: Socket; created: () => number } {
   const socket = [...io.of('/').sockets.values()].find((s) => s.id === clientSocket.id)!
@@ -100,27 +118,38 @@ describe('direct fan-out', () => {
 
   it('sends frames published together in one write per socket, in order', async () => {
     const c = await client('websocket')
-    const { socket } = engineCount(c.socket)
-    const raw = (socket.conn as unknown as { transport: { socket: { _socket: { _writev: unknown; _write: unknown } } } }).transport.socket._socket
-    const writes: string[] = []
-    const write = raw._write as (...args: unknown[]) => void
-    const writev = raw._writev as (...args: unknown[]) => void
-    raw._write = function (...args: unknown[]) {
-      writes.push('write')
-      return write.apply(this, args)
-    }
-    raw._writev = function (...args: unknown[]) {
-      writes.push('writev')
-      return writev.apply(this, args)
-    }
+    const other = await client('websocket')
+    const writes = recordWrites(c.socket)
     coalesced(() => {
       io.to('room').emit('n', 1)
       io.to('room').emit('n', 2)
     })
     io.to('room').emit('n', 3)
-    await until(() => c.seen.length === 3)
+    await until(() => c.seen.length === 3 && other.seen.length === 3)
     expect(c.seen).toEqual([1, 2, 3])
-    expect(writes).toEqual(['writev', 'write'])
+    expect(other.seen).toEqual([1, 2, 3])
+    // One plain write for both frames (not a corked writev of two), then one for the next.
+    expect(writes).toEqual(['write', 'write'])
+    c.socket.close()
+    other.socket.close()
+  })
+
+  it('keeps the order when a packet published together takes engine.io’s path', async () => {
+    const c = await client('websocket')
+    const binary: number[] = []
+    c.socket.on('b', (data: ArrayBuffer) => {
+      binary.push(c.seen.length)
+      expect(new Uint8Array(data)[0]).toBe(7)
+    })
+    coalesced(() => {
+      io.to('room').emit('n', 1)
+      // A binary packet: no pre-built frame, so engine.io writes it; what was held must leave first.
+      io.to('room').emit('b', Buffer.from([7]))
+      io.to('room').emit('n', 2)
+    })
+    await until(() => c.seen.length === 2 && binary.length === 1).catch((e) => { console.log('DEBUG', c.seen, binary); throw e })
+    expect(c.seen).toEqual([1, 2])
+    expect(binary).toEqual([1])
     c.socket.close()
   })
 })
