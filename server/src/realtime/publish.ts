@@ -54,9 +54,12 @@ export class Realtime implements ImmediatePublish {
     const started = performance.now()
     const hub = this.io.of(NAMESPACES[namespace])
     // Inside `relayed`, the other nodes get it with the call's other publishes, in one message.
+    this.relay?.push([namespace, room, event, args as unknown[]])
+    // Only this node's sockets are left to reach (no other node, or they hear the relay): none in
+    // the room, nothing to encode. Most team and monitor rooms are empty on most nodes.
+    if ((this.relay || !this.clustered) && !hub.adapter.rooms.has(room)) return
     const target = (this.relay ? hub.local : hub).to(room) as unknown as Emitter
     target.emit(event, ...(args as unknown[]))
-    this.relay?.push([namespace, room, event, args as unknown[]])
     // Inside `together` the writes happen when it ends: measured there, once.
     if (this.joined) this.joined.push(event)
     else this.pushed(event, (performance.now() - started) / 1000)
