@@ -17,8 +17,8 @@
  * embedded server is started), REDIS_URL (optional, used like production), BENCH_SOCKETS (5000),
  * BENCH_RATE (200 solves/s), BENCH_SECONDS (10), BENCH_WRK_SECONDS (10; scoreboard reads run half of it per
  * round), BENCH_READ_ROUNDS (3), BENCH_QUEUE (20000),
- * BENCH_LATENCY (solve-to-screen runs `via:rate:sockets[:nodes],…`, default `queue:200:1000,queue:200:5000,http:50:100`;
- * `queue:200:5000:2` puts half the sockets on a second node, which needs REDIS_URL),
+ * BENCH_LATENCY (solve-to-screen runs `via:rate:sockets[:nodes],…`, default `queue:200:1000,queue:200:5000,http:50:100`
+ * and, with REDIS_URL, `queue:200:5000:2`: half the sockets on a second node),
  * BENCH_ONLY (sections read, outside, players, rebuild, replay, queue, latency, opening, containers; e.g. `queue,latency`: run some sections and print JSON without writing results.json),
  * BENCH_DIVISIONS (0; n splits the small and large sets' teams over n divisions, tests/bench/data.ts),
  * BENCH_READ_SET (small; `large` measures the scoreboard reads on the large set's board),
@@ -73,7 +73,8 @@ const QUEUE = env('BENCH_QUEUE', 20000)
  * Solve-to-screen runs, `via:solves per second:sockets[:nodes]` (via `queue` = inserted like the submit endpoint does,
  * `http` = POSTed; `nodes` 2 = half the sockets on a second node, the fan-out spread over two processes through Redis).
  */
-const LATENCY_RUNS = process.env.BENCH_LATENCY ?? `queue:${RATE}:1000,queue:${RATE}:${SOCKETS},http:50:100`
+const LATENCY_RUNS =
+  process.env.BENCH_LATENCY ?? `queue:${RATE}:1000,queue:${RATE}:${SOCKETS},http:50:100${process.env.REDIS_URL ? `,queue:${RATE}:${SOCKETS}:2` : ''}`
 
 const log = (...args: unknown[]) => console.error('[bench]', ...args)
 const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6
