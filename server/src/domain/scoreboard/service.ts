@@ -112,6 +112,11 @@ export interface ScoreboardDeps {
   metrics?: Pick<Metrics, 'solvePushed'>
   /** Whole boards larger than this are announced instead (`SCOREBOARD_PUSH_MAX_BYTES`); WHOLE_PUSH_MAX_BYTES by default. */
   wholePushMaxBytes?: number
+  /**
+   * Whether a rebuild's version goes out as a difference when one describes it exactly (rebuildDelta.ts);
+   * true by default. The bench's opening section turns it off to time the announcement beside it.
+   */
+  rebuildDifferences?: boolean
   /** The node's read cache: a committed game edit (a freeze now, an unfreeze) drops this node's copies of that game's board. */
   readCache?: Pick<ReadCache, 'onInvalidate'>
 }
@@ -487,7 +492,7 @@ export class ScoreboardService {
     if (!push) return
     // The public room holds the previous frozen board: a difference between the two frozen boards
     // (an opening behind the freeze) tells nothing the frozen board does not show.
-    const delta = previous ? rebuildDelta(previous.model, built.model) : null
+    const delta = previous && this.deps.rebuildDifferences !== false ? rebuildDelta(previous.model, built.model) : null
     const update: ScoreboardUpdate = delta ? { gameId: own.gameId, version: snapshot.version, base: previous!.version, delta } : this.whole(snapshot)
     this.deps.realtime.publish('user', rooms.game(own.gameId), 'ReceivedScoreboardUpdate', update)
   }
@@ -552,7 +557,7 @@ export class ScoreboardService {
     } else {
       // A state that was just rebuilt has no cell changes of its own: the difference from the previous
       // version when one gives this one exactly (an opening's new column), else the whole board.
-      const delta = previous ? rebuildDelta(previous.model, snapshot.model) : null
+      const delta = previous && this.deps.rebuildDifferences !== false ? rebuildDelta(previous.model, snapshot.model) : null
       own.pacer.pushBoard(delta && base !== null ? { gameId: own.gameId, version: snapshot.version, base, delta } : this.whole(snapshot))
     }
     // After the board that shows the solves: each team whose solve unlocked challenges hears which (docs/challenge-rules.md#prerequisites).
