@@ -6,7 +6,7 @@
  * for byte (body, ETag, headers, 304), per team and division, and every rule of the route still
  * holds; while frozen, or without the cached rows, the route answers.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { GamePermission } from '@flagwave/shared/enums'
 import { startTestServer, type TestServer } from '../support/server.js'
 import type { ApiClient, ApiResponse } from '../support/client.js'
@@ -89,7 +89,7 @@ describe('the team’s board built on the fast path', () => {
     expect((await a.client.get(details)).body.rank.challenges.find((c: { id: number }) => c.id === first.id).type).toBe('FirstBlood')
   })
 
-  it('after an opening: once the route answered one team, every other team’s board is built ahead of Koa, with its division’s view', async () => {
+  it('after an opening: the game’s rules are loaded once for the herd, and the teams’ boards are built ahead of Koa, each with its division’s view', async () => {
     const { game, fresh, a, b, details } = await runningGame()
     const c = await createPlayer(server, game)
     await hot(a.client, details)
@@ -97,20 +97,26 @@ describe('the team’s board built on the fast path', () => {
     // c has not opened its board yet, only the game page (its session and registration are cached).
     await hot(c.client, `/api/game/${game.id}`)
     expect((await admin.put(`/api/edit/games/${game.id}/challenges/${fresh.id}`, { isEnabled: true })).status).toBe(200)
-    // The first read after the opening goes to the route (the game's rules were dropped with it); it warms them.
-    const first = await a.client.get(details)
-    expect(fromFastPath(first)).toBe(false)
-    expect(titles(first)).toEqual(['First', 'Fresh'])
-    // c never read its board, b not since the opening: both built here.
-    for (const [p, listed] of [
-      [b, ['First']],
-      [c, ['First', 'Fresh']],
-    ] as const) {
-      const fast = await p.client.get(details)
-      expect(fromFastPath(fast)).toBe(true)
-      expect(titles(fast)).toEqual(listed)
-      await sameAsRoute(p.client, details, fast)
+    // The opening dropped every kept board and the game's rules; every team reads at once. The first
+    // read starts loading the rules and goes to the route, the others wait for that load.
+    const route = vi.spyOn(server.services.scoreboard, 'snapshot')
+    let herd: ApiResponse<any>[]
+    try {
+      herd = await Promise.all([a, b, c].map((p) => p.client.get(details)))
+      expect(route.mock.calls.length).toBeLessThanOrEqual(1)
+    } finally {
+      route.mockRestore()
     }
+    expect(herd.filter(fromFastPath).length).toBeGreaterThanOrEqual(2)
+    const listed = [['First', 'Fresh'], ['First'], ['First', 'Fresh']]
+    for (const [i, p] of [a, b, c].entries()) {
+      expect(titles(herd[i]!)).toEqual(listed[i])
+      if (fromFastPath(herd[i]!)) await sameAsRoute(p.client, details, herd[i]!)
+    }
+    // Once the rules are back, a team's read after the next version is built here too.
+    const again = await b.client.get(details)
+    expect(fromFastPath(again)).toBe(true)
+    await sameAsRoute(b.client, details, again)
   })
 
   it('never answers what the route refuses, and leaves the frozen board to the route', async () => {

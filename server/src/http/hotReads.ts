@@ -28,7 +28,7 @@ import { gateRefusal, peekGame, peekRegistration, referenceId } from '../domain/
 import { noticeViewKey, noticeViewOf } from '../domain/notices/visibility.js'
 import { boardFreeze } from '../domain/games/freeze.js'
 import { boardChallengeScore } from '../domain/scoreboard/freezeView.js'
-import { peekGameRules } from '../domain/challenges/prerequisites.js'
+import { gameRules, gameRulesLoading, peekGameRules } from '../domain/challenges/prerequisites.js'
 import { presentGameDetail } from '../presenters/play.js'
 import type { Participation } from '../entities/Participation.js'
 import { isLoopback, resolveClientAddress, type ProxyTrust } from '../lib/clientAddress.js'
@@ -82,6 +82,12 @@ interface HotRead {
    * once the route answered someone (its headers are the answer's, see `routeHeaders`).
    */
   build?: (entry: Entry, match: RegExpExecArray, caller: Caller, services: Services) => string | null
+  /**
+   * What `build` needs that the read cache may not hold now and every caller shares (loaded once
+   * for a herd, `ReadCache.read`): null when it is there, or when this request starts its load and
+   * goes to the route; else the load running now, after which the request is answered anew.
+   */
+  warm?: (match: RegExpExecArray, services: Services) => Promise<unknown> | null
 }
 
 // A division edit changes what a game's answers list (its divisions, what a division may see).
@@ -173,6 +179,15 @@ const HOT_READS: HotRead[] = [
       }
     },
     build: (entry, m, caller, services) => buildDetails(Number(m[1]), entry, caller, services),
+    // Every challenge edit (an opening) drops the game's rules, and every team reads its board then:
+    // the first read starts their load and goes to the route; the other teams' wait for that load.
+    warm: (m, services) => {
+      const gameId = Number(m[1])
+      if (peekGameRules(services.readCache, gameId)) return null
+      const running = gameRulesLoading(services.readCache, gameId)
+      if (!running) void gameRules(services.orm.em.fork(), gameId).catch(() => undefined)
+      return running ?? null
+    },
   },
   {
     label: routeLabel('GET', '/api/game/:id/notices'),
@@ -411,13 +426,18 @@ function routeHeadersOf(services: Services): Map<RouteLabel, Record<string, unkn
   return headers
 }
 
+/** Whether this variant of the read is built on the fast path (the plain one, once its route answered someone). */
+function builtHere(read: HotRead, services: Services, query: string, compat: string): boolean {
+  return read.build !== undefined && query === '' && compat === '' && routeHeadersOf(services).has(read.label)
+}
+
 /**
  * No answer kept for `entry`: build the route's own on the fast path when the read can
  * (`HotRead.build`), and keep it like the route's. Synchronous, so the rows it read are the ones
  * the entry was checked on.
  */
 function builtAnswer(hot: { read: HotRead; match: RegExpExecArray }, entry: Entry, caller: Caller | null, services: Services, key: string, query: string, compat: string): HotAnswer | null {
-  const headers = hot.read.build && caller && query === '' && compat === '' ? routeHeadersOf(services).get(hot.read.label) : undefined
+  const headers = caller && builtHere(hot.read, services, query, compat) ? routeHeadersOf(services).get(hot.read.label) : undefined
   if (!headers) return null
   const mark = services.readCache.mark
   const body = hot.read.build!(entry, hot.match, caller!, services)
@@ -471,7 +491,7 @@ function sendKept(ctx: Context, hot: { read: HotRead; match: RegExpExecArray }, 
  * everything else goes to `next` (Koa) as it came.
  */
 export function hotReads(services: Services, trust: ProxyTrust, next: RequestListener): RequestListener {
-  return (req, res) => {
+  const serve = (req: IncomingMessage, res: ServerResponse, warmed: boolean): void => {
     if (req.method !== 'GET' || !req.url || req.headers.authorization !== undefined) return next(req, res)
     const q = req.url.indexOf('?')
     const hot = hotReadOf(q < 0 ? req.url : req.url.slice(0, q))
@@ -490,7 +510,12 @@ export function hotReads(services: Services, trust: ProxyTrust, next: RequestLis
     const key = entry && variantKey(hot.read, entry, query, compat)
     if (!entry || !key) return next(req, res)
     let answer = services.readCache.peek<HotAnswer>(key)
-    if (!answer || answer.stamp !== entry.stamp) answer = builtAnswer(hot, entry, caller, services, key, query, compat) ?? undefined
+    if (!answer || answer.stamp !== entry.stamp) {
+      // Once warmed, the request is answered anew: its rules and rows checked again.
+      const warming = !warmed && caller && builtHere(hot.read, services, query, compat) ? hot.read.warm?.(hot.match, services) : null
+      if (warming) return void warming.then(() => serve(req, res, true), () => next(req, res))
+      answer = builtAnswer(hot, entry, caller, services, key, query, compat) ?? undefined
+    }
     if (!answer || answer.stamp !== entry.stamp || now >= answer.until) return next(req, res)
     const address = resolveClientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trust)
     if (session && visitDue(session, address.ip, now)) {
@@ -503,6 +528,7 @@ export function hotReads(services: Services, trust: ProxyTrust, next: RequestLis
     if (!services.limits.enabled || (!address.forwarded && isLoopback(address.peer))) return respond()
     services.limits.consume('Global', caller ? `u:${caller.id}` : `ip:${address.ip}`).then(respond, () => next(req, res))
   }
+  return (req, res) => serve(req, res, false)
 }
 
 function send(req: IncomingMessage, res: ServerResponse, answer: HotAnswer, gzip: boolean, xsrf: string | null): number {

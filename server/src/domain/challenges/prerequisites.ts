@@ -39,6 +39,9 @@ const rulesKey = (gameId: number) => `rules:${gameId}`
 /** The game's rules as the read cache holds them, without loading (undefined: not cached). */
 export const peekGameRules = (cache: ReadCache, gameId: number) => cache.peek<GameRules>(rulesKey(gameId))
 
+/** The load of the game's rules some request started and runs now (undefined: none). */
+export const gameRulesLoading = (cache: ReadCache, gameId: number) => cache.loadingNow(rulesKey(gameId))
+
 export async function gameRules(em: EntityManager, gameId: number): Promise<GameRules> {
   return (await readCacheOf(em).read<GameRules>(rulesKey(gameId), async () => {
     const rows = await em.execute<{ id: number; title: string; is_enabled: boolean; prerequisites: number[]; locked_title_visible: boolean }[]>(
