@@ -79,7 +79,7 @@ interface HotRead {
    * The route's body built here, from the rows the read cache holds and the board in memory, with
    * the route's own presenter, when none is kept for the entry (a new board version, an opening's
    * invalidation); null: ask the route. Only for the plain variant (no query, no compat opt-in),
-   * once the route answered someone (its headers are the answer's, see `routeHeaders`).
+   * once the route answered someone (its headers are the answer's, `routeHeadersOf`).
    */
   build?: (entry: Entry, match: RegExpExecArray, caller: Caller, services: Services) => string | null
   /**
