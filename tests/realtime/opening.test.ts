@@ -115,6 +115,23 @@ afterAll(async () => {
 const opening = (update: ScoreboardUpdate | undefined) => (update && 'delta' in update ? update : undefined)
 const addedIds = (update: ScoreboardUpdate | undefined) => (opening(update)?.delta.added ?? []).map((a) => a.challenge.id)
 
+/** A running game with one player (who solved its challenge when `solved`), watched by an anonymous socket and a screen following its board. */
+async function watchedGame(solved: boolean) {
+  const game: Game = await createGame(server, { practiceMode: false })
+  const web = await createChallenge(server, game, { title: 'SQLi', tag: 'Web' })
+  const a = await createPlayer(server, game)
+  await createInstances(server, [a.participation], [web])
+  if (solved) await solve(a, game.id, web)
+  await readBoard(server.client(), game.id) // the engine is warm
+  const events: ReceivedEvent[] = []
+  const socket = await connect(server, '/hub/user', { game: game.id, record: events })
+  await joined(server, '/hub/user', socket, rooms.game(game.id))
+  const screen = new Follower(server.client(), game.id)
+  await screen.start()
+  socket.on('ReceivedScoreboardUpdate', (u: ScoreboardUpdate) => screen.push(u))
+  return { game, web, events, screen }
+}
+
 describe('opening a challenge while players watch a large board', () => {
   it('pushes the new column as a difference; a watcher folds it without a REST read, and the next difference follows it', async () => {
     const game: Game = await createGame(server, { practiceMode: false })
@@ -181,18 +198,7 @@ describe('opening a challenge while players watch a large board', () => {
   })
 
   it('a timed release is a difference too, before its NewChallenge notice', async () => {
-    const game: Game = await createGame(server, { practiceMode: false })
-    const web = await createChallenge(server, game, { title: 'SQLi', tag: 'Web' })
-    const a = await createPlayer(server, game)
-    await createInstances(server, [a.participation], [web])
-    await readBoard(server.client(), game.id)
-    const events: ReceivedEvent[] = []
-    const socket = await connect(server, '/hub/user', { game: game.id, record: events })
-    await joined(server, '/hub/user', socket, rooms.game(game.id))
-    const screen = new Follower(server.client(), game.id)
-    await screen.start()
-    socket.on('ReceivedScoreboardUpdate', (u: ScoreboardUpdate) => screen.push(u))
-
+    const { game, events, screen } = await watchedGame(false)
     const midnight = await createChallenge(server, game, { title: 'Midnight', tag: 'Misc', isEnabled: false, flags: ['flag{test}'] })
     const admin = await server.admin()
     const before = screen.held.version
@@ -211,18 +217,7 @@ describe('opening a challenge while players watch a large board', () => {
   })
 
   it('a rebuild a difference cannot carry (a renamed challenge) is still announced and read over REST', async () => {
-    const game: Game = await createGame(server, { practiceMode: false })
-    const web = await createChallenge(server, game, { title: 'SQLi', tag: 'Web' })
-    const a = await createPlayer(server, game)
-    await createInstances(server, [a.participation], [web])
-    await solve(a, game.id, web)
-    await readBoard(server.client(), game.id)
-    const events: ReceivedEvent[] = []
-    const socket = await connect(server, '/hub/user', { game: game.id, record: events })
-    await joined(server, '/hub/user', socket, rooms.game(game.id))
-    const screen = new Follower(server.client(), game.id)
-    await screen.start()
-    socket.on('ReceivedScoreboardUpdate', (u: ScoreboardUpdate) => screen.push(u))
+    const { game, web, events, screen } = await watchedGame(true)
     const before = screen.held.version
 
     const admin = await server.admin()
