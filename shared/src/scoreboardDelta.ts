@@ -13,7 +13,10 @@
  *   overall rank counts only rows of divisions ranked overall (0 for the others), division
  *   (organization) ranks count within each division in that order;
  * - timelines are the cumulative scores of the top ten (overall among ranked rows, and per
- *   division) in solve time order, ties by challenge id.
+ *   division) in solve time order, ties by challenge id;
+ * - a challenge that joined the board (`added`, an opening) is listed in its tag (tags in their
+ *   enum order, ids ascending) and has an unsolved cell in every row but its `except` rows, cells
+ *   in challenge id order.
  *
  * Pure and copy-on-write: unchanged rows, cells and challenges keep their identity, so React
  * re-renders only what moved.
@@ -22,6 +25,7 @@ import type { ScoreboardUpdate } from './events.js'
 import type { ChallengeChange, ChallengeInfo, ChallengeItem, ScoreboardDelta, ScoreboardItem, ScoreboardModel, TimeLine, TopTimeLine } from './schemas/scoreboard.js'
 import { bloodRankOf, compareRanking, solveScore } from './scoring.js'
 import { boardPermissions } from './divisions.js'
+import { ChallengeTag } from './enums.js'
 
 const isSolved = (item: Pick<ChallengeItem, 'type'>): boolean => item.type !== 'Unaccepted'
 
@@ -47,7 +51,8 @@ function rowTimeline(row: Pick<ScoreboardItem, 'id' | 'name' | 'challenges'>): T
   return { id: row.id, name: row.name, items }
 }
 
-export function applyScoreboardDelta(board: ScoreboardModel, delta: ScoreboardDelta): ScoreboardModel {
+export function applyScoreboardDelta(before: ScoreboardModel, delta: ScoreboardDelta): ScoreboardModel {
+  const board = delta.added?.length ? withColumns(before, delta.added) : before
   const permissions = boardPermissions(board.divisions)
   const challenges = patchChallengeInfos(board.challenges, delta.challenges)
   // Challenges whose current score may have moved: every solved cell of theirs is re-scored.
@@ -104,6 +109,49 @@ export function applyScoreboardDelta(board: ScoreboardModel, delta: ScoreboardDe
     ...(board.frozen !== undefined ? { frozen: board.frozen, freezeTime: board.freezeTime ?? null } : {}),
     ...(board.live ? { live: true } : {}),
   }
+}
+
+/** The unsolved cell of a challenge, as the server renders it in every row that has none solved. */
+const unsolvedCell = (id: number): ChallengeItem => ({ id, score: 0, type: 'Unaccepted', userName: null, time: null })
+
+/**
+ * The board with new challenge columns (an opening, docs/realtime.md#scoreboard-versions-and-gap-repair):
+ * each challenge in its tag's list (tags in their enum order, ids ascending), and an unsolved cell
+ * in every row but its `except` rows (cells in challenge id order). No score, rank or timeline
+ * moves: nobody solved them yet.
+ */
+function withColumns(board: ScoreboardModel, added: NonNullable<ScoreboardDelta['added']>): ScoreboardModel {
+  const lists = new Map<string, ChallengeInfo[]>(Object.entries(board.challenges).map(([tag, list]) => [tag, list ? [...list] : []]))
+  for (const { challenge } of added) {
+    const list = lists.get(challenge.tag) ?? []
+    list.splice(lowerIndex(list, challenge.id, (c) => c.id), 0, challenge)
+    lists.set(challenge.tag, list)
+  }
+  const challenges: Partial<Record<string, ChallengeInfo[]>> = {}
+  for (const tag of ChallengeTag) if (lists.has(tag)) challenges[tag] = lists.get(tag)
+  const except = added.map(({ challenge, except }) => ({ id: challenge.id, except: new Set(except) }))
+  const items = board.items.map((row) => {
+    let cells: ChallengeItem[] | null = null
+    for (const column of except) {
+      if (column.except.has(row.id)) continue
+      cells ??= row.challenges.slice()
+      cells.splice(lowerIndex(cells, column.id, (c) => c.id), 0, unsolvedCell(column.id))
+    }
+    return cells ? { ...row, challenges: cells, solvedChallenges: cells } : row
+  })
+  return { ...board, items, challenges: challenges as ScoreboardModel['challenges'], challengeCount: board.challengeCount + added.length }
+}
+
+/** First index of a list sorted by `key` whose key is not below `id`. */
+function lowerIndex<T>(list: readonly T[], id: number, key: (item: T) => number): number {
+  let lo = 0
+  let hi = list.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (key(list[mid]!) < id) lo = mid + 1
+    else hi = mid
+  }
+  return lo
 }
 
 function totals(cells: ChallengeItem[], previousLast: string, hintPenalty: number): Pick<ScoreboardItem, 'score' | 'solvedCount' | 'lastSubmissionTime'> {

@@ -107,7 +107,8 @@ export function markdownTable(r: Results): string {
       `PUT p50 ${w.putMs} ms, every socket has the board ${w.everySocketMs} ms, NewChallenge p50 ${w.noticeP50ms} / last ${w.noticeMaxMs} ms, the board's fan-out ${w.pushMs} ms, event loop delay ≤ ${w.loopMaxMs} ms`
     rows.push([
       `Opening a challenge, ${o.sockets} watching sockets, ${o.teams}-team board (${kb(o.board.jsonBytes)} JSON, ${kb(o.board.gzipBytes)} gzip), medians`,
-      `announced + REST: **${way(o.announced)}** vs whole board pushed to every socket: ${way(o.whole)}; the PUT with no socket watching ${o.putNoWatchersMs} ms`,
+      (o.delta ? `the new column as a difference: **${way(o.delta)}** vs announced + REST: ${way(o.announced)}` : `announced + REST: **${way(o.announced)}**`) +
+        ` vs whole board pushed to every socket: ${way(o.whole)}; the PUT with no socket watching ${o.putNoWatchersMs} ms`,
       '',
     ])
   }

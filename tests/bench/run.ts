@@ -9,8 +9,8 @@
  * 4. solve-to-screen latency (submit → first pushed board containing the solve) on many watching sockets;
  * 5. container start and destroy, one at a time and 50 at once, beside plain `docker run`;
  * 6. an opening (an admin enabling a challenge) while many sockets watch a large board: the PUT and
- *    the time until every socket holds the new board version, with the whole board pushed to each
- *    socket (as before announcements) beside the announcement read over REST, alternating on one game;
+ *    the time until every socket holds the new board version, as a difference adding the column
+ *    beside the announcement read over REST and the whole board pushed to each socket, in turn on one game;
  * each beside its baseline measured in the same run (bare Koa, pgbench-style inserts, docker run, whole-board push).
  *
  * Environment: DATABASE_URL (a PostgreSQL server; a scratch database is created on it, else an
@@ -652,11 +652,13 @@ const [OPENING_TEAMS, OPENING_CHALLENGES, OPENING_SOCKETS, OPENING_ROUNDS] = (pr
  * Openings of challenges in a running game of OPENING_TEAMS teams, watched by OPENING_SOCKETS
  * sockets (two load processes): each opening is the admin's `PUT .../challenges/{id}` with
  * `isEnabled: true`, timed from the request to its answer, to every socket holding the new board
- * version (a whole board received, or an announcement's REST read answered) and to every socket's
- * NewChallenge notice. The two ways alternate on the same game, server and sockets: `whole` pushes
- * the rebuilt board to every socket (the engine's threshold lifted, as before announcements),
- * `announced` is the default. One opening of each way goes first unmeasured (warm-up), and one
- * before the sockets connect gives the PUT's own cost (`putNoWatchersMs`).
+ * version (a difference or a whole board received, or an announcement's REST read answered) and to
+ * every socket's NewChallenge notice. The three ways take turns on the same game, server and
+ * sockets: `delta` is the default (the new column as a difference, rebuildDelta.ts), `announced`
+ * turns rebuild differences off (the large board announced and read over REST, as before them),
+ * `whole` also lifts the engine's threshold (the rebuilt board pushed to every socket, as before
+ * announcements). One opening of each way goes first unmeasured (warm-up), and one before the
+ * sockets connect gives the PUT's own cost (`putNoWatchersMs`).
  */
 async function openings(server: RunningServer, pool: pg.Pool) {
   log(`opening: ${OPENING_TEAMS} teams × ${OPENING_CHALLENGES} challenges, ${OPENING_SOCKETS} sockets, ${OPENING_ROUNDS} openings each way…`)
@@ -674,7 +676,7 @@ async function openings(server: RunningServer, pool: pg.Pool) {
   )
   await recount(pool, gameId)
   // The challenges to open, closed for now (with their flags).
-  const closed = await createBenchChallenges(pool, gameId, 2 * OPENING_ROUNDS + 3, 'StaticAttachment')
+  const closed = await createBenchChallenges(pool, gameId, 3 * OPENING_ROUNDS + 4, 'StaticAttachment')
   await pool.query('update challenges set is_enabled = false where id = any($1::int[])', [closed])
   await server.services.scoreboard.rebuild(gameId)
   const shown = server.services.scoreboard.inMemory(gameId)!
@@ -718,14 +720,17 @@ async function openings(server: RunningServer, pool: pg.Pool) {
     together(write)
     if (pushes.length > before) pushes[before]!.ms = now() - started
   }
-  // The engine's threshold (`SCOREBOARD_PUSH_MAX_BYTES`), lifted for the `whole` openings.
-  const engine = server.services.scoreboard as unknown as { deps: { wholePushMaxBytes?: number } }
+  // The engine's threshold (`SCOREBOARD_PUSH_MAX_BYTES`), lifted for the `whole` openings; rebuild
+  // differences off for the `whole` and `announced` ones.
+  const engine = server.services.scoreboard as unknown as { deps: { wholePushMaxBytes?: number; rebuildDifferences?: boolean } }
   const configured = engine.deps.wholePushMaxBytes
-  const rounds: { way: 'whole' | 'announced'; warmup: boolean; t0: number; putMs: number; version: number; push: string; pushMs: number; everySocketMs: number | null; loopMaxMs: number }[] = []
+  const ways = ['whole', 'announced', 'delta'] as const
+  const rounds: { way: (typeof ways)[number]; warmup: boolean; t0: number; putMs: number; version: number; push: string; pushMs: number; everySocketMs: number | null; loopMaxMs: number }[] = []
   try {
     for (let r = 0; r < closed.length; r++) {
-      const way = r % 2 === 0 ? 'whole' : 'announced'
+      const way = ways[r % ways.length]!
       engine.deps.wholePushMaxBytes = way === 'whole' ? Infinity : configured
+      engine.deps.rebuildDifferences = way === 'delta'
       pushes.length = 0
       const loop = monitorEventLoopDelay({ resolution: 10 })
       loop.enable()
@@ -735,12 +740,13 @@ async function openings(server: RunningServer, pool: pg.Pool) {
       const all = await until(async () => (await have(pushed.version)) >= OPENING_SOCKETS, 60_000, 25)
       const everySocketMs = all ? now() - t0 : null
       loop.disable()
-      rounds.push({ way, warmup: r < 2, t0, putMs: round(putMs), version: pushed.version, push: pushed.kind, pushMs: round(pushed.ms), everySocketMs: everySocketMs && round(everySocketMs), loopMaxMs: round(loop.max / 1e6) })
-      log(`opening ${r + 1} (${way}${r < 2 ? ', warm-up' : ''}): PUT ${round(putMs)} ms, every socket ${everySocketMs === null ? 'never' : `${round(everySocketMs)} ms`}, push ${pushed.kind} ${round(pushed.ms)} ms`)
+      rounds.push({ way, warmup: r < ways.length, t0, putMs: round(putMs), version: pushed.version, push: pushed.kind, pushMs: round(pushed.ms), everySocketMs: everySocketMs && round(everySocketMs), loopMaxMs: round(loop.max / 1e6) })
+      log(`opening ${r + 1} (${way}${r < ways.length ? ', warm-up' : ''}): PUT ${round(putMs)} ms, every socket ${everySocketMs === null ? 'never' : `${round(everySocketMs)} ms`}, push ${pushed.kind} ${round(pushed.ms)} ms`)
       await sleep(2000)
     }
   } finally {
     engine.deps.wholePushMaxBytes = configured
+    delete engine.deps.rebuildDifferences
     delete (realtime as { publish?: unknown }).publish
     delete (realtime as { together?: unknown }).together
   }
@@ -786,6 +792,7 @@ async function openings(server: RunningServer, pool: pg.Pool) {
     readErrors: parts.reduce((a, p) => a + p.readErrors, 0),
     whole: summary('whole'),
     announced: summary('announced'),
+    delta: summary('delta'),
     rounds: perRound.map(({ t0: _t0, ...o }) => o),
   }
 }

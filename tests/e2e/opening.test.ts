@@ -1,11 +1,12 @@
 /**
- * An opening reaches open pages when the board is announced, not pushed (Chromium against the real
- * server; docs/realtime.md#scoreboard-versions-and-gap-repair): with every whole board announced
+ * An opening reaches open pages as a difference (Chromium against the real server;
+ * docs/realtime.md#scoreboard-versions-and-gap-repair): with every whole board announced
  * (`SCOREBOARD_PUSH_MAX_BYTES=0`, standing for a thousand-team board), an admin enabling a
  * challenge makes the player's open scoreboard page show the new challenge's column and the open
- * challenge board its card, without a reload — the scoreboard read over REST on the announcement
- * (the 10-second refresh is paused while the socket is up, and the NewChallenge notice refetches
- * only the challenge board). The old board stays on screen until the new one arrives.
+ * challenge board its card, without a reload and without reading the scoreboard again — the SPA
+ * folds the pushed difference (`added`) into the board it holds (the 10-second refresh is paused
+ * while the socket is up, and the NewChallenge notice refetches only the challenge board). The old
+ * board stays on screen, its solves included.
  */
 import { randomBytes } from 'node:crypto'
 import type { Browser, Page } from 'playwright-core'
@@ -25,7 +26,7 @@ const LIVE_TIMEOUT = 5_000
 const cell = (page: Page, teamId: number, challengeId: number) =>
   page.locator(`[data-testid="scoreboard-row"][data-team-id="${teamId}"] [data-testid="scoreboard-cell"][data-challenge-id="${challengeId}"]`)
 
-describe.skipIf(!browserAvailable())('an opening on an announced board (Chromium)', () => {
+describe.skipIf(!browserAvailable())('an opening on a large board, folded as a difference (Chromium)', () => {
   let server: TestServer
   let browser: Browser
   let game: Game
@@ -63,6 +64,11 @@ describe.skipIf(!browserAvailable())('an opening on an announced board (Chromium
         await expect.poll(room, { timeout: LIVE_TIMEOUT }).toBeGreaterThanOrEqual(2)
         expect(await cell(page, alpha.team.id, fresh.id).count()).toBe(0)
 
+        // Every read of the scoreboard from here on: the difference needs none.
+        const reads: string[] = []
+        page.on('request', (request) => {
+          if (new URL(request.url()).pathname.toLowerCase() === `/api/game/${game.id}/scoreboard`) reads.push(request.url())
+        })
         const admin = await server.admin()
         const started = Date.now()
         expect((await admin.put(`/api/edit/games/${game.id}/challenges/${fresh.id}`, { isEnabled: true })).status).toBe(200)
@@ -72,6 +78,7 @@ describe.skipIf(!browserAvailable())('an opening on an announced board (Chromium
         await cell(page, alpha.team.id, sanity.id).waitFor()
         await board.locator(`[data-testid="challenge-card"][data-challenge-id="${fresh.id}"]`).waitFor({ timeout: LIVE_TIMEOUT })
         console.log(`[opening] new column on the open scoreboard ${Date.now() - started} ms after the admin's request`)
+        expect(reads).toEqual([])
         await screenshot(page, 'opening-01-scoreboard')
       })
     },

@@ -153,10 +153,13 @@ describe('pushes during a freeze', () => {
     // Its own result still reaches its team.
     expect(player.some((e) => e.event === 'ReceivedSubmissionResult')).toBe(true)
 
-    // An organiser's edit that changes the scoring: the live values go to staff; players get the frozen board whole.
+    // An organiser's edit that changes the scoring: the live values go to staff; players get the frozen
+    // board's new version, as a difference from the frozen board they hold (its value only, docs/realtime.md#freeze).
+    const heldFrozen = frozen.version
     const edited = await admin.put(`/api/edit/games/${g.id}/challenges/${sanity.id}`, { originalScore: 200 })
     expect(edited.status, edited.text).toBe(200)
-    await until(() => boards(player).find((u) => 'scoreboard' in u && u.scoreboard.frozen === true && Object.values(u.scoreboard.challenges).flat().some((c) => c!.score === 200)))
+    const rescored = await until(() => boards(player).find((u) => 'delta' in u && u.base === heldFrozen && u.delta.challenges.some((c) => c.id === sanity.id && c.score === 200)))
+    expect('delta' in rescored && rescored.delta).toMatchObject({ items: [], challenges: [{ id: sanity.id, score: 200, solved: 0 }] })
     await until(() => staff.some((e) => e.event === 'ReceivedChallengeUpdate' && (e.payload as { challenges: { score: number }[] }).challenges.some((c) => c.score === 200)))
     await new Promise((r) => setTimeout(r, 300))
     expect(player.filter((e) => e.event === 'ReceivedChallengeUpdate' && (e.payload as { challenges: { solved: number }[] }).challenges.some((c) => c.solved > 0))).toEqual([])

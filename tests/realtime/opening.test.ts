@@ -1,13 +1,13 @@
 /**
  * Opening a challenge in a running game with a large board (docs/realtime.md#scoreboard-versions-and-gap-repair):
- * the rebuilt board is announced (`{ gameId, version, refetch: true }`), not pushed whole to every
- * socket, and a watching client following the Flagwave client's rules (`applyScoreboardUpdate`:
- * fold differences, read an announced version over REST) reaches the board with the new column;
- * versions stay gap-free across the announcement (the next difference is based on it), a watcher
- * on another node than the admin's (with Redis) reads the announced version from that node, and the
- * frozen and division views are the server's own (the announcement carries nothing of the board,
- * so while the board is frozen the players read the frozen board with the new column and no
- * post-freeze solve, while staff hear the live board's versions).
+ * the rebuilt board is pushed as a difference from the previous version — the new challenge and its
+ * unsolved column (`added`) — so a watching client following the Flagwave client's rules
+ * (`applyScoreboardUpdate`: fold differences, read a gap or an announced version over REST) holds
+ * the board with the new column without reading anything over REST; versions step by one, a watcher
+ * on another node than the admin's (with Redis) folds the same difference, and while the board is
+ * frozen the difference is between frozen boards (the players' board gains the column and nothing
+ * behind the freeze, staff hear the live board's versions). A rebuild a difference cannot carry
+ * (a renamed challenge) is still announced (`{ gameId, version, refetch: true }`) and read over REST.
  *
  * The server announces every whole board here (`SCOREBOARD_PUSH_MAX_BYTES=0`), so a board of a few
  * teams stands for one of a thousand; tests/bench/run.ts (`BENCH_ONLY=opening`) times the real size.
@@ -58,6 +58,8 @@ async function readBoard(client: ApiClient, gameId: number, view?: 'live'): Prom
  */
 class Follower {
   held: HeldScoreboard = { version: -1, scoreboard: null }
+  /** REST reads after the first one (gaps and announcements). */
+  reads = 0
   readonly outcomes: { version: number; kind: 'delta' | 'whole' | 'announced'; outcome: UpdateOutcome }[] = []
   private queue: Promise<void> = Promise.resolve()
 
@@ -79,6 +81,7 @@ class Follower {
       this.held = { version: next.version, scoreboard: next.scoreboard }
       if (next.outcome === 'gap' || next.outcome === 'fetch') {
         const read = await until(async () => {
+          this.reads++
           const answer = await readBoard(this.client, this.gameId, this.view)
           return answer.version >= update.version && answer
         })
@@ -108,8 +111,29 @@ afterAll(async () => {
   await server?.close()
 })
 
+/** The opening's push: a difference from `base` adding exactly these challenges. */
+const opening = (update: ScoreboardUpdate | undefined) => (update && 'delta' in update ? update : undefined)
+const addedIds = (update: ScoreboardUpdate | undefined) => (opening(update)?.delta.added ?? []).map((a) => a.challenge.id)
+
+/** A running game with one player (who solved its challenge when `solved`), watched by an anonymous socket and a screen following its board. */
+async function watchedGame(solved: boolean) {
+  const game: Game = await createGame(server, { practiceMode: false })
+  const web = await createChallenge(server, game, { title: 'SQLi', tag: 'Web' })
+  const a = await createPlayer(server, game)
+  await createInstances(server, [a.participation], [web])
+  if (solved) await solve(a, game.id, web)
+  await readBoard(server.client(), game.id) // the engine is warm
+  const events: ReceivedEvent[] = []
+  const socket = await connect(server, '/hub/user', { game: game.id, record: events })
+  await joined(server, '/hub/user', socket, rooms.game(game.id))
+  const screen = new Follower(server.client(), game.id)
+  await screen.start()
+  socket.on('ReceivedScoreboardUpdate', (u: ScoreboardUpdate) => screen.push(u))
+  return { game, web, events, screen }
+}
+
 describe('opening a challenge while players watch a large board', () => {
-  it('announces the new version; a watcher reads the board with the new column, and the next difference follows it without a gap', async () => {
+  it('pushes the new column as a difference; a watcher folds it without a REST read, and the next difference follows it', async () => {
     const game: Game = await createGame(server, { practiceMode: false })
     const students = await createDivision(server, game, { name: 'Students' })
     const web = await createChallenge(server, game, { title: 'SQLi', tag: 'Web', originalScore: 500 })
@@ -135,33 +159,36 @@ describe('opening a challenge while players watch a large board', () => {
     const opened = await admin.put(`/api/edit/games/${game.id}/challenges/${fresh.id}`, { isEnabled: true })
     expect(opened.status, opened.text).toBe(200)
 
-    // The watcher reaches a board with the new column, read over REST after the announcement.
+    // The watcher reaches a board with the new column by folding the pushed difference alone.
     await until(() => listed(screen.held.scoreboard, fresh.id))
-    const announced = boards(anonymous).find((u) => 'refetch' in u)
-    expect(announced).toEqual({ gameId: game.id, version: before + 1, refetch: true })
-    expect(boards(anonymous).filter((u) => 'scoreboard' in u)).toEqual([])
-    expect(screen.outcomes).toContainEqual({ version: before + 1, kind: 'announced', outcome: 'fetch' })
-    // Every row has the new challenge's (unsolved) cell; the divisions and their ranks are the server's.
+    const pushed = boards(anonymous).find((u) => u.version === before + 1)
+    expect(pushed).toMatchObject({ gameId: game.id, version: before + 1, base: before })
+    expect(addedIds(pushed)).toEqual([fresh.id])
+    expect(boards(anonymous).filter((u) => !('delta' in u))).toEqual([])
+    expect(screen.outcomes).toContainEqual({ version: before + 1, kind: 'delta', outcome: 'applied' })
+    expect(screen.reads).toBe(0)
+    // Every row has the new challenge's (unsolved) cell; the folded board is the server's, divisions and ranks included.
     expect(screen.held.scoreboard!.items.every((row) => row.challenges.some((c) => c.id === fresh.id && c.type === 'Unaccepted'))).toBe(true)
     const rest = await readBoard(server.client(), game.id)
     expect(screen.held.version).toBe(rest.version)
     expect(timeless(screen.held.scoreboard)).toEqual(timeless(rest.scoreboard))
     expect(rest.scoreboard.items.find((i) => i.id === a.team.id)).toMatchObject({ divisionId: students.id, divisionRank: 1 })
-    // The NewChallenge notice comes after the announcement, on the player's socket as on the anonymous one.
+    // The player's socket got the same difference, and the NewChallenge notice after it.
     for (const events of [player, anonymous]) {
       const notice = await until(() => noticeAt(events))
-      const board = events.findIndex((e) => e.event === 'ReceivedScoreboardUpdate' && 'refetch' in (e.payload as ScoreboardUpdate))
+      const board = events.findIndex((e) => e.event === 'ReceivedScoreboardUpdate' && addedIds(e.payload as ScoreboardUpdate).includes(fresh.id))
       expect(board).toBeGreaterThanOrEqual(0)
       expect(board).toBeLessThan(notice)
     }
 
-    // A solve of the new challenge: a difference based on the announced version, folded without a gap.
+    // A solve of the new challenge: a difference based on the opening's version, folded without a gap.
     await solve(b, game.id, fresh) // the opening created every team's instance
     await until(() => screen.held.scoreboard?.items.find((i) => i.id === b.team.id)?.challenges.some((c) => c.id === fresh.id && c.type === 'FirstBlood'))
     const after = boards(anonymous).filter((u) => u.version > before + 1)
     expect(after.length).toBeGreaterThan(0)
     expect(after[0]).toMatchObject({ base: before + 1, version: before + 2 })
-    expect(screen.outcomes.filter((o) => o.outcome === 'gap')).toEqual([])
+    expect(screen.outcomes.filter((o) => o.outcome !== 'applied')).toEqual([])
+    expect(screen.reads).toBe(0)
     // Versions only ever step by one.
     const versions = boards(anonymous).map((u) => u.version).filter((v) => v > before)
     expect(versions).toEqual(versions.map((_, i) => before + 1 + i))
@@ -170,35 +197,39 @@ describe('opening a challenge while players watch a large board', () => {
     expect(timeless(screen.held.scoreboard)).toEqual(timeless(final.scoreboard))
   })
 
-  it('a timed release is announced the same way, before its NewChallenge notice', async () => {
-    const game: Game = await createGame(server, { practiceMode: false })
-    const web = await createChallenge(server, game, { title: 'SQLi', tag: 'Web' })
-    const a = await createPlayer(server, game)
-    await createInstances(server, [a.participation], [web])
-    await readBoard(server.client(), game.id)
-    const events: ReceivedEvent[] = []
-    const socket = await connect(server, '/hub/user', { game: game.id, record: events })
-    await joined(server, '/hub/user', socket, rooms.game(game.id))
-    const screen = new Follower(server.client(), game.id)
-    await screen.start()
-    socket.on('ReceivedScoreboardUpdate', (u: ScoreboardUpdate) => screen.push(u))
-
+  it('a timed release is a difference too, before its NewChallenge notice', async () => {
+    const { game, events, screen } = await watchedGame(false)
     const midnight = await createChallenge(server, game, { title: 'Midnight', tag: 'Misc', isEnabled: false, flags: ['flag{test}'] })
     const admin = await server.admin()
     const before = screen.held.version
     expect((await admin.put(`/api/edit/games/${game.id}/challenges/${midnight.id}`, { releaseTimeUtc: Date.now() + 2000 })).status).toBe(200)
-    // The edit's own rebuild (a version without the challenge) goes first; then the release.
-    const scheduled = await until(() => boards(events).find((u) => u.version > before))
+    // The edit's own rebuild (a version without the challenge: an empty difference) goes first; then the release.
+    await until(() => boards(events).find((u) => u.version > before))
     expect(listed(screen.held.scoreboard, midnight.id)).toBe(false)
     await until(() => listed(screen.held.scoreboard, midnight.id), 10_000)
-    expect(boards(events).filter((u) => 'scoreboard' in u)).toEqual([])
+    expect(boards(events).filter((u) => !('delta' in u))).toEqual([])
+    expect(screen.reads).toBe(0)
     const notice = await until(() => noticeAt(events))
-    const release = events.findIndex((e) => e.event === 'ReceivedScoreboardUpdate' && 'refetch' in (e.payload as ScoreboardUpdate) && (e.payload as ScoreboardUpdate).version > scheduled.version)
+    const release = events.findIndex((e) => e.event === 'ReceivedScoreboardUpdate' && addedIds(e.payload as ScoreboardUpdate).includes(midnight.id))
     expect(release).toBeGreaterThanOrEqual(0)
     expect(release).toBeLessThan(notice)
+    expect(timeless(screen.held.scoreboard)).toEqual(timeless((await readBoard(server.client(), game.id)).scoreboard))
   })
 
-  it.skipIf(!inject('redisUrl'))('a watcher on another node than the admin’s reads the announced version there', async () => {
+  it('a rebuild a difference cannot carry (a renamed challenge) is still announced and read over REST', async () => {
+    const { game, web, events, screen } = await watchedGame(true)
+    const before = screen.held.version
+
+    const admin = await server.admin()
+    expect((await admin.put(`/api/edit/games/${game.id}/challenges/${web.id}`, { title: 'Blind SQLi' })).status).toBe(200)
+    await until(() => Object.values(screen.held.scoreboard?.challenges ?? {}).flat().some((c) => c!.title === 'Blind SQLi'))
+    expect(boards(events).find((u) => u.version === before + 1)).toEqual({ gameId: game.id, version: before + 1, refetch: true })
+    expect(screen.outcomes).toContainEqual({ version: before + 1, kind: 'announced', outcome: 'fetch' })
+    expect(screen.reads).toBeGreaterThan(0)
+    expect(timeless(screen.held.scoreboard)).toEqual(timeless((await readBoard(server.client(), game.id)).scoreboard))
+  })
+
+  it.skipIf(!inject('redisUrl'))('a watcher on another node than the admin’s folds the same difference', async () => {
     // Configured as the first node (either may own the game's engine), without checkers.
     const second = await startNode(server.databaseUrl, { REDIS_PREFIX: server.services.config.REDIS_PREFIX, CHECKER_CONCURRENCY: '0', SCOREBOARD_PUSH_MAX_BYTES: '0' })
     try {
@@ -219,15 +250,22 @@ describe('opening a challenge while players watch a large board', () => {
       const admin = await server.admin()
       expect((await admin.put(`/api/edit/games/${game.id}/challenges/${fresh.id}`, { isEnabled: true })).status).toBe(200)
       await until(() => listed(screen.held.scoreboard, fresh.id))
-      expect(boards(there).filter((u) => 'scoreboard' in u)).toEqual([])
-      expect(boards(there).some((u) => 'refetch' in u && u.version === screen.held.version)).toBe(true)
-      expect(timeless(screen.held.scoreboard)).toEqual(timeless((await readBoard(server.client(), game.id)).scoreboard))
+      expect(boards(there).filter((u) => !('delta' in u))).toEqual([])
+      expect(boards(there).some((u) => addedIds(u).includes(fresh.id) && u.version === screen.held.version)).toBe(true)
+      expect(screen.reads).toBe(0)
+      // That node's REST answer converges on the same version and board.
+      const rest = await until(async () => {
+        const answer = await readBoard(sameSessionOn(second, server.client()), game.id)
+        return answer.version >= screen.held.version && answer
+      })
+      expect(rest.version).toBe(screen.held.version)
+      expect(timeless(screen.held.scoreboard)).toEqual(timeless(rest.scoreboard))
     } finally {
       await second.close()
     }
   })
 
-  it('while the board is frozen, players read the frozen board with the new column and no post-freeze solve; staff read the live one', async () => {
+  it('while the board is frozen, players fold a difference of the frozen boards: the new column and nothing behind the freeze; staff fold the live one', async () => {
     const game: Game = await createGame(server, { practiceMode: false })
     const web = await createChallenge(server, game, { title: 'SQLi', tag: 'Web', originalScore: 500 })
     const a = await createPlayer(server, game)
@@ -261,17 +299,24 @@ describe('opening a challenge while players watch a large board', () => {
 
     await until(() => listed(screen.held.scoreboard, fresh.id))
     await until(() => listed(live.held.scoreboard, fresh.id))
-    // The player's board: frozen, the new column, b's post-freeze solve nowhere.
+    // The player's board: frozen, the new column, b's post-freeze solve nowhere; folded, not read.
     const frozen = screen.held.scoreboard!
     expect(frozen.frozen).toBe(true)
     expect(frozen.items.find((i) => i.id === b.team.id)).toMatchObject({ solvedCount: 0, score: 0 })
     expect(Object.values(frozen.challenges).flat().find((c) => c!.id === web.id)).toMatchObject({ solved: 1 })
-    // Nothing the player's socket heard tells it either: announcements carry no board, and no difference or whole board came.
-    expect(boards(player).every((u) => 'refetch' in u)).toBe(true)
+    expect(screen.reads).toBe(0)
+    expect(timeless(frozen)).toEqual(timeless((await readBoard(a.client, game.id)).scoreboard))
+    // Nothing the player's socket heard tells it either: only the new column, no cell and no value behind the freeze.
+    const heard = boards(player)
+    expect(heard.length).toBeGreaterThan(0)
+    for (const u of heard) {
+      expect(opening(u)?.delta).toMatchObject({ items: [], challenges: [] })
+      expect(addedIds(u)).toEqual([fresh.id])
+    }
     expect(player.filter((e) => e.event === 'ReceivedChallengeUpdate' && (e.payload as { challenges: { solved: number }[] }).challenges.some((c) => c.solved > 1))).toEqual([])
     // Staff: the live board with both solves and the new column.
     expect(live.held.scoreboard!.live).toBe(true)
     expect(live.held.scoreboard!.items.find((i) => i.id === b.team.id)?.solvedCount).toBe(1)
-    expect(screen.outcomes.filter((o) => o.outcome === 'gap')).toEqual([])
+    expect(screen.outcomes.filter((o) => o.outcome !== 'applied')).toEqual([])
   })
 })

@@ -87,6 +87,14 @@ export class ReadCache {
     }
   }
 
+  /**
+   * The load of `key` running now (started by a `read`), to wait for without starting one;
+   * undefined when none runs. Once it settles, `peek` tells whether its value was kept.
+   */
+  loadingNow(key: string): Promise<unknown> | undefined {
+    return this.loading.get(key)?.promise.catch(() => undefined)
+  }
+
   private async loadAndKeep<T>(key: string, load: () => Promise<Loaded<T> | undefined>, mark: number): Promise<Loaded<T> | undefined> {
     const loaded = await load()
     if (loaded) this.keep(key, loaded.tags, loaded.value, mark)

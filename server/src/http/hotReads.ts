@@ -28,6 +28,9 @@ import { gateRefusal, peekGame, peekRegistration, referenceId } from '../domain/
 import { noticeViewKey, noticeViewOf } from '../domain/notices/visibility.js'
 import { boardFreeze } from '../domain/games/freeze.js'
 import { boardChallengeScore } from '../domain/scoreboard/freezeView.js'
+import { gameRules, gameRulesLoading, peekGameRules } from '../domain/challenges/prerequisites.js'
+import { presentGameDetail } from '../presenters/play.js'
+import type { Participation } from '../entities/Participation.js'
 import { isLoopback, resolveClientAddress, type ProxyTrust } from '../lib/clientAddress.js'
 import { routeLabel, type RouteLabel } from '../lib/metrics.js'
 import { acceptsGzip, etagMatches, gzipWanted } from './scoreboardRead.js'
@@ -72,6 +75,19 @@ interface HotRead {
    * names a tag (a submission's status, settled by the checkers in raw SQL), only the final ones.
    */
   keep?: (body: string) => boolean
+  /**
+   * The route's body built here, from the rows the read cache holds and the board in memory, with
+   * the route's own presenter, when none is kept for the entry (a new board version, an opening's
+   * invalidation); null: ask the route. Only for the plain variant (no query, no compat opt-in),
+   * once the route answered someone (its headers are the answer's, `routeHeadersOf`).
+   */
+  build?: (entry: Entry, match: RegExpExecArray, caller: Caller, services: Services) => string | null
+  /**
+   * What `build` needs that the read cache may not hold now and every caller shares (loaded once
+   * for a herd, `ReadCache.read`): null when it is there, or when this request starts its load and
+   * goes to the route; else the load running now, after which the request is answered anew.
+   */
+  warm?: (match: RegExpExecArray, services: Services) => Promise<unknown> | null
 }
 
 // A division edit changes what a game's answers list (its divisions, what a division may see).
@@ -90,6 +106,32 @@ function passedGate(services: Services, gameId: number, caller: Caller, refuseEn
 function frozenStamp(game: { freezeTime?: unknown; unfrozenAt?: unknown }, now: number): number {
   const date = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string | Date))
   return boardFreeze({ freezeTime: date(game.freezeTime), unfrozenAt: date(game.unfrozenAt) }, now) ? 1 : 0
+}
+
+/**
+ * `GET /api/game/{id}/details` as its route answers it (routes/game.ts: `presentGameDetail` over
+ * the gate's rows, the public board, the game's rules), from what the read cache and the board in
+ * memory hold once the entry passed every rule. Every version of the board (each solve) and an
+ * opening (its invalidation) leave no kept answer, and a thousand players then read their team's
+ * board at once: built here, one costs the presenter's splice of the version's shared parts, where
+ * the route cost Koa, a fork and the merge of six entities per team and version. Not while frozen
+ * (the team's own solves since the freeze come from the live board: the route's), nor for a team
+ * without a row on the board yet.
+ */
+function buildDetails(gameId: number, entry: Entry, caller: Caller, services: Services): string | null {
+  const cache = services.readCache
+  const game = peekGame(cache, gameId)
+  const registration = peekRegistration(cache, gameId, caller.id)
+  const rules = peekGameRules(cache, gameId)
+  const snapshot = services.scoreboard.inMemory(gameId)
+  if (!game || !registration || !rules || !snapshot || snapshot.model.frozen || snapshot.version !== entry.stamp) return null
+  const team = registration.team as { id: number; name: string; avatarHash: string | null }
+  if (!snapshot.model.items.some((item) => item.id === team.id)) return null
+  const division = referenceId(registration.participation.division) ?? null
+  // The cached rows as the presenter reads the entities the route merges from them.
+  const participation = { token: registration.participation.token, division: division === null ? null : { id: division } } as unknown as Pick<Participation, 'token' | 'division'>
+  const shown = { wpddl: new Date(game.wpddl as Date | string), writeupRequired: game.writeupRequired as boolean }
+  return presentGameDetail(shown, participation, team, snapshot, { rules, solvedAfterFreeze: null }).text
 }
 
 /** The paths a player's screens poll, each with the rules of its route (routes/*.ts). */
@@ -135,6 +177,16 @@ const HOT_READS: HotRead[] = [
         tags: [...gameTags(gameId), tags.gameChallenges(gameId), tags.participation(passed.participationId), tags.team(passed.teamId)],
         stamp,
       }
+    },
+    build: (entry, m, caller, services) => buildDetails(Number(m[1]), entry, caller, services),
+    // Every challenge edit (an opening) drops the game's rules, and every team reads its board then:
+    // the first read starts their load and goes to the route; the other teams' wait for that load.
+    warm: (m, services) => {
+      const gameId = Number(m[1])
+      if (peekGameRules(services.readCache, gameId)) return null
+      const running = gameRulesLoading(services.readCache, gameId)
+      if (!running) void gameRules(services.orm.em.fork(), gameId).catch(() => undefined)
+      return running ?? null
     },
   },
   {
@@ -347,6 +399,7 @@ export function captureHotReads(): Middleware {
       }
     }
     if (ctx.status !== 200 || typeof ctx.body !== 'string') return
+    if (hot.read.build && query === '' && compat === '') routeHeadersOf(services).set(hot.read.label, { ...ctx.response.headers })
     const keepable = hot.read.keep?.(ctx.body) ?? true
     const after = entryFor(hot, caller, services, Date.now())
     const answer = answerOf(ctx.body, ctx.response.headers, after?.stamp, ctx.state.hotReadUntil)
@@ -358,6 +411,40 @@ export function captureHotReads(): Middleware {
       ctx.body = null
     }
   }
+}
+
+/**
+ * Per node and hot read with a `build`, the headers its route last answered with (the security
+ * headers and `Vary` of the route, the same for every caller; per-response ones are dropped by
+ * `answerOf`): an answer built on the fast path carries them as a kept one does.
+ */
+const routeHeadersByNode = new WeakMap<Services, Map<RouteLabel, Record<string, unknown>>>()
+
+function routeHeadersOf(services: Services): Map<RouteLabel, Record<string, unknown>> {
+  let headers = routeHeadersByNode.get(services)
+  if (!headers) routeHeadersByNode.set(services, (headers = new Map()))
+  return headers
+}
+
+/** Whether this variant of the read is built on the fast path (the plain one, once its route answered someone). */
+function builtHere(read: HotRead, services: Services, query: string, compat: string): boolean {
+  return read.build !== undefined && query === '' && compat === '' && routeHeadersOf(services).has(read.label)
+}
+
+/**
+ * No answer kept for `entry`: build the route's own on the fast path when the read can
+ * (`HotRead.build`), and keep it like the route's. Synchronous, so the rows it read are the ones
+ * the entry was checked on.
+ */
+function builtAnswer(hot: { read: HotRead; match: RegExpExecArray }, entry: Entry, caller: Caller | null, services: Services, key: string, query: string, compat: string): HotAnswer | null {
+  const headers = caller && builtHere(hot.read, services, query, compat) ? routeHeadersOf(services).get(hot.read.label) : undefined
+  if (!headers) return null
+  const mark = services.readCache.mark
+  const body = hot.read.build!(entry, hot.match, caller!, services)
+  if (body === null) return null
+  const answer = answerOf(body, headers, entry.stamp)
+  services.readCache.keep(key, entry.tags, answer, mark)
+  return answer
 }
 
 /**
@@ -404,7 +491,7 @@ function sendKept(ctx: Context, hot: { read: HotRead; match: RegExpExecArray }, 
  * everything else goes to `next` (Koa) as it came.
  */
 export function hotReads(services: Services, trust: ProxyTrust, next: RequestListener): RequestListener {
-  return (req, res) => {
+  const serve = (req: IncomingMessage, res: ServerResponse, warmed: boolean): void => {
     if (req.method !== 'GET' || !req.url || req.headers.authorization !== undefined) return next(req, res)
     const q = req.url.indexOf('?')
     const hot = hotReadOf(q < 0 ? req.url : req.url.slice(0, q))
@@ -419,9 +506,17 @@ export function hotReads(services: Services, trust: ProxyTrust, next: RequestLis
     if (cookies.session !== null && !(session = usableCachedSession(services.readCache, cookies.session, now))) return next(req, res)
     const caller: Caller | null = session ? { id: session.user.id as string, role: session.user.role as Role, twoFactorSecret: (session.user.twoFactorSecret as string | null | undefined) ?? null } : null
     const entry = entryFor(hot, caller, services, now)
-    const key = entry && variantKey(hot.read, entry, q < 0 ? '' : req.url.slice(q), compat)
-    const answer = key && services.readCache.peek<HotAnswer>(key)
-    if (!entry || !answer || answer.stamp !== entry.stamp || now >= answer.until) return next(req, res)
+    const query = q < 0 ? '' : req.url.slice(q)
+    const key = entry && variantKey(hot.read, entry, query, compat)
+    if (!entry || !key) return next(req, res)
+    let answer = services.readCache.peek<HotAnswer>(key)
+    if (!answer || answer.stamp !== entry.stamp) {
+      // Once warmed, the request is answered anew: its rules and rows checked again.
+      const warming = !warmed && caller && builtHere(hot.read, services, query, compat) ? hot.read.warm?.(hot.match, services) : null
+      if (warming) return void warming.then(() => serve(req, res, true), () => next(req, res))
+      answer = builtAnswer(hot, entry, caller, services, key, query, compat) ?? undefined
+    }
+    if (!answer || answer.stamp !== entry.stamp || now >= answer.until) return next(req, res)
     const address = resolveClientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trust)
     if (session && visitDue(session, address.ip, now)) {
       touchCachedSession(services.visits, session, address.ip)
@@ -433,6 +528,7 @@ export function hotReads(services: Services, trust: ProxyTrust, next: RequestLis
     if (!services.limits.enabled || (!address.forwarded && isLoopback(address.peer))) return respond()
     services.limits.consume('Global', caller ? `u:${caller.id}` : `ip:${address.ip}`).then(respond, () => next(req, res))
   }
+  return (req, res) => serve(req, res, false)
 }
 
 function send(req: IncomingMessage, res: ServerResponse, answer: HotAnswer, gzip: boolean, xsrf: string | null): number {

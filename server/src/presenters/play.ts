@@ -171,9 +171,9 @@ function shortHash(text: string): string {
  * poll that changes nothing is a 304 without any serialisation.
  */
 export function presentGameDetail(
-  game: Game,
-  participation: Participation,
-  team: Team,
+  game: Pick<Game, 'wpddl' | 'writeupRequired'>,
+  participation: Pick<Participation, 'token' | 'division'>,
+  team: Pick<Team, 'id' | 'name' | 'avatarHash'>,
   board: { model: ScoreboardModel; version: number },
   options: {
     /** The game's prerequisites (docs/challenge-rules.md#prerequisites). */

@@ -126,8 +126,8 @@ export type ChallengeChange = z.infer<typeof ChallengeChange>
 
 /**
  * The difference between two consecutive versions of a board (Flagwave's push, docs/realtime.md#scoreboard-versions-and-gap-repair):
- * the challenges whose score, solve count or bloods changed, and per team the cells whose
- * solve, blood type or solver changed. Everything else — cell scores of re-scored challenges,
+ * the challenges whose score, solve count or bloods changed, per team the cells whose
+ * solve, blood type or solver changed, and the challenges that joined the board unsolved. Everything else — cell scores of re-scored challenges,
  * team totals, ranks, organization ranks, timelines — follows from these and the previous
  * version (`applyScoreboardDelta` in ../scoreboardDelta.ts), so a push stays a few kilobytes
  * however large the board is.
@@ -137,5 +137,11 @@ export const ScoreboardDelta = z.object({
   challenges: z.array(ChallengeChange),
   /** Per team the changed cells, and `hintPenalty` when the team's hint deductions changed. */
   items: z.array(z.object({ id: intOut(), challenges: z.array(ChallengeItem), hintPenalty: intOut().optional() })),
+  /**
+   * Challenges that joined the board (an opening) with no team's solve on it: each one's info, and
+   * the rows that do not get its unsolved cell (a division that may not view it); every other row
+   * gets one, in challenge id order. Absent when none joined.
+   */
+  added: z.array(z.object({ challenge: ChallengeInfo, except: z.array(intOut()) })).optional(),
 })
 export type ScoreboardDelta = z.infer<typeof ScoreboardDelta>

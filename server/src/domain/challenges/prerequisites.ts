@@ -11,6 +11,7 @@ import type { ChallengeItem } from '@flagwave/shared/schemas/scoreboard'
 import { Challenge } from '../../entities/Challenge.js'
 import type { Game } from '../../entities/Game.js'
 import { readCacheOf, tags } from '../../cache/invalidation.js'
+import type { ReadCache } from '../../cache/readCache.js'
 import { badRequest, forbidden } from '../../lib/errors.js'
 import type { Scope } from '../scope.js'
 import type { Actor } from '../actor.js'
@@ -33,8 +34,16 @@ export interface GameRules {
   challenges: RuleChallenge[]
 }
 
+const rulesKey = (gameId: number) => `rules:${gameId}`
+
+/** The game's rules as the read cache holds them, without loading (undefined: not cached). */
+export const peekGameRules = (cache: ReadCache, gameId: number) => cache.peek<GameRules>(rulesKey(gameId))
+
+/** The load of the game's rules some request started and runs now (undefined: none). */
+export const gameRulesLoading = (cache: ReadCache, gameId: number) => cache.loadingNow(rulesKey(gameId))
+
 export async function gameRules(em: EntityManager, gameId: number): Promise<GameRules> {
-  return (await readCacheOf(em).read<GameRules>(`rules:${gameId}`, async () => {
+  return (await readCacheOf(em).read<GameRules>(rulesKey(gameId), async () => {
     const rows = await em.execute<{ id: number; title: string; is_enabled: boolean; prerequisites: number[]; locked_title_visible: boolean }[]>(
       'select id, title, is_enabled, prerequisites, locked_title_visible from challenges where game_id = ? order by id',
       [gameId],

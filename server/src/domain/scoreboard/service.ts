@@ -49,6 +49,7 @@ import type { ReadCache } from '../../cache/readCache.js'
 import { Ownership } from './ownership.js'
 import { PushPacer, type PacedGame } from './pacing.js'
 import { boardDigest, readFrozenVersion, writeFrozenVersion } from './frozenVersion.js'
+import { rebuildDelta } from './rebuildDelta.js'
 
 /** A non-owner's copy read from Redis is trusted this long without an announcement. */
 const SHARED_COPY_TTL_MS = 5000
@@ -111,6 +112,11 @@ export interface ScoreboardDeps {
   metrics?: Pick<Metrics, 'solvePushed'>
   /** Whole boards larger than this are announced instead (`SCOREBOARD_PUSH_MAX_BYTES`); WHOLE_PUSH_MAX_BYTES by default. */
   wholePushMaxBytes?: number
+  /**
+   * Whether a rebuild's version goes out as a difference when one describes it exactly (rebuildDelta.ts);
+   * true by default. The bench's opening section turns it off to time the announcement beside it.
+   */
+  rebuildDifferences?: boolean
   /** The node's read cache: a committed game edit (a freeze now, an unfreeze) drops this node's copies of that game's board. */
   readCache?: Pick<ReadCache, 'onInvalidate'>
 }
@@ -469,6 +475,7 @@ export class ScoreboardService {
     }
     const built = ScoreboardState.build(frozen.data).snapshot(frozen.at, { frozen: true, freezeTime: frozen.at, live: false })
     if (own.frozen?.at === frozen.at && own.frozen.snapshot.json === built.json) return
+    const previous = own.frozen?.at === frozen.at ? own.frozen.snapshot : null
     if (!own.frozen && prior?.shows(built.json) && prior.version < own.version) {
       own.frozen = { at: frozen.at, snapshot: new ScoreboardSnapshot(own.gameId, prior.version, built.json, frozen.data.game.start, built.model) }
       return
@@ -482,7 +489,12 @@ export class ScoreboardService {
     writeFrozenVersion(this.pool!, own.gameId, frozen.at, { version: snapshot.version, digest: boardDigest(built.json) }).catch((err: unknown) =>
       this.deps.log.warn({ err, gameId: own.gameId }, 'recording the frozen board version failed'),
     )
-    if (push) this.deps.realtime.publish('user', rooms.game(own.gameId), 'ReceivedScoreboardUpdate', this.whole(snapshot))
+    if (!push) return
+    // The public room holds the previous frozen board: a difference between the two frozen boards
+    // (an opening behind the freeze) tells nothing the frozen board does not show.
+    const delta = previous && this.deps.rebuildDifferences !== false ? rebuildDelta(previous.model, built.model) : null
+    const update: ScoreboardUpdate = delta ? { gameId: own.gameId, version: snapshot.version, base: previous!.version, delta } : this.whole(snapshot)
+    this.deps.realtime.publish('user', rooms.game(own.gameId), 'ReceivedScoreboardUpdate', update)
   }
 
   /** The frozen board a previous owner made: Redis' copy, else the version recorded in the database. */
@@ -521,7 +533,8 @@ export class ScoreboardService {
   /** Snapshot the state as the current version, store it, and (when `push`) tell the game room. */
   private publish(own: Owned, push: boolean): void {
     const now = Date.now()
-    const base = own.snapshot?.version ?? null
+    const previous = own.snapshot
+    const base = previous?.version ?? null
     const pending = pendingFreeze(own.freeze)
     const view: BoardView = { frozen: false, freezeTime: pending?.getTime() ?? null, live: own.frozen !== null }
     const built = own.state!.snapshot(now, view)
@@ -534,7 +547,6 @@ export class ScoreboardService {
     // Redis holds the public board for other nodes: the frozen one while frozen.
     if (!own.frozen) this.shared?.write(snapshot)
     if (!push) return
-    // A state that was just rebuilt has no previous version to differ from: watchers get the whole board.
     if (built.changedCells && base !== null) {
       own.pacer.pushBoard({
         gameId: own.gameId,
@@ -542,7 +554,12 @@ export class ScoreboardService {
         base,
         delta: { updateTimeUTC: snapshot.model.updateTimeUTC, challenges: changed, items: built.changedCells },
       })
-    } else own.pacer.pushBoard(this.whole(snapshot))
+    } else {
+      // A state that was just rebuilt has no cell changes of its own: the difference from the previous
+      // version when one gives this one exactly (an opening's new column), else the whole board.
+      const delta = previous && this.deps.rebuildDifferences !== false ? rebuildDelta(previous.model, snapshot.model) : null
+      own.pacer.pushBoard(delta && base !== null ? { gameId: own.gameId, version: snapshot.version, base, delta } : this.whole(snapshot))
+    }
     // After the board that shows the solves: each team whose solve unlocked challenges hears which (docs/challenge-rules.md#prerequisites).
     for (const [participationId, challengeIds] of built.unlocked) {
       this.deps.realtime.publish('user', rooms.team(own.gameId, participationId), 'ReceivedChallengeUnlock', { gameId: own.gameId, challengeIds })
