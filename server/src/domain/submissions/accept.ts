@@ -123,7 +123,7 @@ const WITHIN_LIMIT = {
 const ROW: Inputs = { game: 'v.game', challenge: 'v.challenge', participation: 'v.participation', user: 'v.uid', now: 'v.now_ms' }
 
 /**
- * Many submissions without an attempt limit in one autocommitted statement (acceptBatch.ts): each
+ * Many submissions without an attempt limit in one autocommitted statement (db/batcher.ts): each
  * row's facts as `UNLIMITED` reads them, an id drawn for each row whose rules hold, those rows
  * inserted, and every row's id (or null) and facts returned in the arrays' order.
  */
@@ -148,11 +148,15 @@ const BATCH = {
 const valuesOf = (s: SubmissionInput) => [s.gameId, s.challengeId, s.participationId, s.userId, s.answer, s.time, s.ip, s.time.getTime()]
 
 /** The arrays of `BATCH`: one per input, in `valuesOf`'s order. */
-const columnsOf = (batch: SubmissionInput[]) => valuesOf(batch[0]!).map((_, column) => batch.map((s) => valuesOf(s)[column]))
+function columnsOf(batch: SubmissionInput[]): unknown[][] {
+  const rows = batch.map(valuesOf)
+  return rows[0]!.map((_, column) => rows.map((row) => row[column]))
+}
 
 /*
  * Statements in flight at once, and the most submissions one carries. Measured on 2 cores
- * (docs/performance.md#flag-submission): more in flight makes smaller batches, each with its commit.
+ * (docs/performance.md#flag-submission): four in flight made smaller batches, each with its
+ * commit, and no more submissions per second.
  */
 const ACCEPT_IN_FLIGHT = 2
 const ACCEPT_BATCH_MAX = 64
