@@ -6,7 +6,8 @@
  * challenge board its card, without a reload and without reading the scoreboard again — the SPA
  * folds the pushed difference (`added`) into the board it holds (the 10-second refresh is paused
  * while the socket is up, and the NewChallenge notice refetches only the challenge board). The old
- * board stays on screen, its solves included.
+ * board stays on screen, its solves included. The board read the notice calls for — spread over a
+ * few seconds when the card is shown already — corrects what is the team's own (a lock).
  */
 import { randomBytes } from 'node:crypto'
 import type { Browser, Page } from 'playwright-core'
@@ -80,6 +81,38 @@ describe.skipIf(!browserAvailable())('an opening on a large board, folded as a d
         console.log(`[opening] new column on the open scoreboard ${Date.now() - started} ms after the admin's request`)
         expect(reads).toEqual([])
         await screenshot(page, 'opening-01-scoreboard')
+      })
+    },
+    E2E_TIMEOUT,
+  )
+
+  it(
+    'the board read after an opening corrects what is the team’s own: a challenge locked by prerequisites turns locked',
+    async () => {
+      // Locked for alpha until it solves First: the pushed column shows the card,
+      // the board read the NewChallenge notice calls for (spread over 3 s) shows it locked.
+      const admin = await server.admin()
+      const first = await createChallenge(server, game, { title: 'First', tag: 'Web', flags: ['flag{first}'] })
+      await createInstances(server, [alpha.participation], [first])
+      const gated = await createChallenge(server, game, { title: 'Gated', tag: 'Web', isEnabled: false, flags: ['flag{gated}'] })
+      expect((await admin.put(`/api/edit/games/${game.id}/challenges/${gated.id}/prerequisites`, { prerequisites: [first.id] })).status).toBe(200)
+      const session = await newSession(browser, server.url)
+      await signIn(session.context, alpha.client, server.url)
+      await runInSession(session, 'opening-locked', async (page) => {
+        await page.goto(`/games/${game.id}/challenges`)
+        await page.locator(`[data-testid="challenge-card"][data-challenge-id="${first.id}"]`).waitFor()
+        const room = () => server.services.realtime.server!.of(NAMESPACES.user).adapter.rooms.get(rooms.game(game.id))?.size ?? 0
+        await expect.poll(room, { timeout: LIVE_TIMEOUT }).toBeGreaterThanOrEqual(1)
+        const detailsReads: number[] = []
+        page.on('request', (request) => {
+          if (new URL(request.url()).pathname.toLowerCase() === `/api/game/${game.id}/details`) detailsReads.push(Date.now())
+        })
+        expect((await admin.put(`/api/edit/games/${game.id}/challenges/${gated.id}`, { isEnabled: true })).status).toBe(200)
+        const card = page.locator(`[data-testid="challenge-card"][data-challenge-id="${gated.id}"]`)
+        await card.waitFor({ timeout: LIVE_TIMEOUT })
+        await page.locator(`[data-testid="challenge-card"][data-challenge-id="${gated.id}"][data-locked="true"]`).waitFor({ timeout: 3000 + LIVE_TIMEOUT })
+        expect(detailsReads.length).toBeGreaterThanOrEqual(1)
+        await screenshot(page, 'opening-02-locked')
       })
     },
     E2E_TIMEOUT,

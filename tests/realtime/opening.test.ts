@@ -179,6 +179,11 @@ describe('opening a challenge while players watch a large board', () => {
       const board = events.findIndex((e) => e.event === 'ReceivedScoreboardUpdate' && addedIds(e.payload as ScoreboardUpdate).includes(fresh.id))
       expect(board).toBeGreaterThanOrEqual(0)
       expect(board).toBeLessThan(notice)
+      // Every challenge update naming the new challenge comes after that board: a client that
+      // folded the board knows the challenge and reads nothing before the notice (useGameLive.ts).
+      const naming = events.flatMap((e, i) => (e.event === 'ReceivedChallengeUpdate' && (e.payload as { challenges: { id: number }[] }).challenges.some((c) => c.id === fresh.id) ? [i] : []))
+      expect(naming.length).toBeGreaterThan(0)
+      expect(naming.every((i) => i > board)).toBe(true)
     }
 
     // A solve of the new challenge: a difference based on the opening's version, folded without a gap.

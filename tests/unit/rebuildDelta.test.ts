@@ -13,32 +13,19 @@ import { DEFAULT_BLOOD_BONUS } from '@flagwave/shared/limits'
 import { ScoreboardState, type BoardView } from '../../server/src/domain/scoreboard/board.js'
 import type { ChallengeData, DivisionMeta, GameData, SolveData, TeamData } from '../../server/src/domain/scoreboard/engine.js'
 import { rebuildDelta } from '../../server/src/domain/scoreboard/rebuildDelta.js'
+import { challenge, solve, team } from '../support/engineData.js'
 
 const START = Date.UTC(2026, 0, 1, 8)
 const END = START + 8 * 3600_000
 const NOW = START + 3600_000
 const min = (m: number) => START + m * 60_000
 
-const challenge = (id: number, overrides: Partial<ChallengeData> = {}): ChallengeData => ({
-  id,
-  title: `C${id}`,
-  tag: 'Misc',
-  originalScore: 500,
-  minScoreRate: 0.25,
-  difficulty: 5,
-  acceptedCount: 0,
-  ...overrides,
-})
-const team = (pid: number, divisionId: number | null = null): TeamData => ({ participationId: pid, teamId: pid + 1000, name: `team${pid}`, bio: null, avatarHash: null, divisionId })
-let sid = 0
-const solve = (pid: number, cid: number, time: number): SolveData => ({ participationId: pid, challengeId: cid, submissionId: ++sid, time, userName: `user${pid}` })
-
 /** Division 1 may not view challenge 9 (its teams get no cell for it); division 2 sees everything. */
 const divisions: DivisionMeta[] = [
   { id: 1, name: 'Students', defaultPermissions: GamePermission.All, challengeConfigs: [{ challengeId: 9, permissions: GamePermission.All & ~GamePermission.ViewChallenge }] },
   { id: 2, name: 'Open', defaultPermissions: GamePermission.All, challengeConfigs: [] },
 ]
-const teams = [team(1, 1), team(2, 2), team(3, null), team(4, 1), team(5, 2)]
+const teams = [team(1, { divisionId: 1 }), team(2, { divisionId: 2 }), team(3), team(4, { divisionId: 1 }), team(5, { divisionId: 2 })]
 const base = [challenge(1), challenge(2, { tag: 'Web', acceptedCount: 2 }), challenge(3, { tag: 'Crypto', acceptedCount: 1 })]
 const solves = [solve(1, 2, min(5)), solve(2, 2, min(6)), solve(3, 3, min(7)), solve(4, 1, min(8))]
 
@@ -122,7 +109,7 @@ describe('what a difference cannot carry', () => {
     ['a renamed challenge', () => render(game({ challenges: [challenge(1, { title: 'Renamed' }), ...base.slice(1)] }))],
     ['a new row (a team accepted)', () => render(game({ teams: [...teams, team(6)] }))],
     ['a row gone (a team suspended)', () => render(game({ teams: teams.slice(1) }))],
-    ['a renamed team', () => render(game({ teams: [{ ...team(1, 1), name: 'renamed' }, ...teams.slice(1)] }))],
+    ['a renamed team', () => render(game({ teams: [team(1, { divisionId: 1, name: 'renamed' }), ...teams.slice(1)] }))],
     ['a division edit', () => render(game({ divisions: [divisions[0]!, { ...divisions[1]!, name: 'Everyone' }] }))],
     ['the freeze starting', () => render(game(), NOW, { frozen: true, freezeTime: min(30), live: false })],
     ['the live board while frozen (staff) after the public one', () => render(game(), NOW, { frozen: false, freezeTime: min(30), live: true })],

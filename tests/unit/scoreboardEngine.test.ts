@@ -14,47 +14,19 @@ import { ChallengeChanges } from '../../server/src/domain/scoreboard/delta.js'
 import { PUSH_INTERVAL_MS, pushSpacing } from '../../server/src/domain/scoreboard/pacing.js'
 import { ScoreboardState } from '../../server/src/domain/scoreboard/board.js'
 import { ScoreboardEngine, type ChallengeData, type DivisionMeta, type GameData, type HintUnlockData, type SolveData, type TeamData } from '../../server/src/domain/scoreboard/engine.js'
+import { challenge, solve, team } from '../support/engineData.js'
 
 const START = Date.UTC(2026, 0, 1, 8)
 const END = START + 8 * 3600_000
 const NOW = END + 1000
 const min = (m: number) => START + m * 60_000
 
-const challenge = (id: number, overrides: Partial<ChallengeData> = {}): ChallengeData => ({
-  id,
-  title: `C${id}`,
-  tag: 'Misc',
-  originalScore: 500,
-  minScoreRate: 0.25,
-  difficulty: 5,
-  acceptedCount: 0,
-  ...overrides,
-})
-const team = (pid: number, overrides: Partial<TeamData> = {}): TeamData => ({
-  participationId: pid,
-  teamId: pid + 1000,
-  name: `team${pid}`,
-  bio: null,
-  avatarHash: null,
-  divisionId: null,
-  ...overrides,
-})
 const division = (id: number, name: string, defaultPermissions: number = GamePermission.All, challengeConfigs: ChallengeConfig[] = []): DivisionMeta => ({
   id,
   name,
   defaultPermissions,
   challengeConfigs,
 })
-let sid = 0
-const solve = (pid: number, cid: number, time: number, overrides: Partial<SolveData> = {}): SolveData => ({
-  participationId: pid,
-  challengeId: cid,
-  submissionId: ++sid,
-  time,
-  userName: `user${pid}`,
-  ...overrides,
-})
-
 function data(partial: Partial<GameData> & { holds?: Record<number, number[]> }): GameData {
   const challenges = partial.challenges ?? []
   const teams = partial.teams ?? []

@@ -11,7 +11,8 @@ import { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
 import { DEFAULT_BLOOD_BONUS } from '@flagwave/shared/limits'
 import { toWireDate } from '@flagwave/shared/format'
 import { ScoreboardState } from '../../server/src/domain/scoreboard/board.js'
-import type { ChallengeData, GameData, SolveData, TeamData } from '../../server/src/domain/scoreboard/engine.js'
+import type { ChallengeData, GameData, SolveData } from '../../server/src/domain/scoreboard/engine.js'
+import { team } from '../support/engineData.js'
 
 const START = Date.UTC(2026, 0, 1, 8)
 const END = START + 8 * 3600_000
@@ -27,8 +28,6 @@ function prng(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
 }
-
-const team = (pid: number): TeamData => ({ participationId: pid, teamId: pid + 1000, name: `team${pid}`, bio: null, avatarHash: null, divisionId: null })
 
 describe('timed release and deadlines on the board', () => {
   for (let seed = 1; seed <= 25; seed++) {

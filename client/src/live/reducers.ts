@@ -98,6 +98,10 @@ export function boardChallenges(details: GameDetailModel | null | undefined): Ch
   return Object.values(details.challenges).flatMap((list) => list ?? [])
 }
 
+/** Whether the board already lists a challenge of this title (an opening's column folded from its push). */
+export const boardShowsChallenge = (details: GameDetailModel | null | undefined, title: string | undefined): boolean =>
+  title !== undefined && boardChallenges(details).some((c) => c.title === title)
+
 /** Whether my team solved a challenge (the board's row, or a result push not yet on the board). */
 export function isSolvedByMe(details: GameDetailModel | null | undefined, solvedLocal: Record<number, true>, challengeId: number): boolean {
   if (solvedLocal[challengeId]) return true

@@ -43,22 +43,24 @@ export class ScoreboardFollower {
     if (res.status === 200 && Number.isFinite(version)) this.version = Math.max(this.version ?? 0, version)
   }
 
-  fold(update: BoardUpdate): void {
+  /** Follow a push; whether it was a difference applied to the version held (the SPA then folds it into the team's board). */
+  fold(update: BoardUpdate): boolean {
     if (update.refetch) {
       this.readAtLeast(update.version)
-      return
+      return false
     }
     if (update.scoreboard || this.version === null) {
       this.version = update.version
-      return
+      return false
     }
-    if (update.version <= this.version) return
+    if (update.version <= this.version) return false
     if (update.base === this.version) {
       this.version = update.version
-      return
+      return true
     }
     this.stats().count(`${this.who}: scoreboard gap → board read again`)
     this.readAtLeast(update.version)
+    return false
   }
 
   /** Read until the answer is at least `version`, unless a loop for it (or later) runs already. */

@@ -8,7 +8,10 @@
  *   the notices and the scoreboard;
  * - every 10 s, as the SPA's queries do: profile and game; board, notices and scoreboard only while
  *   the socket is down (the fallback) or with `--poll-board`;
- * - pushes: a `NewChallenge` notice reloads the board, a scoreboard push whose base is not the
+ * - pushes: an opening's difference adds its challenge to the board; its `NewChallenge` notice
+ *   reloads the board (at a random moment within 3 s when the board shows the challenge already,
+ *   at once otherwise), a challenge update naming a challenge the board does not show reloads it
+ *   at once, a scoreboard push whose base is not the
  *   held version reloads the scoreboard, a team's `ReceivedSubmissionResult` settles a submission
  *   (also one that arrives before the POST's answer); whole boards are taken by their version only
  *   (hub.ts: parsing them on a thousand sockets in one process would stall this client);
@@ -61,10 +64,14 @@ export class SimTeam {
   }
 }
 
+/** The SPA's spread of an opening's board reads (useGameLive.ts OPENING_READ_SPREAD_MS). */
+const OPENING_READ_SPREAD_MS = 3000
+
 const between = (min: number, max: number) => min + Math.random() * (max - min)
 
 interface ChallengeInfo {
   id: number
+  title: string
 }
 interface Details {
   challenges: Record<string, ChallengeInfo[]>
@@ -75,6 +82,8 @@ export class Player {
   readonly browser: Browser
   private socket: Socket | null = null
   private open: number[] = []
+  /** The titles the team's board lists (the SPA's `boardShowsChallenge`). */
+  private readonly shown = new Set<string>()
   private readonly scoreboard: ScoreboardFollower
   private refresher: NodeJS.Timeout | null = null
   private readonly key: string
@@ -200,13 +209,20 @@ export class Player {
       },
     })
     socket.on('disconnect', () => world.connected.delete(this))
-    socket.on('ReceivedGameNotice', (notice: { type: string; content: string }) => {
+    socket.on('ReceivedGameNotice', (notice: { type: string; content: string; values: string[] }) => {
       world.notices.observe(notice)
-      if (notice.type === 'NewChallenge') void this.readBoard().catch(() => undefined)
+      if (notice.type === 'NewChallenge') this.readBoardAfterOpening(notice.values[0])
     })
     socket.on('ReceivedScoreboardUpdate', (update: BoardUpdate) => {
       world.solves.observe(update, this.key, 'every player, differences')
-      this.scoreboard.fold(update)
+      // An opening's difference brings the new column: the SPA folds it into the team's board, so
+      // the challenge update that follows names a challenge it knows and reads nothing
+      // (useGameLive.ts `foldIntoTeamBoard`); the NewChallenge notice then reads the board.
+      if (!this.scoreboard.fold(update)) return
+      for (const { challenge } of update.delta?.added ?? []) {
+        if (!this.open.includes(challenge.id)) this.open.push(challenge.id)
+        this.shown.add(challenge.title)
+      }
     })
     socket.on('ReceivedChallengeUpdate', (update: { challenges: { id: number }[] }) => {
       if (update.challenges.some((c) => !this.open.includes(c.id))) void this.readBoard().catch(() => undefined)
@@ -255,10 +271,20 @@ export class Player {
     return this.query('board', () => this.fetchBoard())
   }
 
+  /** As the SPA's `readBoardAfterOpening`: at once, or spread when the board shows the challenge already. */
+  private readBoardAfterOpening(title: string | undefined): void {
+    const read = () => void this.readBoard().catch(() => undefined)
+    if (title === undefined || !this.shown.has(title)) read()
+    else setTimeout(read, Math.random() * OPENING_READ_SPREAD_MS)
+  }
+
   private async fetchBoard(): Promise<void> {
     const res = await this.browser.read<Details>(`/api/game/${this.gameId}/details`, 'GET /api/game/{id}/details')
     if (res.status !== 200 || !res.body) return
-    this.open = Object.values(res.body.challenges).flatMap((list) => list.map((c) => c.id))
+    const challenges = Object.values(res.body.challenges).flat()
+    this.open = challenges.map((c) => c.id)
+    this.shown.clear()
+    for (const c of challenges) this.shown.add(c.title)
     this.team.rowId = res.body.rank.id
     for (const cell of res.body.rank.challenges) if (cell.type !== 'Unaccepted') this.team.solved.add(cell.id)
   }

@@ -19,7 +19,8 @@ export interface BoardUpdate {
   /** An announced version (a large board after a rebuild): read it over REST. */
   refetch?: true
   base?: number
-  delta?: { items: Row[] }
+  /** A difference; `added` are the challenges that joined the board (an opening). */
+  delta?: { items: Row[]; added?: { challenge: { id: number; title: string } }[] }
   scoreboard?: { items: Row[] }
 }
 

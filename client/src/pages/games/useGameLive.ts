@@ -8,7 +8,8 @@
  *   scoreboard is followed whenever the team's board is, so differences have something to apply to);
  * - `ReceivedChallengeUpdate` → both (a challenge the board does not know yet → refetch the board);
  * - `ReceivedGameNotice` → the notices query (+ toasts for Normal, NewChallenge, NewHint); new
- *   challenges refetch the board, new hints the open challenge;
+ *   challenges refetch the board (spread over a few seconds when it shows them already), new hints
+ *   the open challenge;
  * - `ReceivedSubmissionResult`, `ReceivedContainerUpdate` → the game store (team-private, client-only);
  * - `ReceivedChallengeUnlock` (a solve unlocked challenges for the team, docs/challenge-rules.md#prerequisites) → the board.
  *
@@ -28,6 +29,7 @@ import { useLiveQuery } from '../../api/useLiveQuery'
 import { boardQuery, noticePushedAt, noticesQuery, scoreboardQuery } from '../../live/queries'
 import {
   boardChallengesPatched,
+  boardShowsChallenge,
   boardWithScoreboard,
   noticesWithPush,
   scoreboardChallengesPatched,
@@ -63,6 +65,24 @@ const TOAST_TITLES: Partial<Record<NoticeType, string>> = {
   Normal: t('比赛公告'),
   NewChallenge: t('新题目上线'),
   NewHint: t('题目提示更新'),
+}
+
+/**
+ * An opening's board read, when the board shows the new challenge already (its column came with
+ * the pushed difference), only corrects what is the team's own — a lock by prerequisites, a
+ * division that may not view it — so each player's read starts at a random moment within this
+ * spread instead of every player's at the notice's instant (docs/realtime.md#openings).
+ */
+const OPENING_READ_SPREAD_MS = 3000
+
+/** The board read a NewChallenge notice calls for: at once unless the board shows the challenge already. */
+function readBoardAfterOpening(gameId: number, notice: GameNotice): void {
+  const key = queryKeys.game.details(gameId)
+  if (!boardShowsChallenge(queryClient.getQueryData<GameDetailModel>(key), notice.values[0])) {
+    void refetchIfShown(key)
+    return
+  }
+  setTimeout(() => void refetchIfShown(key), Math.random() * OPENING_READ_SPREAD_MS)
 }
 
 /**
@@ -151,7 +171,7 @@ export function useGameLive(gameId: number | null, options: GameLiveOptions = {}
         if (after === before) return
         noticePushedAt.set(notice.id, Date.now())
         queryClient.setQueryData(key, after)
-        if (notice.type === 'NewChallenge') void refetchIfShown(queryKeys.game.details(gameId))
+        if (notice.type === 'NewChallenge') readBoardAfterOpening(gameId, notice)
         if (notice.type === 'NewHint') void refetchIfShown(queryKeys.game.challenges(gameId), false)
         const title = TOAST_TITLES[notice.type]
         if (optionsRef.current.toasts && title) {
