@@ -355,8 +355,9 @@ async function latency(server: RunningServer, pool: pg.Pool, databaseUrl: string
   log(`latency: ${inRoom} sockets in the room, driving…`)
   const load = os.loadavg()[0]
   // Every board push of this game as it leaves (server side, same clock as the watchers): the
-  // fan-out is measured from here, and the same frames are replayed over raw `ws` afterwards.
-  const pushes: { version: number; at: number; update: unknown }[] = []
+  // fan-out is measured from here, and the same frames are replayed over raw `ws` afterwards —
+  // with what left in the same write (`alongside`: the challenge update `together` with the board).
+  const pushes: FloorPush[] = []
   // What each fan-out to the game room cost the server: how long it held the event loop, and its CPU
   // time until the writes' callbacks have run (the next tick), which a machine busy with other work
   // hardly moves. Pushes published together (a board and its challenge update, `together`) count as one.
@@ -366,6 +367,8 @@ async function latency(server: RunningServer, pool: pg.Pool, databaseUrl: string
   const together = realtime.together.bind(realtime)
   const gameRoom = rooms.game(gameId)
   let inside: string | null = null
+  /** The board push of the `together` running now, if any. */
+  let boardInside: FloorPush | null = null
   const measure = (write: () => void, kind: () => string) => {
     const at = now()
     const cpuBefore = process.cpuUsage()
@@ -379,7 +382,10 @@ async function latency(server: RunningServer, pool: pg.Pool, databaseUrl: string
   }
   realtime.publish = ((namespace: 'user', room: string, event: 'ReceivedScoreboardUpdate', update: ScoreboardUpdate) => {
     const ours = namespace === 'user' && room === gameRoom
-    if (ours && event === 'ReceivedScoreboardUpdate') pushes.push({ version: update.version, at: now(), update })
+    if (ours && event === 'ReceivedScoreboardUpdate') {
+      pushes.push({ version: update.version, at: now(), update, alongside: [] })
+      if (inside !== null) boardInside = pushes.at(-1)!
+    } else if (ours && boardInside) boardInside.alongside.push([event, update])
     if (!ours || inside !== null) {
       if (ours && inside !== null) inside += `+${event}`
       return publish(namespace, room, event, update)
@@ -397,6 +403,7 @@ async function latency(server: RunningServer, pool: pg.Pool, databaseUrl: string
         } finally {
           name = inside!.slice(1)
           inside = null
+          boardInside = null
         }
       },
       () => name,
@@ -587,13 +594,22 @@ function fanOut(pushes: { version: number; at: number }[], arrivals: Map<number,
   }
 }
 
+/** A board push as it left the server, with the events written to each socket in the same write. */
+interface FloorPush {
+  version: number
+  at: number
+  update: unknown
+  alongside: [string, unknown][]
+}
+
 /**
  * The floor: a bare `ws` server in this process (no compression, like Flagwave's) answering the
  * Engine.IO/Socket.IO handshake the watchers speak, then broadcasting each recorded board push's
- * frame — the very bytes Socket.IO sent, encoded once — to every socket with `ws.send`, at the
- * recorded times.
+ * frames — the very bytes Socket.IO sent (the board, and the challenge update that went in the same
+ * write), encoded once — to every socket with `ws.send`, at the recorded times. Two frames to one
+ * socket are corked so that they leave in one write, as Flagwave's do (realtime/fanOut.ts).
  */
-async function rawFloor(pushes: { version: number; at: number; update: unknown }[], sockets: number) {
+async function rawFloor(pushes: FloorPush[], sockets: number) {
   const { WebSocketServer } = await import('ws')
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false })
   await new Promise<void>((resolve) => wss.once('listening', () => resolve()))
@@ -608,7 +624,8 @@ async function rawFloor(pushes: { version: number; at: number; update: unknown }
   const url = `http://127.0.0.1:${port}`
   const watchers = await startWatchers([url, url], 0, sockets, '/')
   await sleep(3000)
-  const frames = pushes.map((p) => Buffer.from(`42${NAMESPACES.user},${JSON.stringify(['ReceivedScoreboardUpdate', p.update])}`))
+  const frame = (event: string, payload: unknown) => Buffer.from(`42${NAMESPACES.user},${JSON.stringify([event, payload])}`)
+  const frames = pushes.map((p) => [frame('ReceivedScoreboardUpdate', p.update), ...p.alongside.map(([event, payload]) => frame(event, payload))])
   const sent: { version: number; at: number }[] = []
   let cpuUs = 0
   const cpu = cpuWindow({ watchers1: watchers.procs[0]!.pid, watchers2: watchers.procs[1]!.pid })
@@ -618,7 +635,17 @@ async function rawFloor(pushes: { version: number; at: number; update: unknown }
     if (wait > 1) await sleep(wait)
     sent.push({ version: pushes[i]!.version, at: now() })
     const cpuBefore = process.cpuUsage()
-    for (const ws of wss.clients) ws.send(frames[i]!)
+    const each = frames[i]!
+    if (each.length === 1) for (const ws of wss.clients) ws.send(each[0]!)
+    else {
+      for (const ws of wss.clients) {
+        // `ws` has no public cork: its socket is the stream it writes to.
+        const socket = (ws as unknown as { _socket: import('node:net').Socket })._socket
+        socket.cork()
+        for (const f of each) ws.send(f)
+        socket.uncork()
+      }
+    }
     await new Promise<void>((resolve) => process.nextTick(resolve))
     const used = process.cpuUsage(cpuBefore)
     cpuUs += used.user + used.system
