@@ -392,14 +392,14 @@ async function latency(server: RunningServer, pool: pg.Pool, databaseUrl: string
     }
     measure(() => publish(namespace, room, event, update), () => event)
   }) as typeof realtime.publish
-  realtime.together = (write: () => void) => {
-    if (inside !== null) return together(write)
+  realtime.together = (write: () => void, label?: string) => {
+    if (inside !== null) return together(write, label)
     inside = ''
     let name = ''
     measure(
       () => {
         try {
-          together(write)
+          together(write, label)
         } finally {
           name = inside!.slice(1)
           inside = null

@@ -67,10 +67,10 @@ export class Realtime implements ImmediatePublish {
 
   /**
    * Run `write`, several publishes; each socket's frames leave together when it returns (one write
-   * instead of one each), measured as one push under the first event's name (a board's, whose
-   * challenge update rides along), so the metric's `event` values stay the events' own names.
+   * instead of one each), measured as one push under `name`, else the first event's name (a
+   * board's, whose challenge update rides along).
    */
-  together(write: () => void): void {
+  together(write: () => void, name?: string): void {
     if (this.joined) return write()
     const events: string[] = (this.joined = [])
     const started = performance.now()
@@ -78,36 +78,40 @@ export class Realtime implements ImmediatePublish {
       coalesced(write)
     } finally {
       this.joined = null
-      if (events.length > 0) this.pushed(events[0]!, (performance.now() - started) / 1000)
+      if (events.length > 0) this.pushed(name ?? events[0]!, (performance.now() - started) / 1000)
     }
   }
 
   /**
-   * Run `write`, several publishes: this node's sockets get each at once, as always; the other
-   * nodes get them all in one Redis message when it returns, instead of one message each
-   * (docs/realtime.md#relay). The checkers publish a settled batch this way: four pushes per
-   * submission, each of which cost an encoding, a Redis command and its echo to this node.
-   * Relayed publishes keep their order on every node: the message travels on the adapter's own
-   * connections, behind the publishes made before it and ahead of those made after it.
+   * Run `write`, several publishes (a settled batch, measured as one push under `name`): each of
+   * this node's sockets gets its frames of the batch in one write when it returns — a batch of first
+   * solves is a blood notice each to every watcher, one write per notice and socket before — and the
+   * other nodes get them all in one Redis message, instead of one message each
+   * (docs/realtime.md#relay). Relayed publishes keep their order on every node: the message travels
+   * on the adapter's own connections, behind the publishes made before it and ahead of those made
+   * after it.
    */
-  relayed(write: () => void): void {
-    if (this.relay || !this.clustered || !this.io) return write()
+  relayed(name: string, write: () => void): void {
+    if (this.relay || !this.clustered || !this.io) return this.together(write, name)
     const relay: Relayed[] = (this.relay = [])
     try {
-      write()
+      this.together(write, name)
     } finally {
       this.relay = null
       if (relay.length > 0) this.io.serverSideEmit(RELAY, JSON.stringify(relay))
     }
   }
 
-  /** Another node's relayed publishes, to this node's sockets, in their order. */
+  /** Another node's relayed publishes, to this node's sockets, in their order (each socket's in one write). */
   private replay(message: unknown): void {
     if (!this.io || typeof message !== 'string') return
-    for (const [namespace, room, event, args] of JSON.parse(message) as Relayed[]) {
-      if (!Object.hasOwn(NAMESPACES, namespace)) continue
-      ;(this.io.of(NAMESPACES[namespace]).local.to(room) as unknown as Emitter).emit(event, ...args)
-    }
+    const io = this.io
+    coalesced(() => {
+      for (const [namespace, room, event, args] of JSON.parse(message) as Relayed[]) {
+        if (!Object.hasOwn(NAMESPACES, namespace)) continue
+        ;(io.of(NAMESPACES[namespace]).local.to(room) as unknown as Emitter).emit(event, ...args)
+      }
+    })
   }
 
   /**

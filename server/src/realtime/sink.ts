@@ -41,7 +41,7 @@ export interface ImmediatePublish extends Publish {
   /** Whether at least a tenth of this node's sockets in `room` have not yet written out the previous push. */
   backlogged(namespace: NamespaceName, room: string): boolean
   /** Run `write`, several publishes whose frames leave each socket together (one system call, realtime/fanOut.ts). */
-  together(write: () => void): void
-  /** Run `write`, several publishes that reach the other nodes in one message (docs/realtime.md#relay). */
-  relayed(write: () => void): void
+  together(write: () => void, name?: string): void
+  /** Run `write`, several publishes (measured as one push, `name`) that leave each socket in one write and reach the other nodes in one message (docs/realtime.md#relay). */
+  relayed(name: string, write: () => void): void
 }

@@ -123,8 +123,8 @@ class Checker implements Worker {
 
   private publish(batch: Settled[]): void {
     const { realtime, scoreboard } = this.services
-    // The batch's pushes reach the other nodes in one message (docs/realtime.md#relay).
-    realtime.relayed(() => {
+    // The batch's pushes leave each socket in one write and reach the other nodes in one message (docs/realtime.md#relay).
+    realtime.relayed('SettledBatch', () => {
       for (const s of batch) {
         this.services.metrics.settledSubmission(s.status)
         try {
