@@ -116,6 +116,20 @@ describe('direct fan-out', () => {
     c.socket.close()
   })
 
+  it('reaches each socket once when a broadcast names several rooms, and never one left out', async () => {
+    const [c1, c2, c3] = await Promise.all([client('websocket'), client('websocket'), client('websocket')])
+    await engineCount(c1!.socket).socket.join('a')
+    await engineCount(c2!.socket).socket.join(['a', 'b'])
+    io.to('a').to('b').emit('n', 1)
+    io.to('room').except('b').emit('n', 2)
+    io.to('room').emit('n', 3)
+    await until(() => c1!.seen.length === 3 && c2!.seen.length === 2 && c3!.seen.length === 2)
+    expect(c1!.seen).toEqual([1, 2, 3])
+    expect(c2!.seen).toEqual([1, 3])
+    expect(c3!.seen).toEqual([2, 3])
+    for (const c of [c1, c2, c3]) c!.socket.close()
+  })
+
   it('sends frames published together in one write per socket, in order', async () => {
     const c = await client('websocket')
     const other = await client('websocket')
@@ -147,7 +161,7 @@ describe('direct fan-out', () => {
       io.to('room').emit('b', Buffer.from([7]))
       io.to('room').emit('n', 2)
     })
-    await until(() => c.seen.length === 2 && binary.length === 1).catch((e) => { console.log('DEBUG', c.seen, binary); throw e })
+    await until(() => c.seen.length === 2 && binary.length === 1)
     expect(c.seen).toEqual([1, 2])
     expect(binary).toEqual([1])
     c.socket.close()

@@ -38,10 +38,25 @@ interface PacketOptions {
   wsPreEncodedFrame?: Buffer[]
 }
 
-/** The members of socket.io-adapter's `Adapter` overridden here (private in its typings). */
+/** The members of socket.io-adapter's `Adapter` overridden or read here (private in its typings). */
 interface AdapterInternals {
   _encode(packet: Packet, packetOpts: PacketOptions): unknown[]
   apply(opts: unknown, callback: (socket: Socket) => void): void
+  rooms: Map<string, Set<string>>
+  nsp: Namespace
+}
+
+/** What `apply` is given to select sockets: rooms (all sockets when empty) and rooms to leave out. */
+interface BroadcastSelection {
+  rooms?: Set<string>
+  except?: Set<string>
+}
+
+/** The one room a selection names with nothing left out, else null. */
+function singleRoom(opts: unknown): string | null {
+  const { rooms, except } = (opts ?? {}) as BroadcastSelection
+  if (!(rooms instanceof Set) || rooms.size !== 1 || (except?.size ?? 0) > 0) return null
+  return rooms.values().next().value ?? null
 }
 
 /** What engine.io and `ws` keep of a connection (not part of their typed APIs). */
@@ -146,9 +161,20 @@ export function directFanOut<A extends unknown[]>(Base: AdapterClass<A>): Adapte
         releaseHeld()
         return super.apply(opts, callback)
       }
-      super.apply(opts, (socket) => {
+      const deliver = (socket: Socket) => {
         if (!writeFrame(socket, frame)) callback(socket)
-      })
+      }
+      // One room, nothing left out (every push to a game room): its sockets are distinct already, so
+      // the adapter's set of the ids reached so far — an insertion per socket and push — is not needed.
+      const room = singleRoom(opts)
+      if (room === null || !(this.rooms instanceof Map)) return super.apply(opts, deliver)
+      const ids = this.rooms.get(room)
+      if (!ids) return
+      const sockets = this.nsp.sockets
+      for (const id of ids) {
+        const socket = sockets.get(id)
+        if (socket) deliver(socket)
+      }
     }
   }
   return DirectFanOut as unknown as AdapterClass<A>
