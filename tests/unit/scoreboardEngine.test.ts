@@ -13,7 +13,7 @@ import { toWireDate } from '@flagwave/shared/format'
 import { ChallengeChanges } from '../../server/src/domain/scoreboard/delta.js'
 import { PUSH_INTERVAL_MS, pushSpacing } from '../../server/src/domain/scoreboard/pacing.js'
 import { ScoreboardState } from '../../server/src/domain/scoreboard/board.js'
-import { ScoreboardEngine, type ChallengeData, type DivisionMeta, type GameData, type HintUnlockData, type SolveData, type TeamData } from '../../server/src/domain/scoreboard/engine.js'
+import { ScoreboardEngine, type DivisionMeta, type GameData, type HintUnlockData, type SolveData } from '../../server/src/domain/scoreboard/engine.js'
 import { challenge, solve, team } from '../support/engineData.js'
 
 const START = Date.UTC(2026, 0, 1, 8)
