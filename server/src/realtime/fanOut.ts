@@ -112,9 +112,17 @@ function releaseHeld(): void {
 function release(frames: Map<Sender, Buffer[]>): void {
   const ids = new Map<Buffer, number>()
   const joined = new Map<string, Buffer>()
+  // The sockets of a room come one after another with the same frames: the previous socket's
+  // buffer is reused when its frames are these, without building the sequence's key.
+  let previous: Buffer[] | null = null
+  let previousBuffer: Buffer | null = null
   for (const [sender, list] of frames) {
     if (list.length === 1) {
       sender.sendFrame(list)
+      continue
+    }
+    if (previous && previousBuffer && sameFrames(previous, list)) {
+      sender.sendFrame([previousBuffer])
       continue
     }
     let key = ''
@@ -125,8 +133,17 @@ function release(frames: Map<Sender, Buffer[]>): void {
     }
     let buffer = joined.get(key)
     if (!buffer) joined.set(key, (buffer = Buffer.concat(list)))
+    previous = list
+    previousBuffer = buffer
     sender.sendFrame([buffer])
   }
+}
+
+/** Whether two sockets' held frames are the same buffers in the same order. */
+function sameFrames(a: Buffer[], b: Buffer[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
 }
 
 /**
