@@ -26,6 +26,8 @@ const LIVE_TIMEOUT = 5_000
 
 const cell = (page: Page, teamId: number, challengeId: number) =>
   page.locator(`[data-testid="scoreboard-row"][data-team-id="${teamId}"] [data-testid="scoreboard-cell"][data-challenge-id="${challengeId}"]`)
+/** A challenge's card on the challenge board; `more` narrows it (an attribute selector). */
+const card = (page: Page, challengeId: number, more = '') => page.locator(`[data-testid="challenge-card"][data-challenge-id="${challengeId}"]${more}`)
 
 describe.skipIf(!browserAvailable())('an opening on a large board, folded as a difference (Chromium)', () => {
   let server: TestServer
@@ -48,6 +50,9 @@ describe.skipIf(!browserAvailable())('an opening on a large board, folded as a d
     await server?.close()
   })
 
+  /** How many sockets watch the game (the pages' sockets must before the opening). */
+  const watching = () => server.services.realtime.server!.of(NAMESPACES.user).adapter.rooms.get(rooms.game(game.id))?.size ?? 0
+
   it(
     'shows the new column on the open scoreboard and the new card on the open challenge board',
     async () => {
@@ -59,10 +64,9 @@ describe.skipIf(!browserAvailable())('an opening on a large board, folded as a d
         await page.goto(`/games/${game.id}/scoreboard`)
         await cell(page, alpha.team.id, sanity.id).waitFor()
         await board.goto(`/games/${game.id}/challenges`)
-        await board.locator(`[data-testid="challenge-card"][data-challenge-id="${sanity.id}"]`).waitFor()
+        await card(board, sanity.id).waitFor()
         // Both pages' sockets watch the game before the opening.
-        const room = () => server.services.realtime.server!.of(NAMESPACES.user).adapter.rooms.get(rooms.game(game.id))?.size ?? 0
-        await expect.poll(room, { timeout: LIVE_TIMEOUT }).toBeGreaterThanOrEqual(2)
+        await expect.poll(watching, { timeout: LIVE_TIMEOUT }).toBeGreaterThanOrEqual(2)
         expect(await cell(page, alpha.team.id, fresh.id).count()).toBe(0)
 
         // Every read of the scoreboard from here on: the difference needs none.
@@ -77,7 +81,7 @@ describe.skipIf(!browserAvailable())('an opening on a large board, folded as a d
         await expect(cell(page, alpha.team.id, fresh.id).getAttribute('data-type')).resolves.toBe('Unaccepted')
         // The board kept what it showed: alpha's solve is still there.
         await cell(page, alpha.team.id, sanity.id).waitFor()
-        await board.locator(`[data-testid="challenge-card"][data-challenge-id="${fresh.id}"]`).waitFor({ timeout: LIVE_TIMEOUT })
+        await card(board, fresh.id).waitFor({ timeout: LIVE_TIMEOUT })
         console.log(`[opening] new column on the open scoreboard ${Date.now() - started} ms after the admin's request`)
         expect(reads).toEqual([])
         await screenshot(page, 'opening-01-scoreboard')
@@ -100,18 +104,16 @@ describe.skipIf(!browserAvailable())('an opening on a large board, folded as a d
       await signIn(session.context, alpha.client, server.url)
       await runInSession(session, 'opening-locked', async (page) => {
         await page.goto(`/games/${game.id}/challenges`)
-        await page.locator(`[data-testid="challenge-card"][data-challenge-id="${first.id}"]`).waitFor()
-        const room = () => server.services.realtime.server!.of(NAMESPACES.user).adapter.rooms.get(rooms.game(game.id))?.size ?? 0
-        await expect.poll(room, { timeout: LIVE_TIMEOUT }).toBeGreaterThanOrEqual(1)
-        const detailsReads: number[] = []
+        await card(page, first.id).waitFor()
+        await expect.poll(watching, { timeout: LIVE_TIMEOUT }).toBeGreaterThanOrEqual(1)
+        let detailsReads = 0
         page.on('request', (request) => {
-          if (new URL(request.url()).pathname.toLowerCase() === `/api/game/${game.id}/details`) detailsReads.push(Date.now())
+          if (new URL(request.url()).pathname.toLowerCase() === `/api/game/${game.id}/details`) detailsReads += 1
         })
         expect((await admin.put(`/api/edit/games/${game.id}/challenges/${gated.id}`, { isEnabled: true })).status).toBe(200)
-        const card = page.locator(`[data-testid="challenge-card"][data-challenge-id="${gated.id}"]`)
-        await card.waitFor({ timeout: LIVE_TIMEOUT })
-        await page.locator(`[data-testid="challenge-card"][data-challenge-id="${gated.id}"][data-locked="true"]`).waitFor({ timeout: 3000 + LIVE_TIMEOUT })
-        expect(detailsReads.length).toBeGreaterThanOrEqual(1)
+        await card(page, gated.id).waitFor({ timeout: LIVE_TIMEOUT })
+        await card(page, gated.id, '[data-locked="true"]').waitFor({ timeout: 3000 + LIVE_TIMEOUT })
+        expect(detailsReads).toBeGreaterThanOrEqual(1)
         await screenshot(page, 'opening-02-locked')
       })
     },

@@ -12,6 +12,7 @@ import { createRequire } from 'node:module'
 import type { attachRealtime } from '../../server/src/realtime/server.js'
 import { io as connect, type Socket as ClientSocket } from 'socket.io-client'
 import { coalesced, directFanOut } from '../../server/src/realtime/fanOut.js'
+import { recordServerWrites, type SocketWrite } from '../support/sockets.js'
 
 type AdapterClass = Parameters<typeof directFanOut>[0]
 /** Socket.IO as the server workspace resolves it (a dependency of the server, not of the tests). */
@@ -51,22 +52,7 @@ async function client(transport: 'websocket' | 'polling'): Promise<{ socket: Cli
 }
 
 /** The system calls that write to a client's WebSocket from now on: `write` or `writev`. */
-function recordWrites(clientSocket: ClientSocket): string[] {
-  const { socket } = engineCount(clientSocket)
-  const raw = (socket.conn as unknown as { transport: { socket: { _socket: { _writev: unknown; _write: unknown } } } }).transport.socket._socket
-  const writes: string[] = []
-  const write = raw._write as (...args: unknown[]) => void
-  const writev = raw._writev as (...args: unknown[]) => void
-  raw._write = function (...args: unknown[]) {
-    writes.push('write')
-    return write.apply(this, args)
-  }
-  raw._writev = function (...args: unknown[]) {
-    writes.push('writev')
-    return writev.apply(this, args)
-  }
-  return writes
-}
+const recordWrites = (clientSocket: ClientSocket): SocketWrite[] => recordServerWrites(engineCount(clientSocket).socket)
 
 /** The server side of a client, and how many packets engine.io created for it from now on. */
 function engineCount(clientSocket: ClientSocket): { socket: Socket; created: () => number } {
@@ -143,7 +129,7 @@ describe('direct fan-out', () => {
     expect(c.seen).toEqual([1, 2, 3])
     expect(other.seen).toEqual([1, 2, 3])
     // One plain write for both frames (not a corked writev of two), then one for the next.
-    expect(writes).toEqual(['write', 'write'])
+    expect(writes.map((w) => w.call)).toEqual(['write', 'write'])
     c.socket.close()
     other.socket.close()
   })

@@ -8,12 +8,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { rooms } from '@flagwave/shared/events'
 import type { GameNotice } from '@flagwave/shared/schemas/games'
-import type { Socket } from 'socket.io-client'
 import { nativePool } from '../../server/src/db/pg.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { createChallenge, createGame } from '../support/factories/games.js'
 import { createInstances, createPlayer } from '../support/factories/play.js'
-import { closeAllSockets, connect, joined, recordEvents, until } from '../support/sockets.js'
+import { closeAllSockets, connect, joined, recordEvents, recordServerWrites, until } from '../support/sockets.js'
 
 let server: TestServer
 
@@ -24,24 +23,6 @@ afterAll(async () => {
   closeAllSockets()
   await server?.close()
 })
-
-/** The writes (system calls) of the server's side of `client`'s WebSocket from now on, as text. */
-function serverWrites(client: Socket): string[] {
-  const remote = server.services.realtime.server!.of('/hub/user').sockets.get(client.id!)!
-  const raw = (remote.conn as unknown as { transport: { socket: { _socket: Record<'_write' | '_writev', (...args: unknown[]) => unknown> } } }).transport.socket._socket
-  const writes: string[] = []
-  const write = raw._write
-  const writev = raw._writev
-  raw._write = function (chunk: unknown, ...rest: unknown[]) {
-    writes.push(String(chunk))
-    return write.call(this, chunk, ...rest)
-  }
-  raw._writev = function (chunks: unknown, ...rest: unknown[]) {
-    writes.push((chunks as { chunk: unknown }[]).map((c) => String(c.chunk)).join(''))
-    return writev.call(this, chunks, ...rest)
-  }
-  return writes
-}
 
 describe('a settled batch', () => {
   it('leaves a watcher’s socket in one write per batch, every blood notice once and in order', async () => {
@@ -56,7 +37,7 @@ describe('a settled batch', () => {
     const watcher = await connect(server, '/hub/user', { game: game.id })
     await joined(server, '/hub/user', watcher, rooms.game(game.id))
     const events = recordEvents(watcher)
-    const writes = serverWrites(watcher)
+    const writes = recordServerWrites(server.services.realtime.server!.of('/hub/user').sockets.get(watcher.id!)!)
 
     // Nine first solves queued in one statement, as the submit route queues them: a checker takes
     // them in one batch (two checkers may split them).
@@ -82,7 +63,7 @@ describe('a settled batch', () => {
       expect(received.filter((n) => n.values.includes(c.title)).map((n) => n.type)).toEqual(['FirstBlood', 'SecondBlood', 'ThirdBlood'])
     }
     // One write per batch (at most one per checker), not one per notice.
-    const carrying = writes.filter((w) => w.includes('ReceivedGameNotice'))
+    const carrying = writes.map((w) => w.text).filter((text) => text.includes('ReceivedGameNotice'))
     expect(carrying.length).toBeGreaterThanOrEqual(1)
     expect(carrying.length).toBeLessThanOrEqual(server.services.config.CHECKER_CONCURRENCY)
     expect(carrying.join('').split('"ReceivedGameNotice"').length - 1).toBe(9)

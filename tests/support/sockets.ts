@@ -113,6 +113,33 @@ export function serverRooms(server: Pick<TestServer, 'services'>, namespace: Nam
   return new Set(remote ? [...remote.rooms] : [])
 }
 
+/** One system call that wrote to a connection's TCP socket, and what it wrote. */
+export interface SocketWrite {
+  call: 'write' | 'writev'
+  text: string
+}
+
+/**
+ * The writes the server makes from now on to one WebSocket connection, given its server side (a
+ * Socket.IO socket): how frames leave (realtime/fanOut.ts writes a socket's held frames in one call).
+ */
+export function recordServerWrites(remote: { conn: unknown }): SocketWrite[] {
+  type Write = (this: unknown, ...args: unknown[]) => unknown
+  const raw = (remote.conn as { transport: { socket: { _socket: { _write: Write; _writev: Write } } } }).transport.socket._socket
+  const writes: SocketWrite[] = []
+  const write = raw._write
+  const writev = raw._writev
+  raw._write = function (chunk: unknown, ...rest: unknown[]) {
+    writes.push({ call: 'write', text: String(chunk) })
+    return write.call(this, chunk, ...rest)
+  }
+  raw._writev = function (chunks: unknown, ...rest: unknown[]) {
+    writes.push({ call: 'writev', text: (chunks as { chunk: unknown }[]).map((c) => String(c.chunk)).join('') })
+    return writev.call(this, chunks, ...rest)
+  }
+  return writes
+}
+
 /** Wait until the server has put `socket` into `room`. */
 export async function joined(server: Pick<TestServer, 'services'>, namespace: Namespace, socket: Socket, room: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs

@@ -81,9 +81,8 @@ interface Details {
 export class Player {
   readonly browser: Browser
   private socket: Socket | null = null
-  private open: number[] = []
-  /** The titles the team's board lists (the SPA's `boardShowsChallenge`). */
-  private readonly shown = new Set<string>()
+  /** The challenges the team's board lists, id → title (titles: the SPA's `boardShowsChallenge`). */
+  private board = new Map<number, string>()
   private readonly scoreboard: ScoreboardFollower
   private refresher: NodeJS.Timeout | null = null
   private readonly key: string
@@ -219,13 +218,10 @@ export class Player {
       // the challenge update that follows names a challenge it knows and reads nothing
       // (useGameLive.ts `foldIntoTeamBoard`); the NewChallenge notice then reads the board.
       if (!this.scoreboard.fold(update)) return
-      for (const { challenge } of update.delta?.added ?? []) {
-        if (!this.open.includes(challenge.id)) this.open.push(challenge.id)
-        this.shown.add(challenge.title)
-      }
+      for (const { challenge } of update.delta?.added ?? []) this.board.set(challenge.id, challenge.title)
     })
     socket.on('ReceivedChallengeUpdate', (update: { challenges: { id: number }[] }) => {
-      if (update.challenges.some((c) => !this.open.includes(c.id))) void this.readBoard().catch(() => undefined)
+      if (update.challenges.some((c) => !this.board.has(c.id))) void this.readBoard().catch(() => undefined)
     })
     socket.on('ReceivedSubmissionResult', (result: { id: number; challengeId: number; status: string }) => {
       if (result.status === 'Accepted') this.team.solved.add(result.challengeId)
@@ -274,17 +270,14 @@ export class Player {
   /** As the SPA's `readBoardAfterOpening`: at once, or spread when the board shows the challenge already. */
   private readBoardAfterOpening(title: string | undefined): void {
     const read = () => void this.readBoard().catch(() => undefined)
-    if (title === undefined || !this.shown.has(title)) read()
+    if (title === undefined || ![...this.board.values()].includes(title)) read()
     else setTimeout(read, Math.random() * OPENING_READ_SPREAD_MS)
   }
 
   private async fetchBoard(): Promise<void> {
     const res = await this.browser.read<Details>(`/api/game/${this.gameId}/details`, 'GET /api/game/{id}/details')
     if (res.status !== 200 || !res.body) return
-    const challenges = Object.values(res.body.challenges).flat()
-    this.open = challenges.map((c) => c.id)
-    this.shown.clear()
-    for (const c of challenges) this.shown.add(c.title)
+    this.board = new Map(Object.values(res.body.challenges).flatMap((list) => list.map((c) => [c.id, c.title] as const)))
     this.team.rowId = res.body.rank.id
     for (const cell of res.body.rank.challenges) if (cell.type !== 'Unaccepted') this.team.solved.add(cell.id)
   }
@@ -293,7 +286,7 @@ export class Player {
     const { options, plan } = this.world
     const scale = options.thinkScale
     while (this.live()) {
-      const choices = this.open.filter((id) => !this.team.solved.has(id))
+      const choices = [...this.board.keys()].filter((id) => !this.team.solved.has(id))
       if (choices.length === 0) {
         await this.pause(between(20, 40) * scale)
         continue
