@@ -3,7 +3,7 @@
  * byte, everything else 300 px wide WebP, file references released on replacement, and the
  * error titles of the contract.
  */
-import { createHash } from 'node:crypto'
+import { createHash, randomInt } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import sharp, { type Sharp } from 'sharp'
 import { IMAGE_MAX_BYTES } from '@flagwave/shared/limits'
@@ -25,6 +25,8 @@ afterAll(async () => {
 
 const em = () => server.services.orm.em.fork()
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex')
+/** A colour of a test's own: a retry's image is a new file with its own references, not the first try's. */
+const ownColour = () => ({ r: randomInt(256), g: randomInt(256), b: randomInt(256) })
 const AVATAR_URL = /^\/assets\/([0-9a-f]{64})\/avatar\.(webp|gif)$/
 
 function upload(client: ApiClient, data: Uint8Array | string, name = 'avatar.png', type = 'image/png') {
@@ -149,7 +151,7 @@ describe('PUT /api/account/avatar', () => {
 
   it('keeps a GIF byte for byte (animation included) as avatar.gif', async () => {
     const { client, user } = await createUser(server)
-    const red = await sharp({ create: { width: 20, height: 10, channels: 3, background: '#ff0000' } }).png().toBuffer()
+    const red = await sharp({ create: { width: 20, height: 10, channels: 3, background: ownColour() } }).png().toBuffer()
     const blue = await sharp({ create: { width: 20, height: 10, channels: 3, background: '#0000ff' } }).png().toBuffer()
     const gif = await sharp([red, blue], { join: { animated: true } }).gif({ delay: [100, 100] }).toBuffer()
     const res = await upload(client, gif, 'moving.png', 'image/png')
@@ -184,7 +186,7 @@ describe('PUT /api/account/avatar', () => {
   it('keeps a shared file while another user still uses it', async () => {
     const a = await createUser(server)
     const b = await createUser(server)
-    const gif = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#00ff00' } }).gif().toBuffer()
+    const gif = await sharp({ create: { width: 8, height: 8, channels: 3, background: ownColour() } }).gif().toBuffer()
     const hash = sha256(gif)
     await upload(a.client, gif, 'g.gif', 'image/gif')
     await upload(b.client, gif, 'g.gif', 'image/gif')

@@ -2,9 +2,9 @@
  * How the read cache learns about writes (docs/architecture.md#read-cache). Every ORM flush names
  * the tags of the rows it changed; the tags travel in a NOTIFY sent inside the writing transaction,
  * so PostgreSQL delivers them to every node (this one included) exactly when the change commits,
- * and never for a rollback. This node also drops them at once after its own commit, so its next
- * request never sees the old value. Writes that bypass the unit of work (native updates and raw
- * SQL) name their tags themselves with `invalidateAfterCommit`.
+ * and never for a rollback. This node also drops them itself right after its own commit, so its next
+ * request never sees the old value, however late the NOTIFY comes back. Writes that bypass the unit
+ * of work (native updates and raw SQL) name their tags themselves with `invalidateAfterCommit`.
  */
 import type { EntityManager, EventSubscriber, FlushEventArgs, TransactionEventArgs } from '@mikro-orm/core'
 import type { Orm } from '../db/orm.js'
@@ -85,7 +85,13 @@ function tagsOfChange(name: string, entity: Row, original: Row | undefined): str
 class CacheInvalidation implements EventSubscriber {
   private readonly pending = new WeakMap<EntityManager, Set<string>>()
 
-  constructor(private readonly cache: ReadCache) {}
+  constructor(readonly cache: ReadCache) {}
+
+  /** Tags a write outside the unit of work names inside `tx`: sent in its commit and dropped after it, with the flushes'. */
+  addToTransaction(tx: EntityManager, list: readonly string[]): void {
+    const set = this.pendingOf(tx)
+    for (const tag of list) set.add(tag)
+  }
 
   onFlush(args: FlushEventArgs): void {
     const set = this.pendingOf(args.em)
@@ -182,26 +188,41 @@ export const invalidationQuery = (list: string[]): { name: string; text: string;
 })
 
 /**
- * For writes the unit of work does not see (native updates, raw SQL): drop `list` here now and on
- * every node once the caller's transaction commits (at once when there is none).
+ * For writes the unit of work does not see (native updates, raw SQL): drop `list` on every node
+ * once the caller's transaction commits, on this one right after the commit (nothing if it rolls
+ * back); with no transaction, the write has committed: at once.
+ *
+ * Dropping here before the commit would not do: a read between then and the commit still sees the
+ * old rows and would keep them until the NOTIFY comes back (docs/architecture.md#read-cache).
  */
 export async function invalidateAfterCommit(em: EntityManager, list: string[]): Promise<void> {
+  const invalidation = invalidationOf(em)
+  if (invalidation && em.isInTransaction()) return invalidation.addToTransaction(em, list)
   await notifyIn(em, list, em.getTransactionContext())
-  cacheOf(em)?.invalidate(list)
+  invalidation?.cache.invalidate(list)
 }
 
-/** The cache of an ORM, found from any of its entity managers (forks share the event manager). */
-const caches = new WeakMap<object, ReadCache>()
-const cacheOf = (em: EntityManager): ReadCache | undefined => caches.get(em.getEventManager())
+/**
+ * The invalidation subscriber of an ORM, found from any of its entity managers: forks share the
+ * event manager, and a transaction's fork gets a copy of it with the same subscribers.
+ */
+function invalidationOf(em: EntityManager): CacheInvalidation | undefined {
+  for (const subscriber of em.getEventManager().getSubscribers()) if (subscriber instanceof CacheInvalidation) return subscriber
+  return undefined
+}
+
 /** An ORM without a cache (scripts, the bench's loaders) reads through. */
 const readThrough = new ReadCache({ maxEntries: 0 })
 
-/** The read cache attached to `em`'s ORM (docs/architecture.md#read-cache). */
-export const readCacheOf = (em: EntityManager): ReadCache => cacheOf(em) ?? readThrough
+/**
+ * The read cache attached to `em`'s ORM (docs/architecture.md#read-cache). Inside a transaction it
+ * reads through: what a transaction sees may include its own writes, which must not be kept before
+ * they commit (or at all, should they roll back).
+ */
+export const readCacheOf = (em: EntityManager): ReadCache => (em.isInTransaction() ? readThrough : (invalidationOf(em)?.cache ?? readThrough))
 
 /** Attach `cache` to the ORM: its flushes invalidate it, and so do `invalidateAfterCommit` calls. */
 export function attachReadCache(orm: Orm, cache: ReadCache): void {
-  caches.set(orm.em.getEventManager(), cache)
   orm.em.getEventManager().registerSubscriber(new CacheInvalidation(cache))
 }
 
