@@ -16,7 +16,7 @@ import { createUser, type TestUser } from '../support/factories/users.js'
 import { closeAllSockets, connect } from '../support/sockets.js'
 import { unzip } from '../support/zip.js'
 import type { ApiClient } from '../support/client.js'
-import { containerPath, expectError, setup, startDockerServer, waitFor, type DockerServer, type Setup } from './helpers.js'
+import { banner, containerPath, expectError, setup, startDockerServer, waitFor, type DockerServer, type Setup } from './helpers.js'
 import { Container } from '../../server/src/entities/Container.js'
 import { GameInstance } from '../../server/src/entities/GameInstance.js'
 import { PROXY_CONNECTION_LIMIT } from '../../server/src/containers/proxy.js'
@@ -124,7 +124,12 @@ async function startProxied(options: Parameters<typeof setup>[1] = {}): Promise<
   expect(res.status).toBe(200)
   const info = ContainerInfoModel.parse(res.body)
   const instance = await em().findOneOrFail(GameInstance, { participation: s.player.participation.id, challenge: s.challenge.id }, { populate: ['container'] })
-  return { ...s, info, row: instance.container as Container }
+  const row = instance.container as Container
+  // The engine's port proxy accepts a connection before the service inside listens, and then
+  // closes it without a byte: wait (directly, not through the platform, so nothing is captured)
+  // until the service answers, so that each test's first proxied connection is served.
+  await banner(row.publicPort ?? row.port)
+  return { ...s, info, row }
 }
 
 describe.skipIf(!available)('platform proxy on Docker', () => {
@@ -148,16 +153,8 @@ describe.skipIf(!available)('platform proxy on Docker', () => {
     expect(plain.status).toBe(204)
     expect(plain.text).toBe('')
 
-    const s = await waitFor('the container to accept', async () => {
-      const session = await openProxy(`/api/proxy/${info.entry}`)
-      try {
-        await until(session, /\n/)
-        return session
-      } catch {
-        session.ws.close()
-        return null
-      }
-    })
+    const s = await openProxy(`/api/proxy/${info.entry}`)
+    await until(s, /\n/)
     expect(s.text()).toBe(`flag: ${row.flag}\n`)
     s.ws.send('hello\n')
     await until(s, /echo: hello\n/)
@@ -172,7 +169,7 @@ describe.skipIf(!available)('platform proxy on Docker', () => {
 
   it('sends a close frame without status code when the container closes the stream', async () => {
     const { info } = await startProxied()
-    const s = await waitFor('the container to accept', async () => openProxy(`/api/proxy/${info.entry}`).catch(() => null))
+    const s = await openProxy(`/api/proxy/${info.entry}`)
     await until(s, /\n/)
     // The container ends the TCP stream (it dies): the proxy closes the WebSocket without a code.
     const row = await em().findOneOrFail(Container, { id: info.entry })
@@ -183,7 +180,7 @@ describe.skipIf(!available)('platform proxy on Docker', () => {
 
   it('records each connection of a capture-enabled challenge as a pcap with metadata', async () => {
     const { game, challenge, player, info, row } = await startProxied({ type: 'DynamicContainer', challenge: { enableTrafficCapture: true, title: 'Capture Me' } })
-    const s = await waitFor('the container to accept', async () => openProxy(`/api/proxy/${info.entry}`).catch(() => null))
+    const s = await openProxy(`/api/proxy/${info.entry}`)
     await until(s, /\n/)
     s.ws.send('secret-payload\n')
     await until(s, /echo: secret-payload\n/)
@@ -308,20 +305,13 @@ describe.skipIf(!available)('platform proxy on Docker', () => {
     const res = await admin.post(`/api/edit/games/${game.id}/challenges/${challenge.id}/container`)
     expect(res.status).toBe(200)
     const info = ContainerInfoModel.parse(res.body)
-    expect(await em().findOneOrFail(Container, { id: info.entry })).toMatchObject({ testChallengeId: challenge.id, isProxy: true })
+    const row = await em().findOneOrFail(Container, { id: info.entry })
+    expect(row).toMatchObject({ testChallengeId: challenge.id, isProxy: true })
     expect(await refusal(`/api/proxy/${info.entry}`)).toEqual({ status: 404, body: { title: '不存在的容器', status: 404 } })
     expect((await ds.server.client().get(`/api/proxy/noinst/${info.entry}`)).status).toBe(204)
-    const s = await waitFor('the test container to accept', async () => {
-      const session = await openProxy(`/api/proxy/noinst/${info.entry}`).catch(() => null)
-      if (!session) return null
-      try {
-        await until(session, /\n/)
-        return session
-      } catch {
-        session.ws.close()
-        return null
-      }
-    })
+    await banner(row.publicPort ?? row.port)
+    const s = await openProxy(`/api/proxy/noinst/${info.entry}`)
+    await until(s, /\n/)
     expect(s.text()).toBe('flag: flag{GZCTF_dynamic_flag_test}\n')
     s.ws.close()
     // no capture for test containers
