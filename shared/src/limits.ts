@@ -77,6 +77,12 @@ export const DEFAULT_BLOOD_BONUS = 52459530
 
 /** docs/compatibility.md#client-constants: client behaviour constants. */
 export const REFRESH_INTERVAL_MS = 10_000
+/**
+ * An opening's board read, when the board shows the new challenge already (its column came with the
+ * pushed difference), starts at a random moment within this spread instead of every player's at the
+ * notice's instant (docs/realtime.md#openings). The SPA and the simulated event both follow it.
+ */
+export const OPENING_READ_SPREAD_MS = 3000
 
 /**
  * A cookie readable by the client, set beside the HttpOnly session cookie with the same lifetime and

@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { NAMESPACES, rooms } from '@flagwave/shared/events'
+import { OPENING_READ_SPREAD_MS } from '@flagwave/shared/limits'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { browserAvailable, launchBrowser, newSession, runInSession, screenshot, signIn } from '../support/browser.js'
 import { createChallenge, createGame } from '../support/factories/games.js'
@@ -94,7 +95,7 @@ describe.skipIf(!browserAvailable())('an opening on a large board, folded as a d
     'the board read after an opening corrects what is the team’s own: a challenge locked by prerequisites turns locked',
     async () => {
       // Locked for alpha until it solves First: the pushed column shows the card,
-      // the board read the NewChallenge notice calls for (spread over 3 s) shows it locked.
+      // the board read the NewChallenge notice calls for (spread over OPENING_READ_SPREAD_MS) shows it locked.
       const admin = await server.admin()
       const first = await createChallenge(server, game, { title: 'First', tag: 'Web', flags: ['flag{first}'] })
       await createInstances(server, [alpha.participation], [first])
@@ -112,7 +113,7 @@ describe.skipIf(!browserAvailable())('an opening on a large board, folded as a d
         })
         expect((await admin.put(`/api/edit/games/${game.id}/challenges/${gated.id}`, { isEnabled: true })).status).toBe(200)
         await card(page, gated.id).waitFor({ timeout: LIVE_TIMEOUT })
-        await card(page, gated.id, '[data-locked="true"]').waitFor({ timeout: 3000 + LIVE_TIMEOUT })
+        await card(page, gated.id, '[data-locked="true"]').waitFor({ timeout: OPENING_READ_SPREAD_MS + LIVE_TIMEOUT })
         expect(detailsReads).toBeGreaterThanOrEqual(1)
         await screenshot(page, 'opening-02-locked')
       })

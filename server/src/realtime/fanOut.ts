@@ -114,15 +114,14 @@ function release(frames: Map<Sender, Buffer[]>): void {
   const joined = new Map<string, Buffer>()
   // The sockets of a room come one after another with the same frames: the previous socket's
   // buffer is reused when its frames are these, without building the sequence's key.
-  let previous: Buffer[] | null = null
-  let previousBuffer: Buffer | null = null
+  let previous: { list: Buffer[]; buffer: Buffer } | null = null
   for (const [sender, list] of frames) {
     if (list.length === 1) {
       sender.sendFrame(list)
       continue
     }
-    if (previous && previousBuffer && sameFrames(previous, list)) {
-      sender.sendFrame([previousBuffer])
+    if (previous && sameFrames(previous.list, list)) {
+      sender.sendFrame([previous.buffer])
       continue
     }
     let key = ''
@@ -133,8 +132,7 @@ function release(frames: Map<Sender, Buffer[]>): void {
     }
     let buffer = joined.get(key)
     if (!buffer) joined.set(key, (buffer = Buffer.concat(list)))
-    previous = list
-    previousBuffer = buffer
+    previous = { list, buffer }
     sender.sendFrame([buffer])
   }
 }

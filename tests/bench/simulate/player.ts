@@ -20,6 +20,7 @@
  *   push, else the status call every 500 ms after 1.5 s), until solved or it gives up after a few.
  */
 import type { Socket } from 'socket.io-client'
+import { OPENING_READ_SPREAD_MS, REFRESH_INTERVAL_MS } from '@flagwave/shared/limits'
 import { Browser, TransportError, type Answer, type Pool } from './http.js'
 import { openHub } from './hub.js'
 import { ScoreboardFollower } from './board.js'
@@ -29,7 +30,6 @@ import type { NoticeTracker, SolveTracker, BoardUpdate } from './pushes.js'
 import type { EventPlan } from './setup.js'
 import type { Stats } from './stats.js'
 
-const REFRESH_MS = 10_000
 const PUSH_GRACE_MS = 1_500
 const POLL_MS = 500
 
@@ -63,9 +63,6 @@ export class SimTeam {
     this.inviteCode = new Promise((resolve) => (this.setInviteCode = resolve))
   }
 }
-
-/** The SPA's spread of an opening's board reads (useGameLive.ts OPENING_READ_SPREAD_MS). */
-const OPENING_READ_SPREAD_MS = 3000
 
 const between = (min: number, max: number) => min + Math.random() * (max - min)
 
@@ -189,7 +186,7 @@ export class Player {
     // The SPA's first screen: configuration, the signed-in profile, the game; the socket opens beside them.
     this.socket = this.connect()
     await this.step(() => Promise.all([this.browser.read('/api/config', 'GET /api/config'), this.readProfile(), this.readGame()]))
-    this.refresher = setInterval(() => void this.refresh().catch(() => undefined), REFRESH_MS)
+    this.refresher = setInterval(() => void this.refresh().catch(() => undefined), REFRESH_INTERVAL_MS)
   }
 
   private connect(): Socket {

@@ -23,6 +23,7 @@ import type { GameDetailModel, GameNotice } from '@flagwave/shared/schemas/games
 import type { ScoreboardModel } from '@flagwave/shared/schemas/scoreboard'
 import type { UpdateOutcome } from '@flagwave/shared/scoreboardDelta'
 import type { NoticeType } from '@flagwave/shared/enums'
+import { OPENING_READ_SPREAD_MS } from '@flagwave/shared/limits'
 import { queryClient, refetchIfShown } from '../../api/queryClient'
 import { queryKeys } from '../../api/queryKeys'
 import { useLiveQuery } from '../../api/useLiveQuery'
@@ -68,14 +69,10 @@ const TOAST_TITLES: Partial<Record<NoticeType, string>> = {
 }
 
 /**
- * An opening's board read, when the board shows the new challenge already (its column came with
- * the pushed difference), only corrects what is the team's own — a lock by prerequisites, a
- * division that may not view it — so each player's read starts at a random moment within this
- * spread instead of every player's at the notice's instant (docs/realtime.md#openings).
+ * The board read a NewChallenge notice calls for: at once unless the board shows the challenge
+ * already. Then the read only corrects what is the team's own — a lock by prerequisites, a division
+ * that may not view it — and is spread over `OPENING_READ_SPREAD_MS` (docs/realtime.md#openings).
  */
-const OPENING_READ_SPREAD_MS = 3000
-
-/** The board read a NewChallenge notice calls for: at once unless the board shows the challenge already. */
 function readBoardAfterOpening(gameId: number, notice: GameNotice): void {
   const key = queryKeys.game.details(gameId)
   if (!boardShowsChallenge(queryClient.getQueryData<GameDetailModel>(key), notice.values[0])) {
