@@ -27,6 +27,8 @@ import { judge, printReport, type SubmissionCheck } from './simulate/report.js'
 
 /** How long after the end a submission may still wait for its verdict before it counts as lost. */
 const SETTLE_GRACE_MS = 60_000
+/** How long the final board may take to count the last solves: pacing's longest interval (2 s) and a margin. */
+const BOARD_CATCH_UP_MS = 3_000
 
 /** Run `job` for every item, at most `limit` at once. */
 async function eachLimited<T>(items: T[], limit: number, job: (item: T) => Promise<void>): Promise<void> {
@@ -148,14 +150,22 @@ async function main(): Promise<number> {
     server = {}
     for (const s of listed.body) server[s.status] = (server[s.status] ?? 0) + 1
   }
-  // Every accepted solve must be on the board the server serves now.
+  // Every accepted solve must be on the board the server serves, once the board that counts it is
+  // published: boards go out paced, at most BOARD_CATCH_UP_MS apart while they change
+  // (domain/scoreboard/pacing.ts), so a solve settled in the event's last moments may be missing
+  // from a read made right after it.
   let missingOnBoard: number | null = null
-  const board = await admin
-    .get<{ items: { id: number; challenges: { id: number; type: string }[] }[] }>(`/api/game/${plan.gameId}/scoreboard`, 'admin (check): GET /api/game/{id}/scoreboard')
-    .catch(() => null)
-  if (board?.status === 200 && board.body) {
-    const solved = new Set(board.body.items.flatMap((row) => row.challenges.filter((c) => c.type !== 'Unaccepted').map((c) => `${row.id}:${c.id}`)))
-    missingOnBoard = world.ledger.all().filter((e) => e.status === 'Accepted' && e.rowId !== null && !solved.has(`${e.rowId}:${e.challengeId}`)).length
+  const catchUpBy = performance.now() + BOARD_CATCH_UP_MS
+  for (;;) {
+    const board = await admin
+      .get<{ items: { id: number; challenges: { id: number; type: string }[] }[] }>(`/api/game/${plan.gameId}/scoreboard`, 'admin (check): GET /api/game/{id}/scoreboard')
+      .catch(() => null)
+    if (board?.status === 200 && board.body) {
+      const solved = new Set(board.body.items.flatMap((row) => row.challenges.filter((c) => c.type !== 'Unaccepted').map((c) => `${row.id}:${c.id}`)))
+      missingOnBoard = world.ledger.all().filter((e) => e.status === 'Accepted' && e.rowId !== null && !solved.has(`${e.rowId}:${e.challengeId}`)).length
+    }
+    if (missingOnBoard === 0 || performance.now() > catchUpBy) break
+    await sleep(250)
   }
   const submissions: SubmissionCheck = { ...summary, server, missingOnBoard }
   const calls = eventStats.callFigures()
